@@ -1,0 +1,58 @@
+// Bundles the extension host, the CLI / child-process entry and the webviews.
+// Type-checking is separate (`npm run typecheck`): esbuild only strips types.
+import * as esbuild from 'esbuild';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+  // Native / WASM packages stay outside the bundle and are loaded from node_modules at run time.
+  external: ['vscode', 'onnxruntime-node', 'sql.js'],
+  define: { IRW_VERSION: JSON.stringify(version) },
+};
+
+const builds = [
+  { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist' },
+  {
+    ...node,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+];
+
+if (existsSync('src/runner/child.ts')) {
+  builds.push({ ...node, entryPoints: { runner: 'src/runner/child.ts' }, outdir: 'dist' });
+}
+for (const entry of ['results', 'diff', 'holes', 'annotate']) {
+  if (existsSync(`webview/${entry}/main.ts`)) {
+    builds.push({
+      bundle: true,
+      platform: 'browser',
+      target: 'es2022',
+      format: 'iife',
+      sourcemap: !production,
+      minify: production,
+      logLevel: 'info',
+      entryPoints: { [entry]: `webview/${entry}/main.ts` },
+      outdir: 'dist/webview',
+    });
+  }
+}
+
+mkdirSync('dist', { recursive: true });
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  chmodSync('dist/cli.js', 0o755);
+}

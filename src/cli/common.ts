@@ -1,0 +1,15 @@
+/** Shared pieces of the `irw` subcommands: exit codes, usage errors, the command shape. */
+export const EXIT = {
+  ok: 0,
+  input: 1,
+  usage: 2,
+  cancelled: 3,
+  internal: 4,
+} as const;
+
+export class UsageError extends Error {}
+
+export interface Command {
+  summary: string;
+  run(argv: string[]): Promise<number>;
+}

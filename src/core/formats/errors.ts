@@ -1,0 +1,59 @@
+/**
+ * Errors about user input. Every one names the file and (1-based) line where it applies, quotes the line,
+ * and says what to do, so the CLI, the child process and the Problems panel can show it as is.
+ */
+export type InputErrorCode =
+  | 'unreadable' // file missing or not readable
+  | 'malformed' // wrong number of columns, bad JSON, empty field
+  | 'not-a-number' // score or grade that does not parse
+  | 'duplicate' // same (query, document) twice, or same id twice
+  | 'missing-field' // a JSON line without a required field
+  | 'unknown-format' // could not tell what kind of file this is
+  | 'unknown-id'; // a reference to a query or document that does not exist
+
+export interface InputErrorInit {
+  code: InputErrorCode;
+  message: string;
+  file?: string;
+  line?: number;
+  text?: string;
+  hint?: string;
+}
+
+const MAX_QUOTE = 200;
+
+export class InputError extends Error {
+  readonly code: InputErrorCode;
+  readonly file?: string;
+  readonly line?: number;
+  readonly text?: string;
+  readonly hint?: string;
+
+  constructor(init: InputErrorInit) {
+    super(init.message);
+    this.name = 'InputError';
+    this.code = init.code;
+    this.file = init.file;
+    this.line = init.line;
+    this.text = init.text;
+    this.hint = init.hint;
+  }
+
+  /** `file:line: message`, then the offending line quoted and the hint, each on its own line. */
+  format(): string {
+    const where = this.file ? (this.line ? `${this.file}:${this.line}: ` : `${this.file}: `) : '';
+    let out = `${where}${this.message}`;
+    if (this.text !== undefined) out += `\n  line ${this.line ?? '?'}: ${quote(this.text)}`;
+    if (this.hint) out += `\n  ${this.hint}`;
+    return out;
+  }
+}
+
+function quote(text: string): string {
+  const shown = text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE)}…` : text;
+  return JSON.stringify(shown);
+}
+
+export function isInputError(e: unknown): e is InputError {
+  return e instanceof InputError;
+}

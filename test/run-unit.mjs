@@ -1,0 +1,15 @@
+// Runs the plain-Node unit tests with node's test runner (Node 20's --test takes no globs).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function find(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? find(p) : p.endsWith('.test.ts') ? [p] : [];
+  });
+}
+const filter = process.argv[2];
+const files = find('test/unit').filter((f) => !filter || f.includes(filter)).sort();
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+process.exit(r.status ?? 1);
