@@ -1,0 +1,184 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { AppendLog } from './appendLog';
+import type { Problem } from './problems';
+
+/**
+ * The user's relevance judgements, kept beside the dataset in plain text that BEIR and trec tools read:
+ *   qrels/<split>.annotations.tsv        BEIR qrels: header `query-id\tcorpus-id\tscore`, one line per judgement
+ *   qrels/<split>.annotations.meta.jsonl when, by whom and the note, one JSON line per judgement
+ * Both are append-only (see AppendLog). A later line for the same (query, doc) supersedes earlier ones: the
+ * last line wins, so changing a grade is one more append and the history stays readable. The original
+ * qrels/<split>.tsv is never written. The .tsv is what counts; the journal only adds detail, and a judgement
+ * whose journal line is missing (a crash between the two appends) keeps its grade with no time or author.
+ */
+export const BEIR_QRELS_HEADER = 'query-id\tcorpus-id\tscore\n';
+
+export function annotationPaths(datasetDir: string, split: string): { tsv: string; meta: string } {
+  const qrels = join(datasetDir, 'qrels');
+  return { tsv: join(qrels, `${split}.annotations.tsv`), meta: join(qrels, `${split}.annotations.meta.jsonl`) };
+}
+
+/** The split an annotation file belongs to, or undefined when `file` is not one. */
+export function annotationSplit(file: string): string | undefined {
+  const m = /^(.+)\.annotations\.tsv$/.exec(basename(file));
+  return m ? m[1] : undefined;
+}
+
+export interface Judgement {
+  queryId: string;
+  docId: string;
+  grade: number;
+  /** ISO 8601 time; undefined when the journal has no record for this grade. */
+  at?: string;
+  by?: string;
+  note?: string;
+}
+
+const GRADE = /^-?\d+$/;
+
+/** Why a qrels field cannot be written to a TAB-separated line, or undefined when it can. */
+function badId(id: string): string | undefined {
+  if (id === '') return 'is empty';
+  if (/[\s]/.test(id)) return 'contains white space, which would split the qrels line';
+  return undefined;
+}
+
+function parseLine(line: string): { queryId: string; docId: string; grade: number } | undefined {
+  const f = line.split('\t');
+  if (f.length !== 3 || f[0] === '' || f[1] === '' || !GRADE.test(f[2])) return undefined;
+  return { queryId: f[0], docId: f[1], grade: Number(f[2]) };
+}
+
+const isTsvLine = (line: string): boolean => parseLine(line) !== undefined;
+const isJsonLine = (line: string): boolean => {
+  try {
+    return typeof JSON.parse(line) === 'object';
+  } catch {
+    return false;
+  }
+};
+
+/** Appends judgements of one split durably; returns from judge() only once the judgement is on disk. */
+export class AnnotationWriter {
+  private constructor(
+    private readonly tsv: AppendLog,
+    private readonly meta: AppendLog,
+  ) {}
+
+  /** Opens (creating when missing) the split's annotation files and repairs a torn tail from a crash. */
+  static open(datasetDir: string, split: string): { writer: AnnotationWriter; problems: Problem[] } {
+    const paths = annotationPaths(datasetDir, split);
+    mkdirSync(dirname(paths.tsv), { recursive: true });
+    const tsv = AppendLog.open(paths.tsv, BEIR_QRELS_HEADER, isTsvLine);
+    let meta: AppendLog;
+    try {
+      meta = AppendLog.open(paths.meta, '', isJsonLine);
+    } catch (e) {
+      tsv.close();
+      throw e;
+    }
+    const problems: Problem[] = [];
+    for (const log of [tsv, meta]) {
+      if (log.recovered.cutBytes > 0) {
+        problems.push({
+          file: log.path,
+          line: 0,
+          severity: 'warning',
+          message: `removed an incomplete last line (${log.recovered.cutBytes} bytes) left by an interrupted write; it was never confirmed. Nothing to do.`,
+        });
+      }
+    }
+    return { writer: new AnnotationWriter(tsv, meta), problems };
+  }
+
+  judge(j: Judgement): void {
+    for (const [what, id] of [['query id', j.queryId], ['document id', j.docId]] as const) {
+      const why = badId(id);
+      if (why) throw new Error(`cannot record a judgement: the ${what} ${JSON.stringify(id)} ${why}`);
+    }
+    if (!Number.isInteger(j.grade)) throw new Error(`cannot record a judgement: grade ${j.grade} is not an integer`);
+    this.tsv.append(`${j.queryId}\t${j.docId}\t${j.grade}`);
+    const record: Record<string, unknown> = { query: j.queryId, doc: j.docId, grade: j.grade, at: j.at ?? new Date().toISOString() };
+    if (j.by !== undefined) record.by = j.by;
+    if (j.note !== undefined) record.note = j.note;
+    this.meta.append(JSON.stringify(record));
+  }
+
+  close(): void {
+    this.tsv.close();
+    this.meta.close();
+  }
+}
+
+export interface ReadAnnotations {
+  /** The effective judgement of each (query, doc), last line wins, in order of first appearance. */
+  judgements: Judgement[];
+  /** Lines read from the .tsv (header excluded), superseded ones included. */
+  lines: number;
+  problems: Problem[];
+}
+
+/**
+ * Reads a split's annotations. Tolerant by design: these are the user's own files, so a bad line is
+ * reported and skipped rather than making every other judgement unreadable.
+ */
+export function readAnnotations(tsvPath: string): ReadAnnotations {
+  const problems: Problem[] = [];
+  const latest = new Map<string, Judgement>();
+  let lines = 0;
+  const text = readFileSync(tsvPath, 'utf8');
+  const rows = text.split('\n');
+  if (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
+  rows.forEach((raw, i) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (i === 0 && line === BEIR_QRELS_HEADER.trimEnd()) return;
+    if (line.trim() === '') return;
+    const parsed = parseLine(line);
+    if (!parsed || line.includes('\0')) {
+      problems.push({
+        file: tsvPath,
+        line: i + 1,
+        severity: 'warning',
+        message: `skipped a line that is not "query-id<TAB>corpus-id<TAB>integer grade": ${JSON.stringify(line.slice(0, 120))}. Fix or delete the line; the other judgements are used.`,
+      });
+      return;
+    }
+    lines++;
+    const key = `${parsed.queryId}\t${parsed.docId}`;
+    latest.delete(key); // re-insert so the order is that of the latest line
+    latest.set(key, parsed);
+  });
+  attachJournal(join(dirname(tsvPath), basename(tsvPath).replace(/\.tsv$/, '.meta.jsonl')), latest);
+  return { judgements: [...latest.values()], lines, problems };
+}
+
+/** Adds time, author and note from the journal where its last record for (query, doc) has the same grade. */
+function attachJournal(metaPath: string, latest: Map<string, Judgement>): void {
+  if (!existsSync(metaPath)) return;
+  const last = new Map<string, { grade: number; at?: string; by?: string; note?: string }>();
+  for (const line of readFileSync(metaPath, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    let r: { query?: unknown; doc?: unknown; grade?: unknown; at?: unknown; by?: unknown; note?: unknown };
+    try {
+      r = JSON.parse(line);
+    } catch {
+      continue; // the journal is optional detail; a torn line loses only detail
+    }
+    if (typeof r.query !== 'string' || typeof r.doc !== 'string' || typeof r.grade !== 'number') continue;
+    last.set(`${r.query}\t${r.doc}`, {
+      grade: r.grade,
+      at: typeof r.at === 'string' ? r.at : undefined,
+      by: typeof r.by === 'string' ? r.by : undefined,
+      note: typeof r.note === 'string' ? r.note : undefined,
+    });
+  }
+  for (const [key, j] of latest) {
+    const m = last.get(key);
+    if (m && m.grade === j.grade) {
+      if (m.at !== undefined) j.at = m.at;
+      if (m.by !== undefined) j.by = m.by;
+      if (m.note !== undefined) j.note = m.note;
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import { closeSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { annotationPaths, annotationSplit } from './annotations';
+
+/** A BEIR-layout dataset folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv. */
+export interface DiscoveredDataset {
+  dir: string;
+  name: string;
+  corpus: string;
+  queries: string;
+  splits: DiscoveredSplit[];
+}
+
+export interface DiscoveredSplit {
+  split: string;
+  /** qrels/<split>.tsv; undefined when the split has only the user's annotations. */
+  qrels?: string;
+  annotations: string;
+}
+
+export interface DiscoveredRun {
+  path: string;
+  /** The dataset the run's location names (`<dataset>/runs/…` or `runs/<dataset name>/…`), if any. */
+  datasetDir?: string;
+}
+
+export interface Discovery {
+  datasets: DiscoveredDataset[];
+  runs: DiscoveredRun[];
+}
+
+export interface DiscoveryOptions {
+  /** Folder of run files, relative to a workspace folder or to a dataset folder (setting irWorkbench.runs.folder). */
+  runsFolder: string;
+  /** How deep below a workspace folder datasets are looked for. */
+  maxDepth?: number;
+}
+
+const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out', '__pycache__', '.venv', 'venv']);
+const RUN_EXTENSIONS = new Set(['', '.trec', '.run', '.txt', '.tsv', '.res', '.runs']);
+
+/** Finds datasets and run files under the workspace folders `roots`. Sorted, so results are stable. */
+export function discover(roots: readonly string[], options: DiscoveryOptions): Discovery {
+  const maxDepth = options.maxDepth ?? 6;
+  const datasets: DiscoveredDataset[] = [];
+  const seen = new Set<string>();
+  for (const root of roots) findDatasets(resolve(root), 0, maxDepth, datasets, seen);
+  datasets.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+
+  const byName = new Map<string, DiscoveredDataset[]>();
+  for (const d of datasets) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
+
+  const runs = new Map<string, DiscoveredRun>();
+  for (const d of datasets) {
+    for (const path of runFiles(resolve(d.dir, options.runsFolder))) runs.set(path, { path, datasetDir: d.dir });
+  }
+  for (const root of roots) {
+    const folder = resolve(root, options.runsFolder);
+    for (const path of runFiles(folder)) {
+      if (runs.has(path)) continue;
+      // runs/<dataset name>/file names its dataset when that name is unambiguous.
+      const first = relative(folder, path).split(sep)[0];
+      const named = path.includes(sep, folder.length + 1) ? byName.get(first) : undefined;
+      runs.set(path, named?.length === 1 ? { path, datasetDir: named[0].dir } : { path });
+    }
+  }
+  return { datasets, runs: [...runs.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+}
+
+function list(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function findDatasets(dir: string, depth: number, maxDepth: number, out: DiscoveredDataset[], seen: Set<string>): void {
+  if (seen.has(dir)) return;
+  seen.add(dir);
+  const entries = list(dir);
+  if (entries.some((e) => e.isFile() && e.name === 'corpus.jsonl')) {
+    out.push(datasetAt(dir, entries));
+    return; // a dataset's own sub-folders (qrels/, runs/) hold no further datasets
+  }
+  if (depth >= maxDepth) return;
+  for (const e of entries) {
+    if (e.isDirectory() && !e.name.startsWith('.') && !SKIP_DIRS.has(e.name)) {
+      findDatasets(join(dir, e.name), depth + 1, maxDepth, out, seen);
+    }
+  }
+}
+
+function datasetAt(dir: string, entries: Dirent[]): DiscoveredDataset {
+  const splits = new Map<string, DiscoveredSplit>();
+  if (entries.some((e) => e.isDirectory() && e.name === 'qrels')) {
+    for (const e of list(join(dir, 'qrels'))) {
+      if (!e.isFile() || !e.name.endsWith('.tsv')) continue;
+      const path = join(dir, 'qrels', e.name);
+      const annotated = annotationSplit(path);
+      const split = annotated ?? e.name.slice(0, -'.tsv'.length);
+      const s = splits.get(split) ?? { split, annotations: annotationPaths(dir, split).tsv };
+      if (!annotated) s.qrels = path;
+      splits.set(split, s);
+    }
+  }
+  return {
+    dir,
+    name: basename(dir),
+    corpus: join(dir, 'corpus.jsonl'),
+    queries: join(dir, 'queries.jsonl'),
+    splits: [...splits.values()].sort((a, b) => splitOrder(a.split) - splitOrder(b.split) || (a.split < b.split ? -1 : 1)),
+  };
+}
+
+/** test first, as BEIR reports it; then dev and train; other names alphabetically after. */
+function splitOrder(split: string): number {
+  const i = ['test', 'dev', 'train'].indexOf(split);
+  return i < 0 ? 3 : i;
+}
+
+function runFiles(folder: string, depth = 0): string[] {
+  const out: string[] = [];
+  for (const e of list(folder)) {
+    const path = join(folder, e.name);
+    if (e.isDirectory() && !e.name.startsWith('.') && depth < 3) out.push(...runFiles(path, depth + 1));
+    else if (e.isFile() && RUN_EXTENSIONS.has(extname(e.name).toLowerCase()) && looksLikeRun(path)) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * Whether a file's first non-empty line has a TREC run's shape (`qid Q0 docid rank score tag`), so READMEs
+ * and notes in a runs folder are not taken for runs. A run with bad lines further down is still a run:
+ * the indexer reports those.
+ */
+export function looksLikeRun(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const first = buf.subarray(0, n).toString('utf8').split('\n').find((l) => l.trim() !== '');
+    if (first === undefined) return false;
+    const f = first.trim().split(/[ \t]+/);
+    return f.length === 6 && /^-?\d+$/.test(f[3]) && Number.isFinite(Number(f[4]));
+  } finally {
+    closeSync(fd);
+  }
+}

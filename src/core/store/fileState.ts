@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import type { Database } from 'sql.js';
+
+export interface FileState {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * What changed about `path` since it was last indexed. Size and mtime decide when they match the record;
+ * otherwise the content is hashed, so a touched but identical file (a checkout, a copy) is not re-indexed.
+ * Returns undefined for a file that does not exist.
+ */
+export async function checkFile(
+  db: Database,
+  path: string,
+): Promise<{ state: FileState; changed: boolean } | undefined> {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return undefined;
+  }
+  const row = db.exec('SELECT size, mtime_ms, hash FROM files WHERE path = ?', [path])[0]?.values[0];
+  if (row && row[0] === st.size && row[1] === st.mtimeMs) {
+    return { state: { path, size: st.size, mtimeMs: st.mtimeMs, hash: String(row[2]) }, changed: false };
+  }
+  const hash = await sha256File(path);
+  return { state: { path, size: st.size, mtimeMs: st.mtimeMs, hash }, changed: !row || row[2] !== hash };
+}
+
+export function recordFile(db: Database, s: FileState): void {
+  db.run('INSERT OR REPLACE INTO files (path, size, mtime_ms, hash) VALUES (?, ?, ?, ?)', [s.path, s.size, s.mtimeMs, s.hash]);
+}
+
+export function forgetFile(db: Database, path: string): void {
+  db.run('DELETE FROM files WHERE path = ?', [path]);
+  db.run('DELETE FROM problems WHERE file = ?', [path]);
+}

@@ -1,0 +1,52 @@
+/** What the store answers the UI with: plain data, cloneable across the worker boundary. */
+
+export interface DatasetNode {
+  id: number;
+  dir: string;
+  name: string;
+  docCount: number;
+  queryCount: number;
+  splits: SplitNode[];
+}
+
+export interface SplitNode {
+  split: string;
+  qrelsPath: string | null;
+  annotationsPath: string;
+  /** Judged queries and judgements in the original qrels. */
+  qrelsQueries: number;
+  qrelsCount: number;
+  /** The user's judgements (after supersession). */
+  judgementCount: number;
+  runs: RunNode[];
+}
+
+export interface RunNode {
+  id: number;
+  path: string;
+  tag: string;
+  createdAt: string;
+  queryCount: number;
+  resultCount: number;
+  /** Mean over the split's queries by trec_eval measure name (e.g. ndcg_cut_10, hole_10). */
+  means: Record<string, number>;
+}
+
+export interface DocumentText {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface IndexSummary {
+  datasets: number;
+  runs: number;
+  /** Files read again in this pass (changed or new). */
+  reindexed: string[];
+  /** Datasets and runs that disappeared from disk and were dropped. */
+  removed: string[];
+  problems: number;
+  /** Bad lines left out where going on was safe. */
+  skippedLines: number;
+  ms: number;
+}

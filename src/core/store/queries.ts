@@ -1,0 +1,107 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from 'sql.js';
+import type { DatasetNode, DocumentText, RunNode, SplitNode } from './model';
+import type { Problem } from './problems';
+import { rows } from './sql';
+
+/** The questions the UI asks the store; each is one or a few indexed lookups. */
+
+export function datasetTree(db: Database): DatasetNode[] {
+  const datasets = rows<{ id: number; path: string; name: string; doc_count: number; query_count: number }>(
+    db,
+    'SELECT id, path, name, doc_count, query_count FROM datasets ORDER BY name, path',
+  );
+  const splits = rows<{
+    dataset_id: number;
+    split: string;
+    qrels_path: string | null;
+    annotations_path: string;
+    qrels_queries: number;
+    qrels_count: number;
+    judgement_count: number;
+  }>(
+    db,
+    `SELECT s.dataset_id, s.split, s.qrels_path, s.annotations_path,
+       (SELECT COUNT(DISTINCT query_id) FROM qrels q WHERE q.dataset_id = s.dataset_id AND q.split = s.split) AS qrels_queries,
+       (SELECT COUNT(*) FROM qrels q WHERE q.dataset_id = s.dataset_id AND q.split = s.split) AS qrels_count,
+       (SELECT COUNT(*) FROM judgements j WHERE j.dataset_id = s.dataset_id AND j.split = s.split) AS judgement_count
+     FROM splits s`,
+  );
+  const runs = rows<{ id: number; path: string; dataset_id: number; tag: string; created_at: string; query_count: number; result_count: number }>(
+    db,
+    'SELECT id, path, dataset_id, tag, created_at, query_count, result_count FROM runs WHERE dataset_id IS NOT NULL ORDER BY path',
+  );
+  const means = rows<{ run_id: number; split: string; measure: string; value: number }>(db, 'SELECT run_id, split, measure, value FROM run_means');
+  const meansOf = new Map<string, Record<string, number>>();
+  for (const m of means) {
+    const key = `${m.run_id}\t${m.split}`;
+    const rec = meansOf.get(key) ?? {};
+    rec[m.measure] = m.value;
+    meansOf.set(key, rec);
+  }
+  const order = (s: string) => (s === 'test' ? 0 : s === 'dev' ? 1 : s === 'train' ? 2 : 3);
+  return datasets.map((d) => ({
+    id: d.id,
+    dir: d.path,
+    name: d.name,
+    docCount: d.doc_count,
+    queryCount: d.query_count,
+    splits: splits
+      .filter((s) => s.dataset_id === d.id)
+      .sort((a, b) => order(a.split) - order(b.split) || (a.split < b.split ? -1 : 1))
+      .map(
+        (s): SplitNode => ({
+          split: s.split,
+          qrelsPath: s.qrels_path,
+          annotationsPath: s.annotations_path,
+          qrelsQueries: s.qrels_queries,
+          qrelsCount: s.qrels_count,
+          judgementCount: s.judgement_count,
+          runs: runs
+            .filter((r) => r.dataset_id === d.id && meansOf.has(`${r.id}\t${s.split}`))
+            .map(
+              (r): RunNode => ({
+                id: r.id,
+                path: r.path,
+                tag: r.tag,
+                createdAt: r.created_at,
+                queryCount: r.query_count,
+                resultCount: r.result_count,
+                means: meansOf.get(`${r.id}\t${s.split}`)!,
+              }),
+            ),
+        }),
+      ),
+  }));
+}
+
+export function storedProblems(db: Database): Problem[] {
+  return rows<Problem>(db, 'SELECT file, line, severity, message FROM problems ORDER BY file, line');
+}
+
+/** Reads one document's line from corpus.jsonl at its stored offset: text never lives in the database. */
+export function readDocument(db: Database, datasetDir: string, docId: string): DocumentText | null {
+  const hit = rows<{ offset: number; length: number }>(
+    db,
+    'SELECT d.offset, d.length FROM documents d JOIN datasets s ON s.id = d.dataset_id WHERE s.path = ? AND d.doc_id = ?',
+    [datasetDir, docId],
+  )[0];
+  if (!hit) return null;
+  const buf = Buffer.alloc(hit.length);
+  const fd = openSync(join(datasetDir, 'corpus.jsonl'), 'r');
+  try {
+    readSync(fd, buf, 0, hit.length, hit.offset);
+  } finally {
+    closeSync(fd);
+  }
+  const rec = JSON.parse(buf.toString('utf8')) as { _id?: unknown; title?: unknown; text?: unknown };
+  if (rec._id !== docId) {
+    throw new Error(`${join(datasetDir, 'corpus.jsonl')} changed since it was indexed: re-index the workspace (IR Workbench: Re-index Workspace).`);
+  }
+  return { id: docId, title: typeof rec.title === 'string' ? rec.title : '', text: typeof rec.text === 'string' ? rec.text : '' };
+}
+
+export function datasetId(db: Database, datasetDir: string): number | undefined {
+  return rows<{ id: number }>(db, 'SELECT id FROM datasets WHERE path = ?', [datasetDir])[0]?.id;
+}
