@@ -1,8 +1,122 @@
-import { UsageError, type Command } from './common';
+import { readQrels } from '../core/formats/qrels';
+import { readRun } from '../core/formats/run';
+import { evaluate, formatTrecEval, MeasureSpecError } from '../core/eval';
+import { EXIT, UsageError, type Command } from './common';
+
+const HELP = `usage: irw eval [-q] [-c] [-l N] [-M N] [-m measure[.params]]... QRELS RUN
+
+Evaluates a TREC run against qrels and prints exactly what trec_eval 9.0.8 prints.
+
+  QRELS   TREC qrels (qid iter docid grade) or BEIR qrels (query-id corpus-id score, header, CRLF ok)
+  RUN     TREC run (qid Q0 docid rank score tag; spaces or TABs)
+
+options (trec_eval's):
+  -q          also print each query's values
+  -c          average over all queries in the qrels; queries missing from the run score 0
+  -l N        lowest grade counted as relevant (default 1)
+  -M N        evaluate only the top N documents of each query
+  -m MEASURE  measure or nickname, with optional parameters: -m ndcg_cut.10,100 -m official
+              (repeatable; as in trec_eval, only the first -m's parameters for a measure are used)
+  -h, --help  this help
+
+measures: official (default), num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
+  iprec_at_recall P recall infAP Rprec_mult ndcg ndcg_rel Rndcg ndcg_cut map_cut success set_P
+  set_recall set_F num_nonrel_judged_ret, unj (trec_eval 10), and BEIR's measures trec_eval lacks:
+  recall_cap.k (relevant in top k / min(R, k)), hole.k (share of top k judged for no query),
+  judged.k (share of top k judged for this query).
+
+Ranking follows trec_eval: by score descending, ties by docid descending (byte order); the rank column
+is ignored. Negative grades are pooled-but-unjudged (gain 0). nDCG gain is the grade (linear).
+
+exit codes: 0 ok, 1 bad input (file, line and what to do are printed), 2 usage error.
+`;
+
+interface EvalArgs {
+  perQuery: boolean;
+  complete: boolean;
+  relevanceLevel: number;
+  maxRetrieved?: number;
+  measures: string[];
+  files: string[];
+}
+
+function parseArgs(argv: string[]): EvalArgs | 'help' {
+  const a: EvalArgs = { perQuery: false, complete: false, relevanceLevel: 1, measures: [], files: [] };
+  const intValue = (opt: string, v: string | undefined): number => {
+    if (v === undefined || !/^-?\d+$/.test(v)) throw new UsageError(`${opt} needs an integer, got '${v ?? ''}'`);
+    return Number(v);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '-h' || arg === '--help') return 'help';
+    if (!arg.startsWith('-') || arg === '-') {
+      a.files.push(arg);
+      continue;
+    }
+    // trec_eval (getopt) accepts both "-l2" and "-l 2", and bundled flags such as "-qc".
+    const flag = arg[1];
+    const attached = arg.slice(2);
+    const value = (): string | undefined => (attached !== '' ? attached : argv[++i]);
+    switch (flag) {
+      case 'q':
+      case 'c':
+        for (const ch of arg.slice(1)) {
+          if (ch === 'q') a.perQuery = true;
+          else if (ch === 'c') a.complete = true;
+          else throw new UsageError(`unknown option '-${ch}' in '${arg}'`);
+        }
+        break;
+      case 'l':
+        a.relevanceLevel = intValue('-l', value());
+        break;
+      case 'M':
+        a.maxRetrieved = intValue('-M', value());
+        break;
+      case 'm': {
+        const v = value();
+        if (!v) throw new UsageError('-m needs a measure, e.g. -m ndcg_cut.10');
+        a.measures.push(v);
+        break;
+      }
+      default:
+        throw new UsageError(`unknown option '${arg}'`);
+    }
+  }
+  if (a.files.length !== 2) throw new UsageError(`expected QRELS and RUN, got ${a.files.length} file argument(s)`);
+  return a;
+}
 
 export const evalCommand: Command = {
   summary: 'evaluate a TREC run against qrels, printing exactly what trec_eval prints',
-  async run() {
-    throw new UsageError('eval is being written');
+  async run(argv) {
+    const args = parseArgs(argv);
+    if (args === 'help') {
+      process.stdout.write(HELP);
+      return EXIT.ok;
+    }
+    const [qrelsPath, runPath] = args.files;
+    const qrels = readQrels(qrelsPath);
+    const run = readRun(runPath);
+    let result;
+    try {
+      result = evaluate(qrels, run, {
+        measures: args.measures,
+        complete: args.complete,
+        relevanceLevel: args.relevanceLevel,
+        maxRetrieved: args.maxRetrieved,
+        firstParamsWin: true,
+      });
+    } catch (e) {
+      if (e instanceof MeasureSpecError) throw new UsageError(e.message);
+      throw e;
+    }
+    if (result.numQ === 0) {
+      process.stderr.write(
+        `irw eval: no query is in both ${qrelsPath} and ${runPath}: check that the run's query ids (column 1) match the qrels'.\n`,
+      );
+      return EXIT.input;
+    }
+    process.stdout.write(formatTrecEval(result, args.perQuery));
+    return EXIT.ok;
   },
 };

@@ -1,10 +1,12 @@
 import { isInputError } from '../core/formats/errors';
 import { EXIT, UsageError, type Command } from './common';
 import { evalCommand } from './eval';
+import { runCommand } from './run';
 
 /** `irw` — IR Workbench on the command line. Each subcommand lives in its own module. */
 const COMMANDS: Record<string, Command> = {
   eval: evalCommand,
+  run: runCommand,
 };
 
 const HELP = `irw — IR Workbench command line

@@ -1,0 +1,156 @@
+import type { Qrels } from '../formats/qrels';
+import type { Run } from '../formats/run';
+import { resolveMeasures, type Family, type ResolvedMeasure } from './registry';
+import { NONPOOL, UNJUDGED, numRelOf, relLevelsOf, type MeasureContext, type QueryRels } from './relevance';
+
+export interface EvalOptions {
+  /** trec_eval -m arguments; default ['official']. */
+  measures?: readonly string[];
+  /** trec_eval -c: average over every query in the qrels; queries missing from the run score 0. */
+  complete?: boolean;
+  /** trec_eval -l: lowest grade counted as relevant (default 1). */
+  relevanceLevel?: number;
+  /** trec_eval -M: evaluate only the first N ranked documents of each query. */
+  maxRetrieved?: number;
+  /** Use only the first -m's parameters for a measure, as trec_eval does (the CLI); default: merge them. */
+  firstParamsWin?: boolean;
+}
+
+/** One output column: a single value name such as ndcg_cut_10. */
+export interface Column {
+  name: string;
+  family: Family;
+}
+
+export interface EvalResult {
+  runId: string;
+  measures: ResolvedMeasure[];
+  columns: Column[];
+  /** Evaluated queries in trec_eval's order (byte order of qid). */
+  queries: string[];
+  /** 1 where the query is in the qrels but not in the run (only with `complete`). */
+  missing: Uint8Array;
+  /** Row-major: values[q * columns.length + c]. */
+  values: Float64Array;
+  /** Summary ("all") value per column: mean, sum or geometric mean as trec_eval aggregates it. */
+  summary: Float64Array;
+  numQ: number;
+  /** trec_eval 10 prints queries missing from the run under -c -q; 9 does not. True when a 10-only measure is asked for. */
+  trecEval10Layout: boolean;
+  /** Summary value by column name, e.g. mean.get('ndcg_cut_10'). */
+  mean: Map<string, number>;
+}
+
+/**
+ * Evaluates a run against qrels exactly as trec_eval 9.0.8 does (see docs/evaluation in README): queries in
+ * byte order of qid, documents ranked by score then docno descending, unjudged and negatively judged
+ * documents non-relevant with gain 0, averages over queries in both qrels and run (or all qrels queries with
+ * `complete`).
+ */
+export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): EvalResult {
+  const measures = resolveMeasures(options.measures ?? ['official'], options.firstParamsWin);
+  const ctx: MeasureContext = { relevanceLevel: options.relevanceLevel ?? 1 };
+  const maxRet = options.maxRetrieved ?? Infinity;
+  const complete = options.complete ?? false;
+
+  const columns: Column[] = [];
+  const offsets: number[] = [];
+  const computed: ResolvedMeasure[] = [];
+  for (const m of measures) {
+    if (m.family.name === 'runid' || m.family.name === 'num_q') continue;
+    computed.push(m);
+    offsets.push(columns.length);
+    for (const name of m.names) columns.push({ name, family: m.family });
+  }
+  const width = columns.length;
+
+  // Relevance per run document id, set for one query at a time; and "judged for any query" for hole.k.
+  const docs = run.docs;
+  const gradeOf = new Int32Array(docs.size).fill(NONPOOL);
+  const judgedAnywhere = new Uint8Array(docs.size);
+  const qrelsRunIds = new Map<string, Int32Array>();
+  for (const qid of qrels.queryIds()) {
+    const j = qrels.judgements(qid)!;
+    const ids = Int32Array.from(j.docs, (d) => docs.findString(d));
+    ids.forEach((id, k) => id >= 0 && j.grades[k] >= 0 && (judgedAnywhere[id] = 1));
+    qrelsRunIds.set(qid, ids);
+  }
+
+  const queries: string[] = [];
+  const missing: number[] = [];
+  const rows: Float64Array[] = [];
+  let rels = new Int32Array(1024);
+  let judged = new Uint8Array(1024);
+  for (const qid of qrels.queryIds()) {
+    const q = run.queryIndex(qid);
+    if (q < 0 && !complete) continue;
+    const j = qrels.judgements(qid)!;
+    const { relLevels, numRelLevels } = relLevelsOf(j.grades);
+    const ids = qrelsRunIds.get(qid)!;
+    let numRet = 0;
+    let numRelRet = 0;
+    if (q >= 0) {
+      ids.forEach((id, k) => id >= 0 && (gradeOf[id] = j.grades[k] >= 0 ? j.grades[k] : UNJUDGED));
+      const start = run.offsets[q];
+      numRet = Math.min(run.offsets[q + 1] - start, maxRet);
+      if (rels.length < numRet) {
+        rels = new Int32Array(numRet * 2);
+        judged = new Uint8Array(numRet * 2);
+      }
+      for (let i = 0; i < numRet; i++) {
+        const d = run.docIds[start + i];
+        const r = gradeOf[d];
+        rels[i] = r;
+        judged[i] = judgedAnywhere[d];
+        if (r >= ctx.relevanceLevel) numRelRet++;
+      }
+      ids.forEach((id) => id >= 0 && (gradeOf[id] = NONPOOL));
+    }
+    const qr: QueryRels = {
+      rels: rels.subarray(0, numRet),
+      numRet,
+      numRel: numRelOf(relLevels, ctx.relevanceLevel),
+      numRelRet,
+      relLevels,
+      numRelLevels,
+      judgedAnywhere: judged.subarray(0, numRet),
+    };
+    const row = new Float64Array(width);
+    computed.forEach((m, i) => m.family.compute(qr, ctx, m, row, offsets[i]));
+    queries.push(qid);
+    missing.push(q < 0 ? 1 : 0);
+    rows.push(row);
+  }
+
+  const numQ = queries.length;
+  const values = new Float64Array(numQ * width);
+  rows.forEach((r, i) => values.set(r, i * width));
+  const summary = new Float64Array(width);
+  for (let c = 0; c < width; c++) {
+    let sum = 0;
+    for (let qi = 0; qi < numQ; qi++) sum += values[qi * width + c];
+    const agg = columns[c].family.aggregate;
+    summary[c] = agg === 'sum' ? sum : numQ === 0 ? 0 : agg === 'gm' ? Math.exp(sum / numQ) : sum / numQ;
+  }
+  return {
+    runId: run.tag,
+    measures,
+    columns,
+    queries,
+    missing: Uint8Array.from(missing),
+    values,
+    summary,
+    numQ,
+    trecEval10Layout: measures.some((m) => m.family.origin === 'trec_eval 10'),
+    mean: new Map(columns.map((c, i) => [c.name, summary[i]])),
+  };
+}
+
+/** Per-query values of one column, by qid. */
+export function perQuery(result: EvalResult, name: string): Map<string, number> {
+  const c = result.columns.findIndex((col) => col.name === name);
+  if (c < 0) throw new Error(`measure ${name} was not evaluated`);
+  const w = result.columns.length;
+  return new Map(result.queries.map((qid, qi) => [qid, result.values[qi * w + c]]));
+}
+

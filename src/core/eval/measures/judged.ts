@@ -1,0 +1,42 @@
+import { NONPOOL, UNJUDGED, type QueryRels } from '../relevance';
+
+/**
+ * Judgement coverage of the top k. All three divide by k, as trec_eval 10's unj does: ranks past the end of
+ * a short ranking count as judged, non-relevant filler.
+ */
+function shareAt(
+  q: QueryRels,
+  cutoffs: readonly number[],
+  out: Float64Array,
+  at: number,
+  counts: (i: number) => boolean,
+): void {
+  let ci = 0;
+  let n = 0;
+  for (let i = 0; i < q.numRet; i++) {
+    if (i === cutoffs[ci]) {
+      out[at + ci] = n / i;
+      if (++ci === cutoffs.length) return;
+    }
+    if (counts(i)) n++;
+  }
+  for (; ci < cutoffs.length; ci++) out[at + ci] = n / cutoffs[ci];
+}
+
+/** unj.k (trec_eval 10.0): share of the top k not judged for this query (absent or negative grade). */
+export function unjudgedAt(q: QueryRels, cutoffs: readonly number[], out: Float64Array, at: number): void {
+  shareAt(q, cutoffs, out, at, (i) => q.rels[i] === NONPOOL || q.rels[i] === UNJUDGED);
+}
+
+/** judged.k: share of the top k judged (grade >= 0) for this query. */
+export function judgedAt(q: QueryRels, cutoffs: readonly number[], out: Float64Array, at: number): void {
+  shareAt(q, cutoffs, out, at, (i) => q.rels[i] >= 0);
+}
+
+/**
+ * hole.k (BEIR's Hole@k, Thakur et al. 2021): share of the top k judged for no query at all in the qrels.
+ * A document judged only with a negative grade counts as a hole.
+ */
+export function holeAt(q: QueryRels, cutoffs: readonly number[], out: Float64Array, at: number): void {
+  shareAt(q, cutoffs, out, at, (i) => q.judgedAnywhere[i] === 0);
+}

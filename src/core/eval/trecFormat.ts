@@ -1,0 +1,49 @@
+import type { EvalResult } from './evaluate';
+
+/**
+ * printf("%.<digits>f") for doubles. JavaScript's toFixed rounds exact halves up, C rounds them to even; a
+ * double x is exactly halfway at `digits` decimals only when x * 2^(digits+1) is an odd integer.
+ */
+export function formatFixed(x: number, digits: number): string {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  const t = Math.abs(x) * 2 ** (digits + 1);
+  if (Number.isInteger(t) && t % 2 === 1 && t < 2 ** 53) {
+    const scale = 10 ** digits;
+    let n = Math.floor(Math.abs(x) * scale);
+    if (n % 2 === 1) n++;
+    const s = String(n).padStart(digits + 1, '0');
+    const body = digits ? `${s.slice(0, s.length - digits)}.${s.slice(s.length - digits)}` : s;
+    return x < 0 ? `-${body}` : body;
+  }
+  return x.toFixed(digits);
+}
+
+function line(name: string, qid: string, value: string): string {
+  return `${name.padEnd(22)}\t${qid}\t${value}\n`;
+}
+
+/** The text trec_eval prints for a result: per-query blocks (with -q), then the summary ("all"). */
+export function formatTrecEval(result: EvalResult, perQuery: boolean): string {
+  const out: string[] = [];
+  const cols = result.columns;
+  if (perQuery) {
+    for (let qi = 0; qi < result.queries.length; qi++) {
+      if (result.missing[qi] && !result.trecEval10Layout) continue;
+      const qid = result.queries[qi];
+      for (let c = 0; c < cols.length; c++) {
+        if (!cols[c].family.perQuery) continue;
+        const v = result.values[qi * cols.length + c];
+        out.push(line(cols[c].name, qid, cols[c].family.integer ? String(Math.trunc(v)) : formatFixed(v, 4)));
+      }
+    }
+  }
+  for (const m of result.measures) {
+    if (m.family.name === 'runid') out.push(line('runid', 'all', result.runId));
+    else if (m.family.name === 'num_q') out.push(line('num_q', 'all', String(result.numQ)));
+  }
+  for (let c = 0; c < cols.length; c++) {
+    const v = result.summary[c];
+    out.push(line(cols[c].name, 'all', cols[c].family.integer ? String(Math.trunc(v)) : formatFixed(v, 4)));
+  }
+  return out.join('');
+}

@@ -1,0 +1,161 @@
+/**
+ * Interns byte strings (ids read from files) as dense integers without making a JavaScript string per line:
+ * an open-addressing hash table over a growing byte arena. Ids compare in byte order, which is trec_eval's
+ * strcmp order (and, for UTF-8, code-point order).
+ */
+export class IdTable {
+  private arena: Buffer;
+  private used = 0;
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private slots: Int32Array; // id + 1, 0 = empty
+  private mask: number;
+  private count = 0;
+  private decoded: (string | undefined)[] = [];
+
+  constructor(capacity = 1024) {
+    let size = 16;
+    while (size < capacity * 2) size <<= 1;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+    this.arena = Buffer.allocUnsafe(Math.max(4096, capacity * 16));
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The id of buf[start, end), adding it if new. */
+  intern(buf: Buffer, start: number, end: number): number {
+    const h = hashBytes(buf, start, end);
+    let slot = h & this.mask;
+    for (;;) {
+      const v = this.slots[slot];
+      if (v === 0) break;
+      const id = v - 1;
+      if (this.equals(id, buf, start, end)) return id;
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.count++;
+    this.store(id, buf, start, end);
+    this.slots[slot] = id + 1;
+    if (this.count * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  /** The id of buf[start, end), or -1 if it was never interned. */
+  find(buf: Buffer, start: number, end: number): number {
+    let slot = hashBytes(buf, start, end) & this.mask;
+    for (;;) {
+      const v = this.slots[slot];
+      if (v === 0) return -1;
+      if (this.equals(v - 1, buf, start, end)) return v - 1;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  internString(s: string): number {
+    const b = Buffer.from(s, 'utf8');
+    return this.intern(b, 0, b.length);
+  }
+
+  findString(s: string): number {
+    const b = Buffer.from(s, 'utf8');
+    return this.find(b, 0, b.length);
+  }
+
+  /** The id as a string (decoded once, then cached). */
+  string(id: number): string {
+    let s = this.decoded[id];
+    if (s === undefined) {
+      s = this.arena.toString('utf8', this.starts[id], this.ends[id]);
+      this.decoded[id] = s;
+    }
+    return s;
+  }
+
+  /** strcmp-style comparison of two ids' bytes: negative, zero or positive. */
+  compare(a: number, b: number): number {
+    if (a === b) return 0;
+    return Buffer.compare(
+      this.arena.subarray(this.starts[a], this.ends[a]),
+      this.arena.subarray(this.starts[b], this.ends[b]),
+    );
+  }
+
+  private equals(id: number, buf: Buffer, start: number, end: number): boolean {
+    const s = this.starts[id];
+    const len = this.ends[id] - s;
+    if (len !== end - start) return false;
+    const arena = this.arena;
+    for (let i = 0; i < len; i++) if (arena[s + i] !== buf[start + i]) return false;
+    return true;
+  }
+
+  private store(id: number, buf: Buffer, start: number, end: number): void {
+    const len = end - start;
+    if (this.used + len > this.arena.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.arena.length * 2, this.used + len));
+      this.arena.copy(grown, 0, 0, this.used);
+      this.arena = grown;
+    }
+    if (id >= this.starts.length) {
+      const n = this.starts.length * 2;
+      const s = new Int32Array(n);
+      s.set(this.starts);
+      const e = new Int32Array(n);
+      e.set(this.ends);
+      this.starts = s;
+      this.ends = e;
+    }
+    buf.copy(this.arena, this.used, start, end);
+    this.starts[id] = this.used;
+    this.used += len;
+    this.ends[id] = this.used;
+  }
+
+  private rehash(): void {
+    const size = this.slots.length * 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    for (let id = 0; id < this.count; id++) {
+      let slot = hashBytes(this.arena, this.starts[id], this.ends[id]) & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = id + 1;
+    }
+  }
+}
+
+/** FNV-1a over bytes, then a final avalanche so low bits are usable as a table index. */
+function hashBytes(buf: Buffer, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    h ^= buf[i];
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+/** Compares two strings in UTF-8 byte order (= code-point order), as strcmp would. */
+export function compareBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x !== y) {
+      // UTF-16 puts surrogates (astral code points) below U+E000..U+FFFF; UTF-8 puts them above.
+      if (x >= 0xd800 && y >= 0xd800) {
+        x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+        y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+      }
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,212 @@
+import { compareBytes } from './idTable';
+import { InputError } from './errors';
+import { forEachLineSync, splitFields } from './lines';
+import { parseIntBytes } from './numbers';
+
+/** One query's judgements, sorted by document id in byte order. */
+export interface QueryJudgements {
+  docs: string[];
+  grades: Int32Array;
+}
+
+export interface Judgement {
+  qid: string;
+  docid: string;
+  grade: number;
+}
+
+export type QrelsFormat = 'trec' | 'beir';
+
+export interface ReadQrelsOptions {
+  /**
+   * What to do with a (query, document) judged twice: 'error' (trec_eval refuses such qrels) or 'last'
+   * (the later line wins, for annotation files where a new judgement supersedes an old one).
+   */
+  duplicates?: 'error' | 'last';
+}
+
+/**
+ * Relevance judgements. Grades are integers; negative grades mean "pooled but unjudged" (trec_eval), 0 is
+ * judged non-relevant. Query ids are kept in trec_eval's order (byte order).
+ */
+export class Qrels {
+  private readonly ids: string[];
+
+  constructor(
+    private readonly byQuery: Map<string, QueryJudgements>,
+    readonly format: QrelsFormat = 'trec',
+  ) {
+    this.ids = [...byQuery.keys()].sort(compareBytes);
+  }
+
+  /** Builds qrels from judgements in memory; a repeated (qid, docid) follows `duplicates` (default: last wins). */
+  static fromJudgements(judgements: Iterable<Judgement>, duplicates: 'error' | 'last' = 'last'): Qrels {
+    const acc = new QrelsAccumulator(duplicates);
+    for (const j of judgements) acc.add(j.qid, j.docid, j.grade);
+    return acc.finish('trec');
+  }
+
+  /** Query ids in trec_eval's order. */
+  queryIds(): readonly string[] {
+    return this.ids;
+  }
+
+  has(qid: string): boolean {
+    return this.byQuery.has(qid);
+  }
+
+  judgements(qid: string): QueryJudgements | undefined {
+    return this.byQuery.get(qid);
+  }
+
+  /** docid -> grade for one query. */
+  get(qid: string): Map<string, number> | undefined {
+    const j = this.byQuery.get(qid);
+    if (!j) return undefined;
+    const m = new Map<string, number>();
+    j.docs.forEach((d, i) => m.set(d, j.grades[i]));
+    return m;
+  }
+
+  grade(qid: string, docid: string): number | undefined {
+    const j = this.byQuery.get(qid);
+    if (!j) return undefined;
+    const i = binarySearch(j.docs, docid);
+    return i >= 0 ? j.grades[i] : undefined;
+  }
+
+  /** Number of judgements. */
+  get size(): number {
+    let n = 0;
+    for (const j of this.byQuery.values()) n += j.docs.length;
+    return n;
+  }
+
+  *entries(): IterableIterator<Judgement> {
+    for (const qid of this.ids) {
+      const j = this.byQuery.get(qid)!;
+      for (let i = 0; i < j.docs.length; i++) yield { qid, docid: j.docs[i], grade: j.grades[i] };
+    }
+  }
+
+  /** Ids of documents judged (grade >= 0) for at least one query: BEIR's "annotated corpus". */
+  judgedDocs(): Set<string> {
+    const s = new Set<string>();
+    for (const j of this.byQuery.values()) j.docs.forEach((d, i) => j.grades[i] >= 0 && s.add(d));
+    return s;
+  }
+}
+
+function binarySearch(sorted: string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = compareBytes(sorted[mid], key);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+interface Pending {
+  grades: Map<string, number>;
+  lines: Map<string, number>;
+}
+
+class QrelsAccumulator {
+  private readonly byQuery = new Map<string, Pending>();
+
+  constructor(
+    private readonly duplicates: 'error' | 'last',
+    private readonly file?: string,
+  ) {}
+
+  add(qid: string, docid: string, grade: number, lineNo = 0, text?: () => string): void {
+    let q = this.byQuery.get(qid);
+    if (!q) {
+      q = { grades: new Map(), lines: new Map() };
+      this.byQuery.set(qid, q);
+    }
+    if (this.duplicates === 'error' && q.grades.has(docid)) {
+      throw new InputError({
+        code: 'duplicate',
+        message: `document '${docid}' is judged twice for query '${qid}' (first on line ${q.lines.get(docid)})`,
+        file: this.file,
+        line: lineNo || undefined,
+        text: text?.(),
+        hint: 'trec_eval refuses qrels with a repeated (query, document) pair: keep one judgement and remove the other.',
+      });
+    }
+    q.grades.set(docid, grade);
+    if (lineNo) q.lines.set(docid, lineNo);
+  }
+
+  finish(format: QrelsFormat): Qrels {
+    const out = new Map<string, QueryJudgements>();
+    for (const [qid, q] of this.byQuery) {
+      const docs = [...q.grades.keys()].sort(compareBytes);
+      const grades = Int32Array.from(docs, (d) => q.grades.get(d)!);
+      out.set(qid, { docs, grades });
+    }
+    return new Qrels(out, format);
+  }
+}
+
+const TREC_HINT = 'A TREC qrels line is "qid iter docid grade" (4 columns); a BEIR qrels line is "query-id<TAB>corpus-id<TAB>score".';
+
+/**
+ * Reads TREC qrels (4 columns) or BEIR qrels (3 columns, optional header line, CRLF), telling them apart by
+ * the first line. Blank lines and lines starting with '#' are skipped.
+ */
+export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
+  const acc = new QrelsAccumulator(options.duplicates ?? 'error', path);
+  const f: number[] = [];
+  let columns = 0;
+  forEachLineSync(path, (buf, start, end, lineNo) => {
+    const n = splitFields(buf, start, end, f);
+    if (n === 0 || buf[f[0]] === 35 /* # */) return;
+    const text = () => buf.toString('utf8', start, end);
+    if (columns === 0) {
+      if (n !== 3 && n !== 4) {
+        throw new InputError({
+          code: 'malformed',
+          message: `expected 4 columns (TREC qrels) or 3 (BEIR qrels), found ${n}`,
+          file: path,
+          line: lineNo,
+          text: text(),
+          hint: TREC_HINT,
+        });
+      }
+      columns = n;
+      // BEIR's files start with a header line "query-id corpus-id score".
+      if (Number.isNaN(parseIntBytes(buf, f[2 * (n - 1)], f[2 * (n - 1) + 1])) && lineNo === 1) return;
+    }
+    if (n !== columns) {
+      throw new InputError({
+        code: 'malformed',
+        message: `expected ${columns} columns like the first line, found ${n}`,
+        file: path,
+        line: lineNo,
+        text: text(),
+        hint: TREC_HINT,
+      });
+    }
+    const g = 2 * (n - 1);
+    const grade = parseIntBytes(buf, f[g], f[g + 1]);
+    if (Number.isNaN(grade)) {
+      throw new InputError({
+        code: 'not-a-number',
+        message: `relevance grade '${buf.toString('utf8', f[g], f[g + 1])}' is not an integer`,
+        file: path,
+        line: lineNo,
+        text: text(),
+        hint: 'Grades are integers: 0 = not relevant, 1, 2, ... = relevant, negative = pooled but unjudged.',
+      });
+    }
+    const d = n === 4 ? 4 : 2;
+    acc.add(buf.toString('utf8', f[0], f[1]), buf.toString('utf8', f[d], f[d + 1]), grade, lineNo, text);
+  });
+  return acc.finish(columns === 3 ? 'beir' : 'trec');
+}

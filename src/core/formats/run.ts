@@ -1,0 +1,220 @@
+import { IdTable } from './idTable';
+import { InputError } from './errors';
+import { forEachLineSync, splitFields } from './lines';
+import { parseFloatBytes } from './numbers';
+
+/** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
+export interface Ranking {
+  docs: string[];
+  scores: Float64Array;
+}
+
+/**
+ * A TREC run held in columns (typed arrays, interned document ids), never as one object per line.
+ * Queries are in trec_eval's order (byte order of qid); each query's results are ranked as trec_eval ranks
+ * them: by score descending, ties broken by docno in descending byte order. The file's rank column is
+ * ignored, as trec_eval ignores it.
+ */
+export class Run {
+  private readonly index = new Map<string, number>();
+
+  constructor(
+    /** Tag (run id) of the last line, as trec_eval reports it. */
+    readonly tag: string,
+    readonly qids: readonly string[],
+    /** offsets[q] .. offsets[q + 1] are query q's entries in docIds/scores. */
+    readonly offsets: Int32Array,
+    readonly docIds: Int32Array,
+    readonly scores: Float64Array,
+    readonly docs: IdTable,
+  ) {
+    qids.forEach((q, i) => this.index.set(q, i));
+  }
+
+  get numLines(): number {
+    return this.docIds.length;
+  }
+
+  queryIndex(qid: string): number {
+    return this.index.get(qid) ?? -1;
+  }
+
+  ranking(qid: string): Ranking | undefined {
+    const q = this.index.get(qid);
+    if (q === undefined) return undefined;
+    const s = this.offsets[q];
+    const e = this.offsets[q + 1];
+    const docs: string[] = [];
+    for (let i = s; i < e; i++) docs.push(this.docs.string(this.docIds[i]));
+    return { docs, scores: this.scores.slice(s, e) };
+  }
+
+  /** Builds a run from rankings in memory (e.g. a retriever's output); duplicates are an error. */
+  static fromRankings(tag: string, rankings: Iterable<[qid: string, docs: readonly string[], scores: ArrayLike<number>]>): Run {
+    const b = new RunBuilder();
+    const qids = new IdTable(64);
+    for (const [qid, docs, scores] of rankings) {
+      const q = qids.internString(qid);
+      for (let i = 0; i < docs.length; i++) b.push(q, b.docs.internString(docs[i]), scores[i]);
+    }
+    return b.finish(tag, qids, (qid, docid) => {
+      throw new InputError({ code: 'duplicate', message: `document '${docid}' appears twice in the ranking of query '${qid}'` });
+    });
+  }
+}
+
+/** Growable columns; grouping and ranking happen once in finish(). */
+class RunBuilder {
+  readonly docs = new IdTable(1 << 16);
+  private q = new Int32Array(1 << 16);
+  private d = new Int32Array(1 << 16);
+  private s = new Float64Array(1 << 16);
+  n = 0;
+
+  push(qid: number, doc: number, score: number): void {
+    if (this.n === this.q.length) this.grow();
+    this.q[this.n] = qid;
+    this.d[this.n] = doc;
+    this.s[this.n] = score;
+    this.n++;
+  }
+
+  private grow(): void {
+    const cap = Math.ceil(this.q.length * 1.5);
+    const q = new Int32Array(cap);
+    q.set(this.q);
+    const d = new Int32Array(cap);
+    d.set(this.d);
+    const s = new Float64Array(cap);
+    s.set(this.s);
+    this.q = q;
+    this.d = d;
+    this.s = s;
+  }
+
+  finish(tag: string, qids: IdTable, onDuplicate: (qid: string, docid: string) => never): Run {
+    const nq = qids.size;
+    const n = this.n;
+    // Queries in byte order of their ids.
+    const order = Array.from({ length: nq }, (_, i) => i).sort((a, b) => qids.compare(a, b));
+    const pos = new Int32Array(nq);
+    order.forEach((q, i) => (pos[q] = i));
+    const offsets = new Int32Array(nq + 1);
+    for (let i = 0; i < n; i++) offsets[pos[this.q[i]] + 1]++;
+    for (let i = 0; i < nq; i++) offsets[i + 1] += offsets[i];
+    // Counting sort of lines by query, keeping file order within a query.
+    const fill = offsets.slice(0, nq);
+    const docIds = new Int32Array(n);
+    const scores = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = fill[pos[this.q[i]]]++;
+      docIds[at] = this.d[i];
+      scores[at] = this.s[i];
+    }
+    this.q = this.d = new Int32Array(0);
+    this.s = new Float64Array(0);
+
+    const docs = this.docs;
+    const seen = new Int32Array(docs.size);
+    let perm = new Int32Array(0);
+    for (let qi = 0; qi < nq; qi++) {
+      const start = offsets[qi];
+      const end = offsets[qi + 1];
+      for (let i = start; i < end; i++) {
+        if (seen[docIds[i]] === qi + 1) onDuplicate(qids.string(order[qi]), docs.string(docIds[i]));
+        seen[docIds[i]] = qi + 1;
+      }
+      if (isRanked(docIds, scores, start, end, docs)) continue;
+      const len = end - start;
+      if (perm.length < len) perm = new Int32Array(len);
+      const idx = perm.subarray(0, len);
+      for (let i = 0; i < len; i++) idx[i] = start + i;
+      idx.sort((a, b) => scores[b] - scores[a] || docs.compare(docIds[b], docIds[a]));
+      const d = Int32Array.from(idx, (i) => docIds[i]);
+      const s = Float64Array.from(idx, (i) => scores[i]);
+      docIds.set(d, start);
+      scores.set(s, start);
+    }
+    return new Run(tag, order.map((q) => qids.string(q)), offsets, docIds, scores, docs);
+  }
+}
+
+function isRanked(docIds: Int32Array, scores: Float64Array, start: number, end: number, docs: IdTable): boolean {
+  for (let i = start + 1; i < end; i++) {
+    const a = scores[i - 1];
+    const b = scores[i];
+    if (a < b || (a === b && docs.compare(docIds[i - 1], docIds[i]) < 0)) return false;
+  }
+  return true;
+}
+
+const RUN_HINT = 'A TREC run line is "qid Q0 docid rank score tag", separated by spaces or TABs.';
+
+/**
+ * Reads a TREC run file (6 columns, spaces or TABs; extra columns ignored, '#' comments and blank lines
+ * skipped, as trec_eval does). A document listed twice for one query is an error, as in trec_eval.
+ */
+export function readRun(path: string): Run {
+  const b = new RunBuilder();
+  const qids = new IdTable(1024);
+  const f: number[] = [];
+  let tag = Buffer.alloc(0);
+  forEachLineSync(path, (buf, start, end, lineNo) => {
+    const n = splitFields(buf, start, end, f);
+    if (n === 0 || buf[f[0]] === 35 /* # */) return;
+    if (n < 6) {
+      throw new InputError({
+        code: 'malformed',
+        message: `expected 6 columns, found ${n}`,
+        file: path,
+        line: lineNo,
+        text: buf.toString('utf8', start, end),
+        hint: RUN_HINT,
+      });
+    }
+    const score = parseFloatBytes(buf, f[8], f[9]);
+    if (Number.isNaN(score)) {
+      throw new InputError({
+        code: 'not-a-number',
+        message: `score '${buf.toString('utf8', f[8], f[9])}' (column 5) is not a number`,
+        file: path,
+        line: lineNo,
+        text: buf.toString('utf8', start, end),
+        hint: RUN_HINT,
+      });
+    }
+    b.push(qids.intern(buf, f[0], f[1]), b.docs.intern(buf, f[4], f[5]), score);
+    if (tag.length !== f[11] - f[10] || buf.compare(tag, 0, tag.length, f[10], f[11]) !== 0) {
+      tag = Buffer.from(buf.subarray(f[10], f[11]));
+    }
+  });
+  if (b.n === 0) {
+    throw new InputError({ code: 'malformed', message: 'the run file has no result lines', file: path, hint: RUN_HINT });
+  }
+  return b.finish(tag.toString('utf8'), qids, (qid, docid) => {
+    const lines = findLines(path, qid, docid);
+    throw new InputError({
+      code: 'duplicate',
+      message: `document '${docid}' is listed twice for query '${qid}' (lines ${lines.join(' and ')})`,
+      file: path,
+      line: lines[1],
+      text: lines.text,
+      hint: 'trec_eval refuses a run that retrieves the same document twice for a query: keep one line (usually the higher-scored).',
+    });
+  });
+}
+
+/** Error path only: the line numbers where (qid, docid) occurs. */
+function findLines(path: string, qid: string, docid: string): number[] & { text?: string } {
+  const out: number[] & { text?: string } = [];
+  const f: number[] = [];
+  forEachLineSync(path, (buf, start, end, lineNo) => {
+    if (splitFields(buf, start, end, f) < 6 || out.length >= 2) return;
+    if (buf.toString('utf8', f[0], f[1]) === qid && buf.toString('utf8', f[4], f[5]) === docid) {
+      out.push(lineNo);
+      out.text = buf.toString('utf8', start, end);
+    }
+  });
+  return out;
+}
+
