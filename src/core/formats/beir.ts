@@ -1,0 +1,165 @@
+import { InputError } from './errors';
+import { forEachLine, forEachLineSync } from './lines';
+
+/**
+ * Streaming readers for BEIR's corpus.jsonl and queries.jsonl (qrels are read by qrels.ts).
+ *
+ * Each line is one JSON object. Real files are ASCII-escaped JSON ("\u2019"), carry dataset-specific
+ * `metadata` (ignored here), and use string ids. Lines are handed over one at a time, so a corpus never has to
+ * fit in memory as text; each document carries its byte offset and length in the file, for offset indexes.
+ */
+export interface CorpusDoc {
+  id: string;
+  title: string;
+  text: string;
+  /** 1-based line number. */
+  line: number;
+  /** Byte offset of the line in the file and its length in bytes (line ending excluded). */
+  offset: number;
+  length: number;
+}
+
+export interface BeirQuery {
+  id: string;
+  text: string;
+  line: number;
+}
+
+type Kind = 'corpus' | 'queries';
+
+/** Parses one line; `null` for a blank line (skipped, as BEIR's loader does). */
+function parseLine(kind: Kind, file: string, buf: Buffer, start: number, end: number, lineNo: number) {
+  let s = start;
+  while (s < end && (buf[s] === 32 || buf[s] === 9)) s++;
+  if (s === end) return null;
+  const raw = buf.toString('utf8', start, end);
+  let obj: unknown;
+  try {
+    obj = JSON.parse(raw);
+  } catch (e) {
+    throw new InputError({
+      code: 'malformed',
+      message: `not valid JSON: ${(e as Error).message}`,
+      file,
+      line: lineNo,
+      text: raw,
+      hint: `Each line of a BEIR ${kind} file must be one complete JSON object, e.g. ${example(kind)}.`,
+    });
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    throw new InputError({
+      code: 'malformed',
+      message: 'line is JSON but not an object',
+      file,
+      line: lineNo,
+      text: raw,
+      hint: `Each line must be a JSON object such as ${example(kind)}.`,
+    });
+  }
+  const rec = obj as Record<string, unknown>;
+  const id = rec._id;
+  if (typeof id !== 'string' || id === '') {
+    throw new InputError({
+      code: id === undefined ? 'missing-field' : 'malformed',
+      message: id === undefined ? 'missing "_id" field' : '"_id" must be a non-empty JSON string',
+      file,
+      line: lineNo,
+      text: raw,
+      hint: `Give every line a string id, e.g. ${example(kind)} (ids are strings even when they look numeric).`,
+    });
+  }
+  if (/\s/.test(id)) {
+    throw new InputError({
+      code: 'malformed',
+      message: `"_id" ${JSON.stringify(id)} contains whitespace`,
+      file,
+      line: lineNo,
+      text: raw,
+      hint: 'TREC run and qrels files separate columns by whitespace, so ids cannot contain any; rename the id.',
+    });
+  }
+  const text = rec.text;
+  if (typeof text !== 'string') {
+    throw new InputError({
+      code: text === undefined ? 'missing-field' : 'malformed',
+      message: text === undefined ? 'missing "text" field' : '"text" must be a JSON string',
+      file,
+      line: lineNo,
+      text: raw,
+      hint: `Give every line a "text" string (it may be empty), e.g. ${example(kind)}.`,
+    });
+  }
+  const title = rec.title;
+  if (title !== undefined && title !== null && typeof title !== 'string') {
+    throw new InputError({
+      code: 'malformed',
+      message: '"title" must be a JSON string',
+      file,
+      line: lineNo,
+      text: raw,
+      hint: 'Write the title as a string, or leave the field out.',
+    });
+  }
+  return { id, text, title: typeof title === 'string' ? title : '', raw };
+}
+
+function example(kind: Kind): string {
+  return kind === 'corpus' ? '{"_id": "d1", "title": "…", "text": "…"}' : '{"_id": "q1", "text": "…"}';
+}
+
+/** Tracks ids seen so far and rejects a second occurrence, naming both lines. */
+class IdRegistry {
+  private readonly seen = new Map<string, number>();
+  constructor(private readonly file: string) {}
+  add(id: string, lineNo: number, raw: string): void {
+    const first = this.seen.get(id);
+    if (first !== undefined) {
+      throw new InputError({
+        code: 'duplicate',
+        message: `duplicate id ${JSON.stringify(id)} (first on line ${first})`,
+        file: this.file,
+        line: lineNo,
+        text: raw,
+        hint: 'Ids must be unique within the file: remove or rename one of the two lines.',
+      });
+    }
+    this.seen.set(id, lineNo);
+  }
+}
+
+function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void) {
+  const ids = new IdRegistry(path);
+  return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
+    const rec = parseLine('corpus', path, buf, start, end, lineNo);
+    if (!rec) return;
+    ids.add(rec.id, lineNo, rec.raw);
+    onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset, length: end - start });
+  };
+}
+
+/** Calls `onDoc` for each document of a BEIR corpus.jsonl, in file order. */
+export function forEachCorpusDocSync(path: string, onDoc: (doc: CorpusDoc) => void): void {
+  forEachLineSync(path, corpusHandler(path, onDoc));
+}
+
+/** Async variant: yields to the event loop between 1 MiB chunks, so cancellation can be noticed. */
+export async function forEachCorpusDoc(
+  path: string,
+  onDoc: (doc: CorpusDoc) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  await forEachLine(path, corpusHandler(path, onDoc), signal);
+}
+
+/** Reads every query of a BEIR queries.jsonl (all splits), in file order, keyed by id. */
+export function readQueries(path: string): Map<string, BeirQuery> {
+  const ids = new IdRegistry(path);
+  const out = new Map<string, BeirQuery>();
+  forEachLineSync(path, (buf, start, end, lineNo) => {
+    const rec = parseLine('queries', path, buf, start, end, lineNo);
+    if (!rec) return;
+    ids.add(rec.id, lineNo, rec.raw);
+    out.set(rec.id, { id: rec.id, text: rec.text, line: lineNo });
+  });
+  return out;
+}
