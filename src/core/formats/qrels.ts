@@ -1,7 +1,7 @@
 import { compareBytes } from './idTable';
 import { InputError } from './errors';
 import { forEachLineSync, splitFields } from './lines';
-import { parseIntBytes } from './numbers';
+import { parseFloatBytes, parseIntBytes } from './numbers';
 
 /** One query's judgements, sorted by document id in byte order. */
 export interface QueryJudgements {
@@ -181,7 +181,7 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
       }
       columns = n;
       // BEIR's files start with a header line "query-id corpus-id score".
-      if (Number.isNaN(parseIntBytes(buf, f[2 * (n - 1)], f[2 * (n - 1) + 1])) && lineNo === 1) return;
+      if (n === 3 && lineNo === 1 && Number.isNaN(parseFloatBytes(buf, f[4], f[5]))) return;
     }
     if (n !== columns) {
       throw new InputError({
