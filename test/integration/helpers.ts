@@ -39,3 +39,14 @@ export function workspaceRoot(): vscode.Uri {
 export function datasetUri(name: string): vscode.Uri {
   return vscode.Uri.joinPath(workspaceRoot(), name);
 }
+
+/** Polls `probe` until it returns a truthy value (UI state such as tabs or activation updates asynchronously). */
+export async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
