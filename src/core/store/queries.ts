@@ -105,3 +105,16 @@ export function readDocument(db: Database, datasetDir: string, docId: string): D
 export function datasetId(db: Database, datasetDir: string): number | undefined {
   return rows<{ id: number }>(db, 'SELECT id FROM datasets WHERE path = ?', [datasetDir])[0]?.id;
 }
+
+/** Per-query values of one measure (trec_eval name, e.g. ndcg_cut_10) for a run on a split, by query id. */
+export function runQueryMetrics(db: Database, runPath: string, split: string, measure: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of rows<{ query_id: string; value: number }>(
+    db,
+    'SELECT m.query_id, m.value FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.path = ? AND m.split = ? AND m.measure = ? ORDER BY m.query_id',
+    [runPath, split, measure],
+  )) {
+    out.set(r.query_id, r.value);
+  }
+  return out;
+}

@@ -1,0 +1,189 @@
+import type { Database } from 'sql.js';
+import { forEachCorpusDoc, readQueries } from '../formats/beir';
+import { readQrels } from '../formats/qrels';
+import { readAnnotations } from './annotations';
+import type { DiscoveredDataset } from './discovery';
+import { checkFile, forgetFile, recordFile, type FileState } from './fileState';
+import { problemFrom, type Problem } from './problems';
+import { scalar, transactionAsync } from './sql';
+
+/** What an indexing pass shares between its steps. */
+export interface IndexContext {
+  problems: Problem[];
+  progress(message: string, fraction?: number): void;
+  signal?: AbortSignal;
+  /** Files (re-)read in this pass, for the summary. */
+  reindexed: string[];
+  skippedLines: number;
+}
+
+export interface IndexedDataset {
+  id: number;
+  /** Splits whose original qrels or annotations changed: their runs' metrics must be recomputed. */
+  changedSplits: Set<string>;
+}
+
+/** Brings one dataset's rows up to date with its files, re-reading only the files that changed. */
+export async function indexDataset(db: Database, d: DiscoveredDataset, ctx: IndexContext): Promise<IndexedDataset> {
+  let id = scalar(db, 'SELECT id FROM datasets WHERE path = ?', [d.dir]) as number | undefined;
+  const isNew = id === undefined;
+  if (isNew) {
+    db.run(
+      `INSERT INTO datasets (path, name, corpus_hash, queries_hash, doc_count, query_count, skipped_lines, indexed_at)
+       VALUES (?, ?, '', '', 0, 0, 0, ?)`,
+      [d.dir, d.name, new Date().toISOString()],
+    );
+    id = scalar(db, 'SELECT id FROM datasets WHERE path = ?', [d.dir]) as number;
+  }
+  const datasetId = id as number;
+
+  const corpus = await checkFile(db, d.corpus);
+  if (corpus && (corpus.changed || isNew)) await indexCorpus(db, datasetId, corpus.state, ctx);
+  const queries = await checkFile(db, d.queries);
+  if (!queries) {
+    ctx.problems.push({
+      file: d.corpus,
+      line: 0,
+      severity: 'warning',
+      message: `dataset ${d.name} has no queries.jsonl beside its corpus.jsonl; add one ({"_id": "q1", "text": "…"} per line) to judge or evaluate it.`,
+    });
+  } else if (queries.changed || isNew) {
+    indexQueries(db, datasetId, queries.state, ctx);
+  }
+
+  const changedSplits = new Set<string>();
+  const present = new Set(d.splits.map((s) => s.split));
+  for (const [split, qrels, annotations] of db.exec('SELECT split, qrels_path, annotations_path FROM splits WHERE dataset_id = ?', [datasetId])[0]?.values ?? []) {
+    if (present.has(String(split))) continue;
+    db.run('DELETE FROM splits WHERE dataset_id = ? AND split = ?', [datasetId, split]);
+    for (const p of [qrels, annotations]) if (typeof p === 'string') forgetFile(db, p);
+  }
+  for (const s of d.splits) {
+    // An upsert, not INSERT OR REPLACE: replacing the row would cascade-delete the split's qrels and judgements.
+    db.run(
+      `INSERT INTO splits (dataset_id, split, qrels_path, annotations_path) VALUES (?, ?, ?, ?)
+       ON CONFLICT (dataset_id, split) DO UPDATE SET qrels_path = excluded.qrels_path, annotations_path = excluded.annotations_path`,
+      [datasetId, s.split, s.qrels ?? null, s.annotations],
+    );
+    if (s.qrels) {
+      const q = await checkFile(db, s.qrels);
+      if (q && (q.changed || isNew || !hasRows(db, 'qrels', datasetId, s.split))) {
+        indexQrels(db, datasetId, s.split, q.state, ctx);
+        changedSplits.add(s.split);
+      }
+    }
+    const a = await checkFile(db, s.annotations);
+    if (a && (a.changed || isNew)) {
+      indexAnnotations(db, datasetId, s.split, a.state, ctx);
+      changedSplits.add(s.split);
+    } else if (!a && hasRows(db, 'judgements', datasetId, s.split)) {
+      db.run('DELETE FROM judgements WHERE dataset_id = ? AND split = ?', [datasetId, s.split]);
+      forgetFile(db, s.annotations);
+      changedSplits.add(s.split);
+    }
+  }
+  return { id: datasetId, changedSplits };
+}
+
+function hasRows(db: Database, table: 'qrels' | 'judgements', datasetId: number, split: string): boolean {
+  return scalar(db, `SELECT EXISTS (SELECT 1 FROM ${table} WHERE dataset_id = ? AND split = ?)`, [datasetId, split]) === 1;
+}
+
+async function indexCorpus(db: Database, datasetId: number, file: FileState, ctx: IndexContext): Promise<void> {
+  ctx.progress(`Indexing ${file.path}`, 0);
+  forgetFile(db, file.path);
+  let count = 0;
+  await transactionAsync(db, async () => {
+    db.run('DELETE FROM documents WHERE dataset_id = ?', [datasetId]);
+    const insert = db.prepare('INSERT INTO documents (dataset_id, doc_id, offset, length, title) VALUES (?, ?, ?, ?, ?)');
+    let nextReport = 0;
+    try {
+      await forEachCorpusDoc(
+        file.path,
+        (doc) => {
+          insert.run([datasetId, doc.id, doc.offset, doc.length, doc.title]);
+          count++;
+          if (doc.offset >= nextReport) {
+            ctx.progress(`Indexing ${file.path}: ${count.toLocaleString('en-US')} documents`, doc.offset / Math.max(1, file.size));
+            nextReport = doc.offset + file.size / 100;
+          }
+        },
+        ctx.signal,
+      );
+    } catch (e) {
+      if (ctx.signal?.aborted) throw e;
+      ctx.problems.push(problemFrom(file.path, e));
+      ctx.skippedLines++;
+    } finally {
+      insert.free();
+    }
+    db.run('UPDATE datasets SET corpus_hash = ?, doc_count = ?, indexed_at = ? WHERE id = ?', [file.hash, count, new Date().toISOString(), datasetId]);
+  });
+  recordFile(db, file);
+  ctx.reindexed.push(file.path);
+}
+
+function indexQueries(db: Database, datasetId: number, file: FileState, ctx: IndexContext): void {
+  ctx.progress(`Indexing ${file.path}`);
+  forgetFile(db, file.path);
+  db.run('DELETE FROM queries WHERE dataset_id = ?', [datasetId]);
+  let count = 0;
+  try {
+    const insert = db.prepare('INSERT INTO queries (dataset_id, query_id, text) VALUES (?, ?, ?)');
+    try {
+      for (const q of readQueries(file.path).values()) {
+        insert.run([datasetId, q.id, q.text]);
+        count++;
+      }
+    } finally {
+      insert.free();
+    }
+  } catch (e) {
+    ctx.problems.push(problemFrom(file.path, e));
+  }
+  db.run('UPDATE datasets SET queries_hash = ?, query_count = ? WHERE id = ?', [file.hash, count, datasetId]);
+  recordFile(db, file);
+  ctx.reindexed.push(file.path);
+}
+
+function indexQrels(db: Database, datasetId: number, split: string, file: FileState, ctx: IndexContext): void {
+  ctx.progress(`Indexing ${file.path}`);
+  forgetFile(db, file.path);
+  db.run('DELETE FROM qrels WHERE dataset_id = ? AND split = ?', [datasetId, split]);
+  try {
+    const insert = db.prepare('INSERT INTO qrels (dataset_id, split, query_id, doc_id, grade) VALUES (?, ?, ?, ?, ?)');
+    try {
+      for (const j of readQrels(file.path).entries()) insert.run([datasetId, split, j.qid, j.docid, j.grade]);
+    } finally {
+      insert.free();
+    }
+  } catch (e) {
+    // Not safe to go on with part of a qrels file: every figure computed from it would be silently off.
+    db.run('DELETE FROM qrels WHERE dataset_id = ? AND split = ?', [datasetId, split]);
+    const p = problemFrom(file.path, e);
+    p.message += ' This split is not evaluated until the file is fixed.';
+    ctx.problems.push(p);
+  }
+  recordFile(db, file);
+  ctx.reindexed.push(file.path);
+}
+
+function indexAnnotations(db: Database, datasetId: number, split: string, file: FileState, ctx: IndexContext): void {
+  forgetFile(db, file.path);
+  db.run('DELETE FROM judgements WHERE dataset_id = ? AND split = ?', [datasetId, split]);
+  const read = readAnnotations(file.path);
+  const insert = db.prepare(
+    'INSERT OR REPLACE INTO judgements (dataset_id, split, query_id, doc_id, grade, judged_at, judged_by, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  try {
+    for (const j of read.judgements) {
+      insert.run([datasetId, split, j.queryId, j.docId, j.grade, j.at ?? null, j.by ?? null, j.note ?? null]);
+    }
+  } finally {
+    insert.free();
+  }
+  ctx.problems.push(...read.problems);
+  ctx.skippedLines += read.problems.length;
+  recordFile(db, file);
+  ctx.reindexed.push(file.path);
+}

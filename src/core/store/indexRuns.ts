@@ -1,0 +1,113 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { Database } from 'sql.js';
+import { readRun, type Run } from '../formats/run';
+import type { DiscoveredRun } from './discovery';
+import { checkFile, forgetFile, recordFile } from './fileState';
+import type { IndexContext } from './indexDataset';
+import { problemFrom } from './problems';
+import { rows, scalar, transaction } from './sql';
+
+export interface IndexedRun {
+  id: number;
+  datasetId: number | null;
+  /** The file was (re-)read in this pass: its metrics must be recomputed. */
+  changed: boolean;
+}
+
+/**
+ * Brings one run's rows up to date with its file. A run with a bad line is not indexed at all (and any older
+ * version is dropped): scoring part of a run would show figures that differ from trec_eval's without saying so.
+ */
+export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<string, number>, ctx: IndexContext): Promise<IndexedRun | undefined> {
+  const existing = scalar(db, 'SELECT id FROM runs WHERE path = ?', [r.path]) as number | undefined;
+  const file = await checkFile(db, r.path);
+  if (!file) return undefined;
+  if (!file.changed && existing !== undefined) {
+    recordFile(db, file.state);
+    const datasetId = scalar(db, 'SELECT dataset_id FROM runs WHERE id = ?', [existing]) as number | null;
+    return { id: existing, datasetId, changed: false };
+  }
+  ctx.progress(`Indexing run ${r.path}`);
+  forgetFile(db, r.path);
+  let run: Run;
+  try {
+    run = readRun(r.path);
+  } catch (e) {
+    if (existing !== undefined) db.run('DELETE FROM runs WHERE id = ?', [existing]);
+    const p = problemFrom(r.path, e);
+    p.message += ' The run is left out until the file is fixed.';
+    ctx.problems.push(p);
+    recordFile(db, file.state);
+    return undefined;
+  }
+  const datasetId = r.datasetDir !== undefined ? (datasetIds.get(r.datasetDir) ?? null) : datasetByQueries(db, run);
+  if (datasetId === null) {
+    ctx.problems.push({
+      file: r.path,
+      line: 0,
+      severity: 'warning',
+      message: `no dataset in the workspace has this run's query ids (e.g. ${JSON.stringify(run.qids[0])}); put the run under <dataset>/runs/ or runs/<dataset name>/ to say which dataset it belongs to.`,
+    });
+  }
+  const id = transaction(db, () => {
+    const values = [
+      r.path,
+      datasetId,
+      run.tag,
+      sidecarConfig(r.path),
+      statSync(r.path).mtime.toISOString(),
+      run.qids.length,
+      run.numLines,
+    ];
+    if (existing !== undefined) {
+      db.run('UPDATE runs SET path = ?, dataset_id = ?, tag = ?, config = ?, created_at = ?, query_count = ?, result_count = ? WHERE id = ?', [
+        ...values,
+        existing,
+      ]);
+      db.run('DELETE FROM results WHERE run_id = ?', [existing]);
+      db.run('DELETE FROM metrics WHERE run_id = ?', [existing]);
+      db.run('DELETE FROM run_means WHERE run_id = ?', [existing]);
+    } else {
+      db.run('INSERT INTO runs (path, dataset_id, tag, config, created_at, query_count, result_count) VALUES (?, ?, ?, ?, ?, ?, ?)', values);
+    }
+    const runId = existing ?? (scalar(db, 'SELECT id FROM runs WHERE path = ?', [r.path]) as number);
+    const insert = db.prepare('INSERT INTO results (run_id, query_id, rank, doc_id, score) VALUES (?, ?, ?, ?, ?)');
+    try {
+      run.qids.forEach((qid, q) => {
+        for (let i = run.offsets[q], rank = 1; i < run.offsets[q + 1]; i++, rank++) {
+          insert.run([runId, qid, rank, run.docs.string(run.docIds[i]), run.scores[i]]);
+        }
+      });
+    } finally {
+      insert.free();
+    }
+    return runId;
+  });
+  recordFile(db, file.state);
+  ctx.reindexed.push(r.path);
+  return { id, datasetId, changed: true };
+}
+
+/** The dataset whose queries.jsonl holds most of the run's query ids (a sample of them), or null. */
+function datasetByQueries(db: Database, run: Run): number | null {
+  const step = Math.max(1, Math.floor(run.qids.length / 200));
+  const sample = run.qids.filter((_, i) => i % step === 0);
+  const placeholders = sample.map(() => '?').join(',');
+  const best = rows<{ dataset_id: number; n: number }>(
+    db,
+    `SELECT dataset_id, COUNT(*) AS n FROM queries WHERE query_id IN (${placeholders}) GROUP BY dataset_id ORDER BY n DESC LIMIT 1`,
+    sample,
+  )[0];
+  return best && best.n * 2 >= sample.length ? best.dataset_id : null;
+}
+
+/** A run's configuration, when a `<run file>.json` sidecar records it (as the runner writes it). */
+function sidecarConfig(path: string): string | null {
+  const sidecar = `${path}.json`;
+  if (!existsSync(sidecar)) return null;
+  try {
+    return JSON.stringify(JSON.parse(readFileSync(sidecar, 'utf8')));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,105 @@
+import type { Database } from 'sql.js';
+import { discover } from './discovery';
+import { forgetFile } from './fileState';
+import { indexDataset, type IndexContext } from './indexDataset';
+import { indexRun } from './indexRuns';
+import { evaluateRunsOnSplit, REQUIRED_MEASURES } from './metrics';
+import type { IndexSummary } from './model';
+import type { Problem } from './problems';
+import { rows, scalar } from './sql';
+
+export interface IndexOptions {
+  runsFolder: string;
+  /** trec_eval measure names to store per query (setting irWorkbench.evaluation.measures). */
+  measures: readonly string[];
+  signal?: AbortSignal;
+  onProgress?: (message: string, fraction?: number) => void;
+}
+
+/**
+ * Discovers the datasets and runs under `roots` and brings the database up to date with them: new and
+ * changed files are (re-)read, unchanged ones cost a stat, and datasets or runs gone from disk are dropped.
+ * Problems found are stored (for the Problems panel after a restart) and counted in the summary.
+ */
+export async function indexWorkspace(db: Database, roots: readonly string[], options: IndexOptions): Promise<IndexSummary> {
+  const started = performance.now();
+  const found = discover(roots, { runsFolder: options.runsFolder });
+  const measures = [...new Set([...REQUIRED_MEASURES, ...options.measures])];
+  const problems: Problem[] = [];
+  const ctx: IndexContext = {
+    problems,
+    progress: (message, fraction) => options.onProgress?.(message, fraction),
+    signal: options.signal,
+    reindexed: [],
+    skippedLines: 0,
+  };
+
+  const removed: string[] = [];
+  const keepDatasets = new Set(found.datasets.map((d) => d.dir));
+  for (const d of rows<{ id: number; path: string }>(db, 'SELECT id, path FROM datasets')) {
+    if (keepDatasets.has(d.path)) continue;
+    for (const f of rows<{ path: string }>(db, 'SELECT path FROM files WHERE path LIKE ? ESCAPE \'\\\'', [`${likeEscape(d.path)}/%`])) {
+      forgetFile(db, f.path);
+    }
+    db.run('DELETE FROM datasets WHERE id = ?', [d.id]);
+    removed.push(d.path);
+  }
+  const keepRuns = new Set(found.runs.map((r) => r.path));
+  for (const r of rows<{ id: number; path: string }>(db, 'SELECT id, path FROM runs')) {
+    if (keepRuns.has(r.path)) continue;
+    db.run('DELETE FROM runs WHERE id = ?', [r.id]);
+    forgetFile(db, r.path);
+    removed.push(r.path);
+  }
+
+  const datasetIds = new Map<string, number>();
+  const changedSplits = new Map<number, Set<string>>();
+  for (const d of found.datasets) {
+    options.signal?.throwIfAborted();
+    const indexed = await indexDataset(db, d, ctx);
+    datasetIds.set(d.dir, indexed.id);
+    changedSplits.set(indexed.id, indexed.changedSplits);
+  }
+  const changedRuns = new Set<number>();
+  let runCount = 0;
+  for (const r of found.runs) {
+    options.signal?.throwIfAborted();
+    const run = await indexRun(db, r, datasetIds, ctx);
+    if (!run) continue;
+    runCount++;
+    if (run.changed) changedRuns.add(run.id);
+  }
+
+  // Metrics follow their inputs: a changed run, a changed split (qrels or annotations), a new measure list.
+  ctx.progress('Evaluating runs');
+  const sameMeasures = scalar(db, "SELECT value FROM settings WHERE key = 'measures'") === JSON.stringify(measures);
+  db.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('measures', ?)", [JSON.stringify(measures)]);
+  for (const [datasetId, changed] of changedSplits) {
+    for (const { split } of rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])) {
+      const runIds = rows<{ id: number }>(db, 'SELECT id FROM runs WHERE dataset_id = ?', [datasetId])
+        .map((r) => r.id)
+        .filter((id) => !sameMeasures || changed.has(split) || changedRuns.has(id));
+      if (runIds.length > 0) evaluateRunsOnSplit(db, datasetId, split, runIds, measures, ctx.problems);
+    }
+  }
+
+  const insert = db.prepare('INSERT INTO problems (file, line, severity, message) VALUES (?, ?, ?, ?)');
+  try {
+    for (const p of problems) insert.run([p.file, p.line, p.severity, p.message]);
+  } finally {
+    insert.free();
+  }
+  return {
+    datasets: found.datasets.length,
+    runs: runCount,
+    reindexed: ctx.reindexed,
+    removed,
+    problems: problems.length,
+    skippedLines: ctx.skippedLines,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,169 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Database } from 'sql.js';
+import { isInputError } from '../formats/errors';
+import { readRun } from '../formats/run';
+import { AnnotationWriter, annotationPaths } from './annotations';
+import { openDatabase, Snapshotter } from './database';
+import { exportJudgements } from './exportJudgements';
+import { indexWorkspace } from './indexer';
+import { evaluateRunsOnSplit, REQUIRED_MEASURES } from './metrics';
+import { problemFrom, type Problem } from './problems';
+import { PROTOCOL_VERSION, type HostMessage, type StoreRequests, type WorkerConfig, type WorkerMessage } from './protocol';
+import { datasetId, datasetTree, readDocument, storedProblems } from './queries';
+import { rows, scalar } from './sql';
+
+/**
+ * The store's worker thread: owns the sql.js database so that parsing, hashing, SQL and fsync never run on
+ * the extension host's thread. Index requests run one at a time; judgements are answered as soon as they
+ * are durable on disk, even while an indexing pass is under way.
+ */
+const port = parentPort;
+if (!port) throw new Error('the store worker must run in a worker thread');
+const config = workerData as WorkerConfig;
+
+function send(m: WorkerMessage): void {
+  port!.postMessage(m);
+}
+
+class Store {
+  private readonly writers = new Map<string, AnnotationWriter>();
+  private indexing: Promise<unknown> = Promise.resolve();
+  private measures: readonly string[] = REQUIRED_MEASURES;
+  private readonly staleSplits = new Map<string, { datasetId: number; split: string }>();
+  private metricsTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly snapshot: Snapshotter,
+  ) {}
+
+  async handle(m: HostMessage): Promise<unknown> {
+    switch (m.kind) {
+      case 'index':
+        return this.serial(async () => {
+          this.measures = m.args.measures;
+          const summary = await indexWorkspace(this.db, m.args.roots, {
+            runsFolder: m.args.runsFolder,
+            measures: m.args.measures,
+            onProgress: (message, fraction) => send({ kind: 'progress', id: m.id, message, fraction }),
+          });
+          this.snapshot.changed();
+          return summary;
+        });
+      case 'tree':
+        return datasetTree(this.db);
+      case 'problems':
+        return storedProblems(this.db);
+      case 'judge':
+        return this.judge(m.args);
+      case 'document':
+        return readDocument(this.db, m.args.datasetDir, m.args.docId);
+      case 'exportJudgements': {
+        const id = this.requireDataset(m.args.datasetDir);
+        return { lines: exportJudgements(this.db, { ...m.args, datasetId: id }) };
+      }
+      case 'importRun':
+        return this.serial(async () => {
+          readRun(m.args.source); // refuse a file trec_eval would refuse, with its file:line message
+          mkdirSync(m.args.targetDir, { recursive: true });
+          const path = join(m.args.targetDir, basename(m.args.source));
+          copyFileSync(m.args.source, path);
+          return { path };
+        });
+      case 'flush':
+        this.snapshot.flush();
+        return { bytes: this.snapshot.lastSize };
+    }
+  }
+
+  /** Runs index-like work one at a time, in arrival order. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.indexing.then(work, work);
+    this.indexing = next.catch(() => undefined);
+    return next;
+  }
+
+  private requireDataset(dir: string): number {
+    const id = datasetId(this.db, dir);
+    if (id === undefined) throw new Error(`${dir} is not an indexed dataset: run IR Workbench: Re-index Workspace first.`);
+    return id;
+  }
+
+  /**
+   * Appends the judgement to qrels/<split>.annotations.tsv (durable before this returns), then records it in
+   * the database. The database row is a cache of the file: if it is lost, the next indexing re-reads the file.
+   */
+  private judge(a: StoreRequests['judge']['args']): StoreRequests['judge']['result'] {
+    const { writer, problems } = this.writer(a.datasetDir, a.split);
+    const at = a.at ?? new Date().toISOString();
+    writer.judge({ ...a, at });
+    if (problems.length > 0) this.addProblems(problems);
+    const id = datasetId(this.db, a.datasetDir);
+    if (id === undefined) return { superseded: null };
+    const key = [id, a.split, a.queryId, a.docId];
+    const before = scalar(this.db, 'SELECT grade FROM effective_qrels WHERE dataset_id = ? AND split = ? AND query_id = ? AND doc_id = ?', key);
+    if (scalar(this.db, 'SELECT 1 FROM splits WHERE dataset_id = ? AND split = ?', [id, a.split]) === undefined) {
+      this.db.run('INSERT INTO splits (dataset_id, split, qrels_path, annotations_path) VALUES (?, ?, NULL, ?)', [id, a.split, annotationPaths(a.datasetDir, a.split).tsv]);
+    }
+    this.db.run(
+      'INSERT OR REPLACE INTO judgements (dataset_id, split, query_id, doc_id, grade, judged_at, judged_by, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [...key, a.grade, at, a.by ?? null, a.note ?? null],
+    );
+    this.snapshot.changed();
+    this.scheduleMetrics(id, a.split);
+    return { superseded: typeof before === 'number' ? before : null };
+  }
+
+  private writer(datasetDir: string, split: string): { writer: AnnotationWriter; problems: Problem[] } {
+    const path = annotationPaths(datasetDir, split).tsv;
+    const open = this.writers.get(path);
+    if (open) return { writer: open, problems: [] };
+    const opened = AnnotationWriter.open(datasetDir, split);
+    this.writers.set(path, opened.writer);
+    return opened;
+  }
+
+  private addProblems(problems: Problem[]): void {
+    for (const p of problems) this.db.run('INSERT INTO problems (file, line, severity, message) VALUES (?, ?, ?, ?)', [p.file, p.line, p.severity, p.message]);
+    send({ kind: 'changed' });
+  }
+
+  /** Judgements come in bursts: re-evaluate the split's runs once the burst pauses. */
+  private scheduleMetrics(datasetId: number, split: string): void {
+    this.staleSplits.set(`${datasetId}\t${split}`, { datasetId, split });
+    if (this.metricsTimer) clearTimeout(this.metricsTimer);
+    this.metricsTimer = setTimeout(() => {
+      this.metricsTimer = undefined;
+      void this.serial(async () => {
+        const problems: Problem[] = [];
+        for (const { datasetId: id, split: s } of this.staleSplits.values()) {
+          const runIds = rows<{ id: number }>(this.db, 'SELECT id FROM runs WHERE dataset_id = ?', [id]).map((r) => r.id);
+          if (runIds.length > 0) evaluateRunsOnSplit(this.db, id, s, runIds, [...new Set([...REQUIRED_MEASURES, ...this.measures])], problems);
+        }
+        this.staleSplits.clear();
+        this.snapshot.changed();
+        if (problems.length > 0) this.addProblems(problems);
+        else send({ kind: 'changed' });
+      });
+    }, 500);
+  }
+}
+
+async function main(): Promise<void> {
+  const { db, discarded } = await openDatabase(config.dbPath);
+  const store = new Store(db, new Snapshotter(db, config.dbPath, config.snapshotDelayMs));
+  port!.on('message', (m: HostMessage) => {
+    store.handle(m).then(
+      (value) => send({ kind: 'result', id: m.id, ok: true, value }),
+      (e: unknown) => {
+        const error = isInputError(e) ? { message: e.format(), problem: problemFrom(e.file ?? '', e) } : { message: (e as Error).message ?? String(e) };
+        send({ kind: 'result', id: m.id, ok: false, error });
+      },
+    );
+  });
+  send(discarded ? { kind: 'ready', protocol: PROTOCOL_VERSION, discarded } : { kind: 'ready', protocol: PROTOCOL_VERSION });
+}
+
+void main();

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Database } from 'sql.js';
+import { evaluate } from '../../src/core/eval';
+import { readQrels } from '../../src/core/formats/qrels';
+import { readRun } from '../../src/core/formats/run';
+import { AnnotationWriter, annotationPaths } from '../../src/core/store/annotations';
+import { openDatabase } from '../../src/core/store/database';
+import { exportJudgements } from '../../src/core/store/exportJudgements';
+import { indexWorkspace } from '../../src/core/store/indexer';
+import type { IndexSummary } from '../../src/core/store/model';
+import { datasetTree, readDocument, runQueryMetrics, storedProblems } from '../../src/core/store/queries';
+import { goldenValues, SCIFACT, SCIFACT_RUNS, SHARED, scifactWorkspace } from './storeFixtures';
+
+const MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'P.10', 'recip_rank', 'hole.10'];
+const RUNS = [
+  'bm25okapi.knarfthekant.trec',
+  'minilm-faiss.knarfthekant.trec',
+  'neural-rerank.kirloxious.tsv',
+  'vsm-tfidf.titles_fulltext.omar-khattab.trec',
+];
+
+describe('store: indexing the shared datasets and runs', () => {
+  let db: Database;
+  let summary: IndexSummary;
+  before(async () => {
+    db = (await openDatabase(undefined)).db;
+    summary = await indexWorkspace(db, [SHARED], { runsFolder: 'runs', measures: MEASURES });
+  });
+
+  it('finds both BEIR datasets with their counts and splits, and all four runs', () => {
+    assert.equal(summary.datasets, 2);
+    assert.equal(summary.runs, 4);
+    assert.deepEqual(storedProblems(db), []);
+    const tree = datasetTree(db);
+    assert.deepEqual(
+      tree.map((d) => [d.name, d.docCount, d.queryCount, d.splits.map((s) => [s.split, s.qrelsQueries, s.qrelsCount])]),
+      [
+        ['nfcorpus', 3633, 3237, [['test', 323, 12334], ['dev', 324, 11385], ['train', 2590, 110575]]],
+        ['scifact', 5183, 1109, [['test', 300, 339], ['train', 809, 919]]],
+      ],
+    );
+  });
+
+  it("shows each run under scifact's test split with trec_eval -c's nDCG@10, per query and in the mean", () => {
+    const test = datasetTree(db).find((d) => d.name === 'scifact')!.splits.find((s) => s.split === 'test')!;
+    assert.deepEqual(test.runs.map((r) => r.path).sort(), RUNS.map((r) => join(SCIFACT_RUNS, r)).sort());
+    for (const r of test.runs) {
+      const golden = goldenValues(readFileSync(join(SHARED, 'golden', 'scifact', r.path.split('/').pop()!.replace(/\.(trec|tsv)$/, '.c.q.txt')), 'utf8'));
+      assert.ok(Math.abs(r.means.ndcg_cut_10 - golden.get('ndcg_cut_10\tall')!) < 5e-5, `${r.path}: ${r.means.ndcg_cut_10}`);
+      assert.ok(Math.abs(r.means.recall_100 - golden.get('recall_100\tall')!) < 5e-5);
+      const perQuery = runQueryMetrics(db, r.path, 'test', 'ndcg_cut_10');
+      assert.equal(perQuery.size, 300);
+      // trec_eval 9 prints no line for a query missing from the run; -c scores it 0.
+      for (const [qid, v] of perQuery) assert.ok(Math.abs(v - (golden.get(`ndcg_cut_10\t${qid}`) ?? 0)) < 5e-5, `${r.path} q${qid}`);
+      // Hole@10 is the evaluator's own measure: the store keeps exactly what evaluate() computes.
+      const direct = evaluate(readQrels(join(SCIFACT, 'qrels', 'test.tsv')), readRun(r.path), { measures: ['hole.10'], complete: true });
+      assert.equal(r.means.hole_10, direct.mean.get('hole_10'));
+    }
+  });
+
+  it('lists a run under a split only when it retrieves for some of its queries', () => {
+    const train = datasetTree(db).find((d) => d.name === 'scifact')!.splits.find((s) => s.split === 'train')!;
+    // Only the neural re-ranker and the TF-IDF run hold train queries (see runs/scifact/README.md).
+    assert.deepEqual(train.runs.map((r) => r.path.split('/').pop()).sort(), ['neural-rerank.kirloxious.tsv', 'vsm-tfidf.titles_fulltext.omar-khattab.trec']);
+  });
+
+  it('reads a document by its byte offset without keeping its text in the database', () => {
+    const lines = readFileSync(join(SCIFACT, 'corpus.jsonl'), 'utf8').split('\n');
+    for (const i of [0, 9, 5182]) {
+      const expected = JSON.parse(lines[i]) as { _id: string; title: string; text: string };
+      assert.deepEqual(readDocument(db, SCIFACT, expected._id), { id: expected._id, title: expected.title, text: expected.text });
+    }
+    assert.equal(readDocument(db, SCIFACT, 'no-such-doc'), null);
+  });
+
+  it('re-indexes nothing when nothing changed', async () => {
+    const again = await indexWorkspace(db, [SHARED], { runsFolder: 'runs', measures: MEASURES });
+    assert.deepEqual(again.reindexed, []);
+    assert.deepEqual(again.removed, []);
+  });
+});
+
+describe('store: watching a workspace change', () => {
+  const ws = scifactWorkspace(RUNS.slice(0, 2));
+  after(() => rmSync(ws.root, { recursive: true, force: true }));
+  const index = async (db: Database) => indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+  const bm25 = join(ws.runsDir, RUNS[0]);
+
+  it('re-reads only what changed, ignores a touch, and drops what was deleted', async () => {
+    const { db } = await openDatabase(undefined);
+    const first = await index(db);
+    assert.equal(first.runs, 2);
+    // Same content, new mtime: hashed, found identical, not re-read.
+    utimesSync(bm25, new Date(), new Date(Date.now() + 5000));
+    assert.deepEqual((await index(db)).reindexed, []);
+    // Changed run: only it is re-read and re-evaluated (dropping a query it ranked well lowers nDCG).
+    const before = datasetTree(db)[0].splits[0].runs.find((r) => r.path === bm25)!.means.ndcg_cut_10;
+    const [good] = [...runQueryMetrics(db, bm25, 'test', 'ndcg_cut_10')].find(([, v]) => v > 0)!;
+    const kept = readFileSync(bm25, 'utf8').split('\n').filter((l) => !l.startsWith(`${good} `));
+    writeFileSync(bm25, kept.join('\n'));
+    assert.deepEqual((await index(db)).reindexed, [bm25]);
+    const after = datasetTree(db)[0].splits[0].runs.find((r) => r.path === bm25)!.means.ndcg_cut_10;
+    assert.ok(after < before, `${after} < ${before}`);
+    // Deleted run, then deleted dataset.
+    rmSync(bm25);
+    const gone = await index(db);
+    assert.deepEqual(gone.removed, [bm25]);
+    assert.equal(datasetTree(db)[0].splits[0].runs.length, 1);
+    rmSync(ws.dataset, { recursive: true });
+    const emptied = await index(db);
+    assert.deepEqual(emptied.removed, [ws.dataset]);
+    assert.deepEqual(datasetTree(db), []);
+  });
+});
+
+describe('store: problems in bad files', () => {
+  const ws = scifactWorkspace([RUNS[0]]);
+  after(() => rmSync(ws.root, { recursive: true, force: true }));
+
+  it('reports file, line and what to do; leaves out a bad run or qrels file and keeps going', async () => {
+    const badRun = join(ws.runsDir, 'broken.trec');
+    writeFileSync(badRun, '1 Q0 31715818 1 12.5 mine\n1 Q0 14717500 2 twelve mine\n');
+    appendFileSync(join(ws.dataset, 'qrels', 'test.tsv'), '1\t31715818\tyes\r\n');
+    const { db } = await openDatabase(undefined);
+    const summary = await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    const problems = storedProblems(db);
+    assert.equal(summary.problems, problems.length);
+    const run = problems.find((p) => p.file === badRun)!;
+    assert.equal(run.line, 2);
+    assert.equal(run.severity, 'error');
+    assert.match(run.message, /not a number.*left out until the file is fixed/s);
+    const qrels = problems.find((p) => p.file.endsWith('test.tsv'))!;
+    assert.equal(qrels.line, 341);
+    assert.match(qrels.message, /not an integer.*not evaluated until the file is fixed/s);
+    // The good run is indexed, but a split without valid qrels shows no figures.
+    assert.equal(datasetTree(db)[0].splits[0].runs.length, 0);
+    assert.equal(summary.runs, 1);
+  });
+});
+
+describe('store: judgements', () => {
+  const ws = scifactWorkspace([RUNS[0]]);
+  after(() => rmSync(ws.root, { recursive: true, force: true }));
+
+  it('supersede the original grade, move the metrics, and export as TREC or BEIR qrels', async () => {
+    const { db } = await openDatabase(undefined);
+    const index = () => indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    await index();
+    const bm25 = () => datasetTree(db)[0].splits[0].runs[0];
+    const before = bm25().means;
+    // Query 1's top-ranked document is unjudged in the original qrels; the user judges it relevant, and
+    // overrides an original judgement of query 3 (grade 1 -> 0).
+    const top = readRun(join(ws.runsDir, RUNS[0])).ranking('1')!.docs[0];
+    const original = readQrels(join(ws.dataset, 'qrels', 'test.tsv'));
+    assert.equal(original.grade('1', top), undefined);
+    const [q3doc] = original.get('3')!.keys();
+    const { writer } = AnnotationWriter.open(ws.dataset, 'test');
+    writer.judge({ queryId: '1', docId: top, grade: 2, by: 'tester', note: 'on topic' });
+    writer.judge({ queryId: '3', docId: q3doc, grade: 0 });
+    writer.close();
+    const summary = await index();
+    assert.deepEqual(summary.reindexed, [annotationPaths(ws.dataset, 'test').tsv]);
+    const split = datasetTree(db)[0].splits[0];
+    assert.equal(split.judgementCount, 2);
+    assert.equal(split.qrelsCount, 339, 'the original qrels are untouched');
+    assert.ok(bm25().means.hole_10 < before.hole_10);
+    assert.notEqual(bm25().means.ndcg_cut_10, before.ndcg_cut_10);
+    const stored = db.exec("SELECT grade, judged_by, note FROM judgements WHERE query_id = '1'")[0].values[0];
+    assert.deepEqual(stored, [2, 'tester', 'on topic']);
+
+    const out = join(ws.root, 'export');
+    const datasetId = datasetTree(db)[0].id;
+    const merged = exportJudgements(db, { datasetId, split: 'test', format: 'trec', merge: true, out: join(out, 'merged.qrels') });
+    assert.equal(merged, 340);
+    const m = readQrels(join(out, 'merged.qrels'));
+    assert.equal(m.format, 'trec');
+    assert.equal(m.grade('1', top), 2);
+    assert.equal(m.grade('3', q3doc), 0);
+    assert.equal(m.size, 340);
+    const alone = exportJudgements(db, { datasetId, split: 'test', format: 'beir', merge: false, out: join(out, 'alone.tsv') });
+    assert.equal(alone, 2);
+    const text = readFileSync(join(out, 'alone.tsv'), 'utf8');
+    assert.equal(text, `query-id\tcorpus-id\tscore\n1\t${top}\t2\n3\t${q3doc}\t0\n`);
+  });
+
+  it('are rebuilt from the files alone when the database is lost', async () => {
+    const { db } = await openDatabase(undefined);
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    const rows = db.exec('SELECT query_id, grade, judged_by, note FROM judgements ORDER BY query_id')[0].values;
+    assert.deepEqual(rows.map((r) => [r[0], r[1], r[2]]), [['1', 2, 'tester'], ['3', 0, null]]);
+  });
+});
