@@ -152,11 +152,17 @@ export function tokenize(s: string, out: Spans): number {
     let hasCore = c !== C.ExtendNumLet;
     let end: number;
     for (;;) {
-      i = skipExtend(s, i);
-      end = i;
-      if (i >= n) break;
+      if (i >= n) {
+        end = n;
+        break;
+      }
       const next = classAt(s, i);
       const w = width;
+      if (next === C.Extend) {
+        i += w; // WB4: part of the word so far
+        continue;
+      }
+      end = i;
       if (joins(prev, next)) {
         prev = next;
         if (next !== C.ExtendNumLet) hasCore = true;

@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultTmpPath, removeQuietly, writeAllSync } from '../../formats/runWriter';
+import type { Bm25Index, FieldIndex, FieldsMode } from './index';
+
+/**
+ * Index cache: one compact binary file per (corpus content, analyser, fields), named by a hash of the three, so
+ * an edited corpus gets a new key (and is rebuilt) and an unchanged one is reused wherever it lives.
+ *
+ * Layout: "IRWBM25\n", u32 format version, u32 header length, JSON header, then 8-byte-aligned sections
+ * (document ids and terms as "\n"-joined UTF-8; offsets, postings, tfs, norms as little-endian typed arrays),
+ * then the SHA-256 of everything before it. A file that is truncated, corrupted or of another version fails the
+ * check and is rebuilt, never trusted.
+ */
+const MAGIC = Buffer.from('IRWBM25\n', 'latin1');
+const VERSION = 1;
+const SUM_BYTES = 32;
+
+interface FieldMeta {
+  name: string;
+  numTerms: number;
+  numPostings: number;
+  tfBytes: 2 | 4;
+  docCount: number;
+  sumTotalTermFreq: number;
+}
+
+interface Header {
+  key: string;
+  analyzerId: string;
+  fields: FieldsMode;
+  numDocs: number;
+  /** Byte lengths of the string sections, in order: doc ids, then each field's terms. */
+  stringBytes: number[];
+  fieldMeta: FieldMeta[];
+}
+
+/** SHA-256 of a file's content, streamed. */
+export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
+  const h = createHash('sha256');
+  const stream = createReadStream(path, { highWaterMark: 1 << 20, signal });
+  for await (const chunk of stream) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+export function cacheKey(corpusSha256: string, analyzerId: string, fields: FieldsMode): string {
+  return createHash('sha256').update(`${VERSION}\0${corpusSha256}\0${analyzerId}\0${fields}`).digest('hex');
+}
+
+export function cacheFile(dir: string, key: string): string {
+  return join(dir, `bm25-${key.slice(0, 40)}.idx`);
+}
+
+/** Why a cache file was not used. */
+export type CacheMiss = 'absent' | 'corrupt';
+
+/** Loads a cached index; `absent` if there is no file, `corrupt` if it fails any check (the caller rebuilds). */
+export function loadIndex(path: string, key: string): Bm25Index | CacheMiss {
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return 'absent';
+  }
+  try {
+    return decode(file, key) ?? 'corrupt';
+  } catch {
+    return 'corrupt';
+  }
+}
+
+function decode(file: Buffer, key: string): Bm25Index | null {
+  if (file.length < MAGIC.length + 8 + SUM_BYTES || !file.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+  const body = file.subarray(0, file.length - SUM_BYTES);
+  const sum = createHash('sha256').update(body).digest();
+  if (!sum.equals(file.subarray(file.length - SUM_BYTES))) return null;
+  if (file.readUInt32LE(MAGIC.length) !== VERSION) return null;
+  const headerLen = file.readUInt32LE(MAGIC.length + 4);
+  let pos = MAGIC.length + 8;
+  const header = JSON.parse(file.toString('utf8', pos, pos + headerLen)) as Header;
+  if (header.key !== key) return null;
+  pos = align(pos + headerLen);
+  // Typed-array views need aligned offsets: copy once if the buffer itself is not 8-byte aligned.
+  const buf = file.byteOffset % 8 === 0 ? file : Buffer.from(file);
+  const strings = (n: number, count: number): string[] => {
+    const s = buf.toString('utf8', pos, pos + n);
+    pos = align(pos + n);
+    const out = count === 0 ? [] : s.split('\n');
+    if (out.length !== count) throw new Error('string section count mismatch');
+    return out;
+  };
+  const view = <T>(Ctor: { new (b: ArrayBufferLike, o: number, n: number): T; BYTES_PER_ELEMENT: number }, n: number): T => {
+    const v = new Ctor(buf.buffer, buf.byteOffset + pos, n);
+    pos = align(pos + n * Ctor.BYTES_PER_ELEMENT);
+    if (pos > body.length) throw new Error('section past end of file');
+    return v;
+  };
+  const docIds = strings(header.stringBytes[0], header.numDocs);
+  const fieldIndexes: FieldIndex[] = header.fieldMeta.map((m, i) => {
+    const terms = strings(header.stringBytes[i + 1], m.numTerms);
+    const offsets = view(Uint32Array, m.numTerms + 1);
+    const docs = view(Uint32Array, m.numPostings);
+    const tfs = m.tfBytes === 2 ? view(Uint16Array, m.numPostings) : view(Uint32Array, m.numPostings);
+    const norms = view(Uint8Array, header.numDocs);
+    const termIds = new Map<string, number>();
+    for (let t = 0; t < terms.length; t++) termIds.set(terms[t], t);
+    return { name: m.name, terms, termIds, offsets, docs, tfs, norms, docCount: m.docCount, sumTotalTermFreq: m.sumTotalTermFreq };
+  });
+  return { analyzerId: header.analyzerId, fields: header.fields, docIds, fieldIndexes };
+}
+
+/** Writes the index to `path` atomically (temporary file, then rename). */
+export function saveIndex(path: string, dir: string, key: string, index: Bm25Index): void {
+  mkdirSync(dir, { recursive: true });
+  const idBlob = Buffer.from(index.docIds.join('\n'), 'utf8');
+  const termBlobs = index.fieldIndexes.map((f) => Buffer.from(f.terms.join('\n'), 'utf8'));
+  const header: Header = {
+    key,
+    analyzerId: index.analyzerId,
+    fields: index.fields,
+    numDocs: index.docIds.length,
+    stringBytes: [idBlob.length, ...termBlobs.map((b) => b.length)],
+    fieldMeta: index.fieldIndexes.map((f) => ({
+      name: f.name,
+      numTerms: f.terms.length,
+      numPostings: f.docs.length,
+      tfBytes: f.tfs.BYTES_PER_ELEMENT as 2 | 4,
+      docCount: f.docCount,
+      sumTotalTermFreq: f.sumTotalTermFreq,
+    })),
+  };
+  const headerBuf = Buffer.from(JSON.stringify(header), 'utf8');
+  const parts: Buffer[] = [];
+  let len = 0;
+  const put = (b: Buffer) => {
+    parts.push(b);
+    len += b.length;
+    const pad = align(len) - len;
+    if (pad) {
+      parts.push(Buffer.alloc(pad));
+      len += pad;
+    }
+  };
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(VERSION, 0);
+  head.writeUInt32LE(headerBuf.length, 4);
+  parts.push(MAGIC, head);
+  len = MAGIC.length + 8;
+  put(headerBuf);
+  put(idBlob);
+  index.fieldIndexes.forEach((f, i) => {
+    put(termBlobs[i]);
+    for (const a of [f.offsets, f.docs, f.tfs, f.norms]) put(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  });
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  parts.push(h.digest());
+  const tmp = defaultTmpPath(path);
+  try {
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const p of parts) writeAllSync(fd, p);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    removeQuietly(tmp);
+    throw e;
+  }
+}
+
+function align(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}

@@ -1,0 +1,225 @@
+import { join } from 'node:path';
+import { forEachCorpusDoc, readQueries } from '../../formats/beir';
+import { InputError } from '../../formats/errors';
+import { readQrels } from '../../formats/qrels';
+import { RunWriter } from '../../formats/runWriter';
+import { createAnalyzer, type Analyzer } from '../analysis/analyzer';
+import { cacheFile, cacheKey, hashFile, loadIndex, saveIndex } from './cache';
+import { IndexBuilder, type Bm25Index, type FieldsMode } from './index';
+import { readQueryWeights } from './queryWeights';
+import { Rm3, type Rm3Params } from './rm3';
+import { Searcher, bagOfWords, type QueryVector } from './search';
+
+/** Everything that defines a BM25 run over a BEIR dataset folder. Plain data: it crosses the process boundary. */
+export interface Bm25RunRequest {
+  /** BEIR dataset folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv. */
+  dataset: string;
+  split: string;
+  k1: number;
+  b: number;
+  fields: FieldsMode;
+  topK: number;
+  /** Drop a hit whose document id equals the query id (Anserini's -removeQuery). */
+  removeQuery: boolean;
+  rm3: Rm3Params | null;
+  /** JSONL of precomputed weighted queries, used instead of the query text (see queryWeights.ts). */
+  queryWeights: string | null;
+  /** Folder for cached indexes; null = always build in memory. */
+  cacheDir: string | null;
+  out: string;
+  /** Where to write until the run is complete; default: a hidden file next to `out`. */
+  tmpOut?: string;
+}
+
+export type RunPhase = 'hash' | 'load-index' | 'index' | 'save-index' | 'search';
+
+export interface RunProgress {
+  phase: RunPhase;
+  /** Documents indexed, or queries done; total when known. */
+  done: number;
+  total?: number;
+}
+
+export interface Bm25RunResult {
+  out: string;
+  tag: string;
+  queries: number;
+  documents: number;
+  lines: number;
+  /** Where the index came from. */
+  index: 'cache' | 'built';
+  cacheFile: string | null;
+  /** Why a cache file was rebuilt, when it was. */
+  cacheRebuilt: 'absent' | 'corrupt' | null;
+  millis: { index: number; search: number; total: number };
+}
+
+export interface RunHooks {
+  signal?: AbortSignal;
+  onProgress?: (p: RunProgress) => void;
+}
+
+/** The run tag names the configuration, e.g. bm25-flat-k1=0.9-b=0.4-removeQuery (no whitespace: TREC). */
+export function runTag(r: Pick<Bm25RunRequest, 'fields' | 'k1' | 'b' | 'removeQuery' | 'rm3' | 'queryWeights'>): string {
+  let tag = `bm25-${r.fields}-k1=${r.k1}-b=${r.b}`;
+  if (r.queryWeights) tag += '-weighted';
+  if (r.rm3) tag += `-rm3=${r.rm3.fbTerms},${r.rm3.fbDocs},${r.rm3.originalQueryWeight}`;
+  return tag + (r.removeQuery ? '-removeQuery' : '-keepQuery');
+}
+
+/** Checks a request's values; returns what is wrong (for a usage error) or null. */
+export function checkRequest(r: Bm25RunRequest): string | null {
+  if (!(r.k1 >= 0) || !Number.isFinite(r.k1)) return `k1 must be a number >= 0 (got ${r.k1})`;
+  if (!(r.b >= 0 && r.b <= 1)) return `b must be between 0 and 1 (got ${r.b})`;
+  if (!Number.isInteger(r.topK) || r.topK < 1) return `top-k must be a positive integer (got ${r.topK})`;
+  if (r.fields !== 'flat' && r.fields !== 'multifield') return `fields must be flat or multifield (got ${String(r.fields)})`;
+  if (!/^[^\s/\\]+$/.test(r.split)) return `split must be a plain name such as test (got ${JSON.stringify(r.split)})`;
+  if (r.rm3) {
+    if (r.fields !== 'flat') return 'RM3 needs a flat index (--fields flat): like Anserini, it reads feedback terms from one contents field';
+    const { fbTerms, fbDocs, originalQueryWeight: w } = r.rm3;
+    if (!Number.isInteger(fbTerms) || fbTerms < 1 || !Number.isInteger(fbDocs) || fbDocs < 1) return 'RM3 fbTerms and fbDocs must be positive integers';
+    if (!(w >= 0 && w <= 1)) return `RM3 originalQueryWeight must be between 0 and 1 (got ${w})`;
+  }
+  return null;
+}
+
+const YIELD_MS = 25;
+
+/** Runs BM25 over a BEIR dataset and writes a TREC run; rejects with AbortError on cancel (no file left). */
+export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promise<Bm25RunResult> {
+  const t0 = performance.now();
+  const { signal, onProgress } = hooks;
+  const corpusPath = join(req.dataset, 'corpus.jsonl');
+  const qrelsPath = join(req.dataset, 'qrels', `${req.split}.tsv`);
+  // Read the small inputs first, so their errors come before a long indexing.
+  const qids = readQrels(qrelsPath).queryIds();
+  const analyzer = await createAnalyzer();
+  const queries = loadQueries(req, qids, qrelsPath, analyzer);
+  signal?.throwIfAborted();
+
+  const { index, source, file, rebuilt } = await obtainIndex(req, corpusPath, analyzer, hooks);
+  const t1 = performance.now();
+
+  const tag = runTag(req);
+  const searcher = new Searcher(index, { k1: req.k1, b: req.b });
+  const rm3 = req.rm3 ? new Rm3(index.fieldIndexes[0], index.docIds.length, req.rm3) : null;
+  const writer = new RunWriter(req.out, tag, req.tmpOut);
+  try {
+    let lastYield = performance.now();
+    const ids: string[] = [];
+    const scores: number[] = [];
+    for (let qi = 0; qi < qids.length; qi++) {
+      const qid = qids[qi];
+      const query = queries[qi];
+      let hits = searcher.search(query, req.topK);
+      if (rm3) hits = searcher.search(rm3.expand(query, hits), req.topK);
+      ids.length = 0;
+      scores.length = 0;
+      for (let i = 0; i < hits.docs.length; i++) {
+        const id = index.docIds[hits.docs[i]];
+        // As Anserini: the hit is dropped after ranking, so such a query has one hit fewer.
+        if (req.removeQuery && id === qid) continue;
+        ids.push(id);
+        scores.push(hits.scores[i]);
+      }
+      writer.writeRanking(qid, ids, scores);
+      if (performance.now() - lastYield > YIELD_MS) {
+        onProgress?.({ phase: 'search', done: qi + 1, total: qids.length });
+        await yieldToEventLoop();
+        signal?.throwIfAborted();
+        lastYield = performance.now();
+      }
+    }
+    signal?.throwIfAborted();
+    writer.commit();
+  } catch (e) {
+    writer.abort();
+    throw e;
+  }
+  onProgress?.({ phase: 'search', done: qids.length, total: qids.length });
+  const t2 = performance.now();
+  return {
+    out: req.out,
+    tag,
+    queries: qids.length,
+    documents: index.docIds.length,
+    lines: writer.lineCount,
+    index: source,
+    cacheFile: file,
+    cacheRebuilt: rebuilt,
+    millis: { index: t1 - t0, search: t2 - t1, total: t2 - t0 },
+  };
+}
+
+/** One query vector per qrels query id, from the weights file or by analysing queries.jsonl's text. */
+function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: string, analyzer: Analyzer): QueryVector[] {
+  if (req.queryWeights) {
+    const weights = readQueryWeights(req.queryWeights);
+    return qids.map((qid) => {
+      const q = weights.get(qid);
+      if (!q) throw missingQuery(qid, req.queryWeights!, qrelsPath);
+      return q;
+    });
+  }
+  const queriesPath = join(req.dataset, 'queries.jsonl');
+  const texts = readQueries(queriesPath);
+  return qids.map((qid) => {
+    const q = texts.get(qid);
+    if (!q) throw missingQuery(qid, queriesPath, qrelsPath);
+    return bagOfWords(analyzer.analyze(q.text));
+  });
+}
+
+function missingQuery(qid: string, file: string, qrelsPath: string): InputError {
+  return new InputError({
+    code: 'unknown-id',
+    message: `query ${JSON.stringify(qid)} is judged in ${qrelsPath} but has no line in this file`,
+    file,
+    hint: 'Add the query, or use a qrels split whose queries are all present.',
+  });
+}
+
+async function obtainIndex(req: Bm25RunRequest, corpusPath: string, analyzer: Analyzer, hooks: RunHooks) {
+  if (!req.cacheDir) {
+    return { index: await buildIndex(corpusPath, analyzer, req.fields, hooks), source: 'built' as const, file: null, rebuilt: null };
+  }
+  hooks.onProgress?.({ phase: 'hash', done: 0 });
+  const key = cacheKey(await hashFile(corpusPath, hooks.signal), analyzer.id, req.fields);
+  const file = cacheFile(req.cacheDir, key);
+  hooks.onProgress?.({ phase: 'load-index', done: 0 });
+  const cached = loadIndex(file, key);
+  if (typeof cached !== 'string') return { index: cached, source: 'cache' as const, file, rebuilt: null };
+  const index = await buildIndex(corpusPath, analyzer, req.fields, hooks);
+  hooks.signal?.throwIfAborted();
+  hooks.onProgress?.({ phase: 'save-index', done: index.docIds.length });
+  saveIndex(file, req.cacheDir, key, index);
+  return { index, source: 'built' as const, file, rebuilt: cached };
+}
+
+/** Streams the corpus into an index; reports progress and notices cancellation between 1 MiB chunks. */
+export async function buildIndex(
+  corpusPath: string,
+  analyzer: Analyzer,
+  fields: FieldsMode,
+  { signal, onProgress }: RunHooks = {},
+): Promise<Bm25Index> {
+  const builder = new IndexBuilder(analyzer, fields);
+  let lastReport = performance.now();
+  await forEachCorpusDoc(
+    corpusPath,
+    (doc) => {
+      builder.add(doc.id, doc.title, doc.text);
+      if ((builder.size & 1023) === 0 && performance.now() - lastReport > 100) {
+        lastReport = performance.now();
+        onProgress?.({ phase: 'index', done: builder.size });
+      }
+    },
+    signal,
+  );
+  onProgress?.({ phase: 'index', done: builder.size, total: builder.size });
+  return builder.finish();
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

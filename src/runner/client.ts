@@ -1,0 +1,133 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { InputError } from '../core/formats/errors';
+import { defaultTmpPath, removeQuietly } from '../core/formats/runWriter';
+import type { Bm25RunRequest, Bm25RunResult, RunProgress } from '../core/retrieval/bm25/run';
+import { PROTOCOL_VERSION, isProtocolMessage, type ChildMessage, type ParentMessage } from './protocol';
+
+/**
+ * Parent side of the runner protocol: forks dist/runner.js for one run and turns its messages into a promise.
+ *
+ *   const run = startBm25Run(request, { onProgress: (p) => ..., signal });
+ *   run.cancel();               // or abort `signal`
+ *   const result = await run.result;
+ *
+ * `result` resolves with the run's summary once the run file is in place, or rejects with
+ *  - InputError (file, line, quoted text, hint) for bad input files;
+ *  - RunnerError code 'cancelled' after cancel (the child stopped, no run file was written);
+ *  - RunnerError code 'usage' for an invalid request (e.g. b outside [0, 1]);
+ *  - RunnerError code 'crashed' if the child died (killed, out of memory, ...), with its exit code or signal
+ *    and the end of its stderr; the partial output is removed by the parent;
+ *  - RunnerError code 'internal' for a bug reported by the child.
+ * The promise always settles once the child has exited: no hang, no orphan (a child that ignores a cancel is
+ * killed after `killAfterMs`).
+ */
+export type RunnerErrorCode = 'cancelled' | 'usage' | 'crashed' | 'internal';
+
+export class RunnerError extends Error {
+  constructor(
+    readonly code: RunnerErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RunnerError';
+  }
+}
+
+export interface StartOptions {
+  onProgress?: (p: RunProgress) => void;
+  signal?: AbortSignal;
+  /** Path of the runner script; default dist/runner.js next to the bundle that imports this module. */
+  runnerPath?: string;
+  /** Node options for the child, e.g. ['--max-old-space-size=8192'] (tests add a TypeScript loader). */
+  execArgv?: string[];
+  /** After cancel, how long the child gets to stop before it is killed (default 5000 ms). */
+  killAfterMs?: number;
+}
+
+export interface RunHandle {
+  readonly result: Promise<Bm25RunResult>;
+  /** Process id of the child (for diagnostics). */
+  readonly pid: number | undefined;
+  cancel(): void;
+}
+
+const STDERR_TAIL = 4000;
+
+export function startBm25Run(request: Bm25RunRequest, options: StartOptions = {}): RunHandle {
+  const id = randomUUID();
+  // The parent picks the temporary output path, so it can remove it even if the child is killed.
+  const tmpOut = request.tmpOut ?? defaultTmpPath(request.out);
+  const child: ChildProcess = fork(options.runnerPath ?? join(__dirname, 'runner.js'), [], {
+    execArgv: options.execArgv ?? [],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (s: string) => {
+    stderr = (stderr + s).slice(-STDERR_TAIL);
+  });
+
+  let final: ChildMessage | null = null;
+  let cancelRequested = false;
+  let killTimer: NodeJS.Timeout | undefined;
+
+  const cancel = () => {
+    if (cancelRequested || final) return;
+    cancelRequested = true;
+    const msg: ParentMessage = { v: PROTOCOL_VERSION, kind: 'cancel', id };
+    if (child.connected) child.send(msg, () => undefined);
+    killTimer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 5000);
+  };
+  const onAbort = () => cancel();
+  if (options.signal?.aborted) queueMicrotask(cancel);
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const result = new Promise<Bm25RunResult>((resolve, reject) => {
+    child.on('message', (m: unknown) => {
+      if (!isProtocolMessage(m)) return;
+      const msg = m as ChildMessage;
+      if (msg.kind === 'ready') {
+        const run: ParentMessage = { v: PROTOCOL_VERSION, kind: 'run', id, request: { ...request, tmpOut } };
+        child.send(run, () => undefined);
+      } else if (msg.kind === 'progress' && msg.id === id) {
+        if (!final) options.onProgress?.(msg.progress);
+      } else if ((msg.kind === 'result' || msg.kind === 'error' || msg.kind === 'cancelled') && msg.id === id) {
+        final = msg;
+      }
+    });
+    child.on('error', (e) => {
+      // Spawn failure (missing runner script, ...). 'exit' may not follow, so settle here.
+      if (child.exitCode === null && child.signalCode === null && child.pid === undefined) {
+        cleanup();
+        reject(new RunnerError('crashed', `could not start the runner process: ${e.message}`));
+      }
+    });
+    // 'close' (not 'exit'): it comes after the IPC channel and stderr are drained, so the final message is in.
+    child.on('close', (code, signal) => {
+      cleanup();
+      const msg: ChildMessage | null = final;
+      if (msg?.kind === 'result') return resolve(msg.result);
+      removeQuietly(tmpOut);
+      if (msg?.kind === 'error') {
+        const e = msg.error;
+        if (e.kind === 'input') return reject(new InputError({ ...e }));
+        if (e.kind === 'usage') return reject(new RunnerError('usage', e.message));
+        return reject(new RunnerError('internal', `runner failed: ${e.stack ?? e.message}`));
+      }
+      if (msg?.kind === 'cancelled' || cancelRequested) return reject(new RunnerError('cancelled', 'the run was cancelled; no run file was written'));
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const tail = stderr.trim() ? `\n${stderr.trim()}` : '';
+      reject(new RunnerError('crashed', `the runner process ${how} before finishing; no run file was written${tail}`));
+    });
+  });
+
+  function cleanup() {
+    clearTimeout(killTimer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+
+  return { result, pid: child.pid, cancel };
+}
