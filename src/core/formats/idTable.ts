@@ -8,7 +8,7 @@ export class IdTable {
   private used = 0;
   private starts: Int32Array;
   private ends: Int32Array;
-  private slots: Int32Array; // id + 1, 0 = empty
+  private slots: Int32Array; // pairs (id + 1, hash); id + 1 = 0 marks an empty slot
   private mask: number;
   private count = 0;
   private decoded: (string | undefined)[] = [];
@@ -16,7 +16,7 @@ export class IdTable {
   constructor(capacity = 1024) {
     let size = 16;
     while (size < capacity * 2) size <<= 1;
-    this.slots = new Int32Array(size);
+    this.slots = new Int32Array(2 * size);
     this.mask = size - 1;
     this.starts = new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
@@ -30,28 +30,31 @@ export class IdTable {
   /** The id of buf[start, end), adding it if new. */
   intern(buf: Buffer, start: number, end: number): number {
     const h = hashBytes(buf, start, end);
+    const slots = this.slots;
     let slot = h & this.mask;
     for (;;) {
-      const v = this.slots[slot];
+      const v = slots[2 * slot];
       if (v === 0) break;
-      const id = v - 1;
-      if (this.equals(id, buf, start, end)) return id;
+      // Comparing the stored hash first avoids touching the arena for most non-matching probes.
+      if (slots[2 * slot + 1] === h && this.equals(v - 1, buf, start, end)) return v - 1;
       slot = (slot + 1) & this.mask;
     }
     const id = this.count++;
     this.store(id, buf, start, end);
-    this.slots[slot] = id + 1;
-    if (this.count * 2 > this.slots.length) this.rehash();
+    slots[2 * slot] = id + 1;
+    slots[2 * slot + 1] = h;
+    if (this.count * 2 > this.mask) this.rehash();
     return id;
   }
 
   /** The id of buf[start, end), or -1 if it was never interned. */
   find(buf: Buffer, start: number, end: number): number {
-    let slot = hashBytes(buf, start, end) & this.mask;
+    const h = hashBytes(buf, start, end);
+    let slot = h & this.mask;
     for (;;) {
-      const v = this.slots[slot];
+      const v = this.slots[2 * slot];
       if (v === 0) return -1;
-      if (this.equals(v - 1, buf, start, end)) return v - 1;
+      if (this.slots[2 * slot + 1] === h && this.equals(v - 1, buf, start, end)) return v - 1;
       slot = (slot + 1) & this.mask;
     }
   }
@@ -117,13 +120,16 @@ export class IdTable {
   }
 
   private rehash(): void {
-    const size = this.slots.length * 2;
-    this.slots = new Int32Array(size);
+    const old = this.slots;
+    const size = (this.mask + 1) * 2;
+    this.slots = new Int32Array(2 * size);
     this.mask = size - 1;
-    for (let id = 0; id < this.count; id++) {
-      let slot = hashBytes(this.arena, this.starts[id], this.ends[id]) & this.mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.slots[slot] = id + 1;
+    for (let i = 0; i < old.length; i += 2) {
+      if (old[i] === 0) continue;
+      let slot = old[i + 1] & this.mask;
+      while (this.slots[2 * slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[2 * slot] = old[i];
+      this.slots[2 * slot + 1] = old[i + 1];
     }
   }
 }
@@ -138,7 +144,7 @@ function hashBytes(buf: Buffer, start: number, end: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
-  return h >>> 0;
+  return h | 0;
 }
 
 /** Compares two strings in UTF-8 byte order (= code-point order), as strcmp would. */

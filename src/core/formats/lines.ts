@@ -21,16 +21,16 @@ export function forEachLineSync(path: string, onLine: LineHandler): void {
   }
   try {
     const splitter = new LineSplitter(onLine);
-    const chunk = Buffer.allocUnsafe(CHUNK);
     for (;;) {
+      const t = splitter.target();
       let n: number;
       try {
-        n = readSync(fd, chunk, 0, chunk.length, null);
+        n = readSync(fd, t.buf, t.at, t.room, null);
       } catch (e) {
         throw unreadable(path, e);
       }
       if (n === 0) break;
-      splitter.push(chunk, n);
+      splitter.push(n);
     }
     splitter.end();
   } finally {
@@ -48,17 +48,17 @@ export async function forEachLine(path: string, onLine: LineHandler, signal?: Ab
   }
   try {
     const splitter = new LineSplitter(onLine);
-    const chunk = Buffer.allocUnsafe(CHUNK);
     for (;;) {
       signal?.throwIfAborted();
+      const t = splitter.target();
       let n: number;
       try {
-        ({ bytesRead: n } = await fh.read(chunk, 0, chunk.length, null));
+        ({ bytesRead: n } = await fh.read(t.buf, t.at, t.room, null));
       } catch (e) {
         throw unreadable(path, e);
       }
       if (n === 0) break;
-      splitter.push(chunk, n);
+      splitter.push(n);
     }
     splitter.end();
   } finally {
@@ -66,47 +66,54 @@ export async function forEachLine(path: string, onLine: LineHandler, signal?: Ab
   }
 }
 
-/** Splits a stream of chunks into lines; carries a partial last line into the next chunk. */
+/**
+ * Splits a stream of reads into lines. Reads land in the splitter's own buffer right after the partial
+ * last line of the previous read, so nothing is concatenated or copied per chunk.
+ */
 class LineSplitter {
-  private carry: Buffer | null = null;
+  private buf = Buffer.allocUnsafe(CHUNK);
+  private len = 0; // bytes in buf: a partial line carried over, then new data
   private lineNo = 0;
-  private offset = 0; // byte offset in the file of the next unread line
+  private offset = 0; // byte offset in the file of buf[0]
 
   constructor(private readonly onLine: LineHandler) {}
 
-  /** Consumes chunk[0, n); the caller may reuse `chunk` afterwards. */
-  push(chunk: Buffer, n: number): void {
-    let buf = chunk;
-    let len = n;
-    if (this.carry) {
-      buf = Buffer.concat([this.carry, chunk.subarray(0, n)]);
-      len = buf.length;
-      this.carry = null;
+  /** Where the next read should write, growing the buffer when one line fills it. */
+  target(): { buf: Buffer; at: number; room: number } {
+    if (this.buf.length - this.len < CHUNK / 2) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + CHUNK));
+      this.buf.copy(grown, 0, 0, this.len);
+      this.buf = grown;
     }
+    return { buf: this.buf, at: this.len, room: this.buf.length - this.len };
+  }
+
+  /** Consumes n bytes just read into target(). */
+  push(n: number): void {
+    const buf = this.buf;
+    const len = this.len + n;
     let start = 0;
     for (;;) {
       const nl = buf.indexOf(10, start);
       if (nl === -1 || nl >= len) break;
       this.emit(buf, start, nl);
-      this.offset += nl + 1 - start;
       start = nl + 1;
     }
-    if (start < len) {
-      // Copy: `buf` is reused by the caller for the next read.
-      this.carry = Buffer.from(buf.subarray(start, len));
-    }
+    this.offset += start;
+    buf.copyWithin(0, start, len);
+    this.len = len - start;
   }
 
   end(): void {
-    if (this.carry && this.carry.length > 0) this.emit(this.carry, 0, this.carry.length);
-    this.carry = null;
+    if (this.len > 0) this.emit(this.buf, 0, this.len);
+    this.len = 0;
   }
 
   private emit(buf: Buffer, start: number, nl: number): void {
     let end = nl;
     if (end > start && buf[end - 1] === 13) end--;
     this.lineNo++;
-    this.onLine(buf, start, end, this.lineNo, this.offset);
+    this.onLine(buf, start, end, this.lineNo, this.offset + start);
   }
 }
 

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { IdTable } from './idTable';
 import { InputError } from './errors';
 import { forEachLineSync, splitFields } from './lines';
@@ -65,11 +66,20 @@ export class Run {
 
 /** Growable columns; grouping and ranking happen once in finish(). */
 class RunBuilder {
-  readonly docs = new IdTable(1 << 16);
-  private q = new Int32Array(1 << 16);
-  private d = new Int32Array(1 << 16);
-  private s = new Float64Array(1 << 16);
+  readonly docs: IdTable;
+  private q: Int32Array;
+  private d: Int32Array;
+  private s: Float64Array;
   n = 0;
+
+  /** `expectedLines` sizes the columns up front (a run file's size / ~32 bytes a line) to avoid regrowth. */
+  constructor(expectedLines = 1 << 16) {
+    const cap = Math.max(1024, expectedLines);
+    this.docs = new IdTable(Math.min(cap, 1 << 22));
+    this.q = new Int32Array(cap);
+    this.d = new Int32Array(cap);
+    this.s = new Float64Array(cap);
+  }
 
   push(qid: number, doc: number, score: number): void {
     if (this.n === this.q.length) this.grow();
@@ -124,7 +134,10 @@ class RunBuilder {
         if (seen[docIds[i]] === qi + 1) onDuplicate(qids.string(order[qi]), docs.string(docIds[i]));
         seen[docIds[i]] = qi + 1;
       }
-      if (isRanked(docIds, scores, start, end, docs)) continue;
+      if (scoresDescending(scores, start, end)) {
+        sortTies(docIds, scores, start, end, docs);
+        continue;
+      }
       const len = end - start;
       if (perm.length < len) perm = new Int32Array(len);
       const idx = perm.subarray(0, len);
@@ -139,13 +152,28 @@ class RunBuilder {
   }
 }
 
-function isRanked(docIds: Int32Array, scores: Float64Array, start: number, end: number, docs: IdTable): boolean {
-  for (let i = start + 1; i < end; i++) {
-    const a = scores[i - 1];
-    const b = scores[i];
-    if (a < b || (a === b && docs.compare(docIds[i - 1], docIds[i]) < 0)) return false;
-  }
+function scoresDescending(scores: Float64Array, start: number, end: number): boolean {
+  for (let i = start + 1; i < end; i++) if (scores[i - 1] < scores[i]) return false;
   return true;
+}
+
+/** Most runs come sorted by score already: then only groups of equal scores need ordering (by docno, descending). */
+function sortTies(docIds: Int32Array, scores: Float64Array, start: number, end: number, docs: IdTable): void {
+  let g = start;
+  while (g < end) {
+    let e = g + 1;
+    while (e < end && scores[e] === scores[g]) e++;
+    for (let i = g + 1; i < e; i++) {
+      const d = docIds[i];
+      let j = i - 1;
+      while (j >= g && docs.compare(docIds[j], d) < 0) {
+        docIds[j + 1] = docIds[j];
+        j--;
+      }
+      docIds[j + 1] = d;
+    }
+    g = e;
+  }
 }
 
 const RUN_HINT = 'A TREC run line is "qid Q0 docid rank score tag", separated by spaces or TABs.';
@@ -155,7 +183,13 @@ const RUN_HINT = 'A TREC run line is "qid Q0 docid rank score tag", separated by
  * skipped, as trec_eval does). A document listed twice for one query is an error, as in trec_eval.
  */
 export function readRun(path: string): Run {
-  const b = new RunBuilder();
+  let size = 0;
+  try {
+    size = statSync(path).size;
+  } catch {
+    // forEachLineSync reports the unreadable file
+  }
+  const b = new RunBuilder(Math.ceil(size / 32));
   const qids = new IdTable(1024);
   const f: number[] = [];
   let tag = Buffer.alloc(0);
@@ -184,9 +218,7 @@ export function readRun(path: string): Run {
       });
     }
     b.push(qids.intern(buf, f[0], f[1]), b.docs.intern(buf, f[4], f[5]), score);
-    if (tag.length !== f[11] - f[10] || buf.compare(tag, 0, tag.length, f[10], f[11]) !== 0) {
-      tag = Buffer.from(buf.subarray(f[10], f[11]));
-    }
+    if (!sameBytes(tag, buf, f[10], f[11])) tag = Buffer.from(buf.subarray(f[10], f[11]));
   });
   if (b.n === 0) {
     throw new InputError({ code: 'malformed', message: 'the run file has no result lines', file: path, hint: RUN_HINT });
@@ -202,6 +234,13 @@ export function readRun(path: string): Run {
       hint: 'trec_eval refuses a run that retrieves the same document twice for a query: keep one line (usually the higher-scored).',
     });
   });
+}
+
+/** Byte equality without a native call per line (tags are short and nearly always equal). */
+function sameBytes(a: Buffer, buf: Buffer, start: number, end: number): boolean {
+  if (a.length !== end - start) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== buf[start + i]) return false;
+  return true;
 }
 
 /** Error path only: the line numbers where (qid, docid) occurs. */
