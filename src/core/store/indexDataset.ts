@@ -5,7 +5,7 @@ import { readAnnotations } from './annotations';
 import type { DiscoveredDataset } from './discovery';
 import { checkFile, forgetFile, recordFile, type FileState } from './fileState';
 import { problemFrom, type Problem } from './problems';
-import { scalar, transactionAsync } from './sql';
+import { scalar, transaction, transactionAsync } from './sql';
 
 /** What an indexing pass shares between its steps. */
 export interface IndexContext {
@@ -48,7 +48,7 @@ export async function indexDataset(db: Database, d: DiscoveredDataset, ctx: Inde
       message: `dataset ${d.name} has no queries.jsonl beside its corpus.jsonl; add one ({"_id": "q1", "text": "…"} per line) to judge or evaluate it.`,
     });
   } else if (queries.changed || isNew) {
-    indexQueries(db, datasetId, queries.state, ctx);
+    transaction(db, () => indexQueries(db, datasetId, queries.state, ctx));
   }
 
   const changedSplits = new Set<string>();
@@ -68,13 +68,13 @@ export async function indexDataset(db: Database, d: DiscoveredDataset, ctx: Inde
     if (s.qrels) {
       const q = await checkFile(db, s.qrels);
       if (q && (q.changed || isNew || !hasRows(db, 'qrels', datasetId, s.split))) {
-        indexQrels(db, datasetId, s.split, q.state, ctx);
+        transaction(db, () => indexQrels(db, datasetId, s.split, q.state, ctx));
         changedSplits.add(s.split);
       }
     }
     const a = await checkFile(db, s.annotations);
     if (a && (a.changed || isNew)) {
-      indexAnnotations(db, datasetId, s.split, a.state, ctx);
+      transaction(db, () => indexAnnotations(db, datasetId, s.split, a.state, ctx));
       changedSplits.add(s.split);
     } else if (!a && hasRows(db, 'judgements', datasetId, s.split)) {
       db.run('DELETE FROM judgements WHERE dataset_id = ? AND split = ?', [datasetId, s.split]);
