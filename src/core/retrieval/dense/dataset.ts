@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { forEachCorpusDoc, readQueries, type CorpusDoc } from '../../formats/beir';
+import { InputError } from '../../formats/errors';
+import { readQrels } from '../../formats/qrels';
+import { Run } from '../../formats/run';
+import { RunWriter } from '../../formats/runWriter';
+
+/** What neural retrievers read of a BEIR dataset folder. */
+
+/** The text a transformer sees for a document: title and text joined by a space, as BEIR's models do. */
+export function documentText(doc: Pick<CorpusDoc, 'title' | 'text'>): string {
+  return (doc.title ? `${doc.title} ${doc.text}` : doc.text).trim();
+}
+
+/** The queries judged in qrels/<split>.tsv, in trec_eval order, with their text from queries.jsonl. */
+export function judgedQueries(dataset: string, split: string): { ids: string[]; texts: string[] } {
+  const qrelsPath = join(dataset, 'qrels', `${split}.tsv`);
+  const queriesPath = join(dataset, 'queries.jsonl');
+  const ids = [...readQrels(qrelsPath).queryIds()];
+  const all = readQueries(queriesPath);
+  const texts = ids.map((id) => {
+    const q = all.get(id);
+    if (!q) {
+      throw new InputError({
+        code: 'unknown-id',
+        message: `query ${JSON.stringify(id)} is judged in ${qrelsPath} but has no line in this file`,
+        file: queriesPath,
+        hint: 'Add the query, or use a qrels split whose queries are all present.',
+      });
+    }
+    return q.text;
+  });
+  return { ids, texts };
+}
+
+/** Every document of corpus.jsonl (or only those in `only`), in file order. */
+export async function readCorpusTexts(dataset: string, signal?: AbortSignal, only?: ReadonlySet<string>): Promise<{ ids: string[]; texts: string[] }> {
+  const ids: string[] = [];
+  const texts: string[] = [];
+  await forEachCorpusDoc(
+    join(dataset, 'corpus.jsonl'),
+    (doc) => {
+      if (only && !only.has(doc.id)) return;
+      ids.push(doc.id);
+      texts.push(documentText(doc));
+    },
+    signal,
+  );
+  return { ids, texts };
+}
+
+/** Writes a run (ranked in trec_eval order) atomically; nothing is left under `out` if writing fails. */
+export function writeRun(run: Run, out: string, tmpOut?: string): number {
+  const writer = new RunWriter(out, run.tag, tmpOut);
+  try {
+    for (const qid of run.qids) {
+      const r = run.ranking(qid);
+      if (r) writer.writeRanking(qid, r.docs, r.scores);
+    }
+    writer.commit();
+  } catch (e) {
+    writer.abort();
+    throw e;
+  }
+  return writer.lineCount;
+}
+
+/** A TREC tag part from a folder name: no whitespace. */
+export function tagName(dir: string): string {
+  const base = dir.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? 'model';
+  return base.replace(/\s+/g, '_') || 'model';
+}
