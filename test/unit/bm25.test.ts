@@ -14,6 +14,7 @@ import { runBm25, runTag, type Bm25RunRequest } from '../../src/core/retrieval/b
 import { readQueryWeights } from '../../src/core/retrieval/bm25/queryWeights';
 import { RunWriter } from '../../src/core/formats/runWriter';
 import { InputError } from '../../src/core/formats/errors';
+import { readQueries } from '../../src/core/formats/beir';
 
 const SCIFACT = resolve(__dirname, '../../../shared/datasets/scifact');
 
@@ -272,7 +273,6 @@ describe('runs: tag, remove-query, weighted queries', () => {
 
   it('--query-weights equal to the bag of words of each query reproduce the text run', async () => {
     const an = await createAnalyzer();
-    const { readQueries } = await import('../../src/core/formats/beir');
     const lines = [...readQueries(join(SCIFACT, 'queries.jsonl')).values()].map((q) => JSON.stringify({ _id: q.id, weights: Object.fromEntries(bagOfWords(an.analyze(q.text))) }));
     const wfile = join(dir, 'weights.jsonl');
     writeFileSync(wfile, lines.join('\n') + '\n');
