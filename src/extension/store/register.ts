@@ -1,0 +1,124 @@
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { StoreClient } from '../../core/store/client';
+import { DatasetsTreeProvider, type DatasetsElement } from '../views/datasetsTree';
+import { exportJudgementsCommand, importRunCommand } from './commands';
+import { showProblems } from './diagnostics';
+
+/** The store as the rest of the extension sees it: resolves once the worker is up. */
+export interface StoreHandle {
+  client: Promise<StoreClient>;
+  /** Re-indexes (incrementally) and refreshes the tree and the Problems panel. */
+  reindex(): Promise<void>;
+  tree: DatasetsTreeProvider;
+}
+
+const SNAPSHOT_DELAY_MS = 5000;
+
+/**
+ * Wires the workspace store into VS Code: starts its worker (database in the workspace storage), the
+ * Datasets view, diagnostics, file watchers and the Re-index / Import Run / Export Judgements commands.
+ */
+export function registerStore(context: vscode.ExtensionContext): StoreHandle {
+  const dbPath = context.storageUri ? join(context.storageUri.fsPath, 'store.sqlite') : undefined;
+  const client = StoreClient.start(join(context.extensionPath, 'dist', 'store-worker.js'), { dbPath, snapshotDelayMs: SNAPSHOT_DELAY_MS });
+  const tree = new DatasetsTreeProvider();
+  const diagnostics = vscode.languages.createDiagnosticCollection('irWorkbench');
+  const output = vscode.window.createOutputChannel('IR Workbench Store');
+  context.subscriptions.push(diagnostics, output, vscode.window.registerTreeDataProvider('irWorkbench.datasets', tree));
+  context.subscriptions.push({ dispose: () => void client.then((c) => c.close()).catch(() => undefined) });
+
+  const refresh = async () => {
+    const c = await client;
+    tree.setData(await c.request('tree', {}));
+    showProblems(diagnostics, await c.request('problems', {}));
+  };
+
+  let running: Promise<void> | undefined;
+  let again = false;
+  const reindex = async (): Promise<void> => {
+    // Coalesce: one pass at a time, plus at most one more for whatever changed during it.
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await indexOnce(await client, tree, output).catch((e: Error) => {
+          output.appendLine(`indexing failed: ${e.message}`);
+          void vscode.window.showErrorMessage(`IR Workbench: indexing failed: ${e.message}`);
+        });
+        await refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
+      } while (again);
+    })().finally(() => (running = undefined));
+    return running;
+  };
+
+  void client.then(
+    (c) => {
+      if (c.discarded) output.appendLine(`The previous database snapshot was not used (${c.discarded}); rebuilding it from the files.`);
+      context.subscriptions.push(c.onChanged(() => void refresh()));
+      return refresh().then(reindex);
+    },
+    (e: Error) => void vscode.window.showErrorMessage(`IR Workbench: the workspace store could not start: ${e.message}`),
+  );
+
+  let timer: NodeJS.Timeout | undefined;
+  const soon = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void reindex(), 1000);
+  };
+  const runsFolder = () => vscode.workspace.getConfiguration('irWorkbench').get<string>('runs.folder', 'runs');
+  const watch = (glob: string) => {
+    const w = vscode.workspace.createFileSystemWatcher(glob);
+    w.onDidCreate(soon);
+    w.onDidChange(soon);
+    w.onDidDelete(soon);
+    return w;
+  };
+  let runWatcher = watch(`**/${runsFolder()}/**`);
+  context.subscriptions.push(
+    watch('**/{corpus.jsonl,queries.jsonl}'),
+    watch('**/qrels/*.tsv'),
+    { dispose: () => runWatcher.dispose() },
+    vscode.workspace.onDidChangeWorkspaceFolders(soon),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('irWorkbench.runs.folder')) {
+        runWatcher.dispose();
+        runWatcher = watch(`**/${runsFolder()}/**`);
+      }
+      if (e.affectsConfiguration('irWorkbench.runs.folder') || e.affectsConfiguration('irWorkbench.evaluation.measures')) soon();
+    }),
+    vscode.commands.registerCommand('irWorkbench.reindexWorkspace', () => reindex()),
+    vscode.commands.registerCommand('irWorkbench.importRun', async (e?: DatasetsElement) => {
+      if (await importRunCommand(await client, tree, runsFolder(), e)) await reindex();
+    }),
+    vscode.commands.registerCommand('irWorkbench.exportJudgements', async (e?: DatasetsElement) => exportJudgementsCommand(await client, tree, e)),
+  );
+  return { client, reindex, tree };
+}
+
+async function indexOnce(c: StoreClient, tree: DatasetsTreeProvider, output: vscode.OutputChannel): Promise<void> {
+  const config = vscode.workspace.getConfiguration('irWorkbench');
+  const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  await vscode.window.withProgress(
+    { location: tree.data.length === 0 ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: 'IR Workbench: indexing' },
+    async (progress) => {
+      let last = 0;
+      const summary = await c.request(
+        'index',
+        { roots, runsFolder: config.get<string>('runs.folder', 'runs'), measures: config.get<string[]>('evaluation.measures', []) },
+        (message, fraction) => {
+          const increment = fraction === undefined ? undefined : Math.max(0, fraction * 100 - last);
+          if (fraction !== undefined) last = fraction * 100;
+          progress.report({ message, increment });
+        },
+      );
+      output.appendLine(
+        `indexed ${summary.datasets} datasets and ${summary.runs} runs in ${summary.ms} ms: ${summary.reindexed.length} files re-read, ` +
+          `${summary.removed.length} removed, ${summary.problems} problems, ${summary.skippedLines} lines skipped`,
+      );
+    },
+  );
+}

@@ -1,0 +1,74 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { DatasetNode, RunNode, SplitNode } from '../../core/store/model';
+
+/** A node of the Datasets view: dataset -> split -> run. */
+export type DatasetsElement =
+  | { kind: 'dataset'; dataset: DatasetNode }
+  | { kind: 'split'; dataset: DatasetNode; split: SplitNode }
+  | { kind: 'run'; dataset: DatasetNode; split: SplitNode; run: RunNode };
+
+const fmt = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(4));
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The Datasets tree. It only renders what the store worker answered (setData); it never reads files or
+ * computes, so the extension host stays responsive whatever the corpus size.
+ */
+export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsElement> {
+  private datasets: DatasetNode[] = [];
+  private readonly changed = new vscode.EventEmitter<DatasetsElement | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  setData(datasets: DatasetNode[]): void {
+    this.datasets = datasets;
+    this.changed.fire(undefined);
+  }
+
+  get data(): readonly DatasetNode[] {
+    return this.datasets;
+  }
+
+  getChildren(element?: DatasetsElement): DatasetsElement[] {
+    if (!element) return this.datasets.map((dataset) => ({ kind: 'dataset', dataset }));
+    if (element.kind === 'dataset') return element.dataset.splits.map((split) => ({ kind: 'split', dataset: element.dataset, split }));
+    if (element.kind === 'split') return element.split.runs.map((run) => ({ kind: 'run', dataset: element.dataset, split: element.split, run }));
+    return [];
+  }
+
+  getTreeItem(e: DatasetsElement): vscode.TreeItem {
+    if (e.kind === 'dataset') {
+      const item = new vscode.TreeItem(e.dataset.name, vscode.TreeItemCollapsibleState.Expanded);
+      item.description = `${count(e.dataset.docCount)} docs · ${count(e.dataset.queryCount)} queries`;
+      item.tooltip = e.dataset.dir;
+      item.iconPath = new vscode.ThemeIcon('database');
+      item.contextValue = 'irw.dataset';
+      item.resourceUri = vscode.Uri.file(e.dataset.dir);
+      return item;
+    }
+    if (e.kind === 'split') {
+      const s = e.split;
+      const item = new vscode.TreeItem(s.split, s.runs.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      const judged = s.judgementCount > 0 ? ` · ${count(s.judgementCount)} yours` : '';
+      item.description = `${count(s.qrelsQueries)} queries · ${count(s.qrelsCount)} qrels${judged}`;
+      item.tooltip = [s.qrelsPath ?? '(no original qrels)', `your judgements: ${s.annotationsPath}`].join('\n');
+      item.iconPath = new vscode.ThemeIcon('checklist');
+      item.contextValue = 'irw.split';
+      return item;
+    }
+    const r = e.run;
+    const item = new vscode.TreeItem(basename(r.path), vscode.TreeItemCollapsibleState.None);
+    item.description = `nDCG@10 ${fmt(r.means.ndcg_cut_10)} · Hole@10 ${fmt(r.means.hole_10)}`;
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`\n\n`);
+    md.appendMarkdown(`${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${r.createdAt}\n\n`);
+    md.appendMarkdown('| measure | mean |\n|---|---:|\n');
+    for (const [name, value] of Object.entries(r.means).sort()) md.appendMarkdown(`| ${name} | ${fmt(value)} |\n`);
+    item.tooltip = md;
+    item.iconPath = new vscode.ThemeIcon('graph');
+    item.contextValue = 'irw.run';
+    item.resourceUri = vscode.Uri.file(r.path);
+    item.command = { command: 'vscode.open', title: 'Open Run', arguments: [vscode.Uri.file(r.path)] };
+    return item;
+  }
+}
