@@ -12,7 +12,7 @@ function testFiles(dir: string): string[] {
 }
 
 export function run(): Promise<void> {
-  // No colours: the harness reads the reporter's "N passing" / "N failing" lines from the forwarded output.
+  // The harness reads the reporter's "N passing" / "N failing" lines from the forwarded output.
   const mocha = new Mocha({ ui: 'tdd', reporter: 'spec', color: false, timeout: 60_000 });
   const grep = process.env.IRW_TEST_GREP;
   if (grep) mocha.grep(grep);

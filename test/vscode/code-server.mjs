@@ -110,7 +110,7 @@ export async function runInCodeServer({ tools, extensionPath, suite, workspace, 
   let suiteStarted = false;
   // The workbench hands over its log entries as (level, [format, ...args]) of console.log style.
   const forward = (type, args) => {
-    const text = format(...args);
+    const text = format(...args).replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex -- mocha's ✔ is coloured under CI=true
     appendFileSync(workbenchLog, `[${type}] ${text}\n`);
     suiteStarted ||= text.includes(SUITE_START);
     if (suiteStarted) log(type, text);

@@ -20,7 +20,7 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** A VS Code executable, or the reason none can be had. Offline this answers within seconds (DNS first). */
+/** A VS Code executable, or why none can be run here. Offline this answers within seconds (DNS first). */
 async function vscodeExecutable() {
   const onDisk = process.env.VSCODE_EXECUTABLE_PATH;
   if (onDisk) {
@@ -30,21 +30,30 @@ async function vscodeExecutable() {
     }
     return { exe: onDisk };
   }
+  const unreachable = (e) => ({ skipped: `no VS Code download reachable (${e instanceof Error ? e.message : String(e)})` });
   try {
     await withTimeout(lookup(DOWNLOAD_HOST), 5000, `DNS lookup of ${DOWNLOAD_HOST}`);
+  } catch (e) {
+    return unreachable(e);
+  }
+  // A desktop VS Code on Linux needs an X display: without one, do not fetch ~150 MB that cannot start.
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    return { skipped: 'no X display for a desktop VS Code: DISPLAY is unset (xvfb-run npm run test:vscode provides one)' };
+  }
+  try {
     // test-electron's own timeout is per request and per stalled chunk; a whole download of ~150 MB gets 3 minutes.
     const exe = await withTimeout(
       downloadAndUnzipVSCode({ cachePath: join(REPO, '.vscode-test'), timeout: 15_000 }), 180_000, 'VS Code download');
     return { exe };
   } catch (e) {
-    return { skipped: e instanceof Error ? e.message : String(e) };
+    return unreachable(e);
   }
 }
 
 const [suite, workspace, profile] = process.argv.slice(2);
 const { exe, skipped } = await vscodeExecutable();
 if (skipped) {
-  console.log(`test-electron: skipped: no VS Code download reachable (${skipped})`);
+  console.log(`test-electron: skipped: ${skipped}`);
   process.exit(SKIPPED);
 }
 console.log(`test-electron: running in ${exe}`);

@@ -1,0 +1,50 @@
+// "Run BEIR Eval" end to end in the extension host: arguments skip the quick picks, the command returns the
+// figures it shows.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateExtension, datasetUri } from './helpers';
+
+interface Figures {
+  runFile: string;
+  runId: string;
+  numQ: number;
+  mean: Record<string, number>;
+}
+
+async function runBeirEval(args: object): Promise<Figures> {
+  const figures = await vscode.commands.executeCommand<Figures | undefined>('irWorkbench.runBeirEval', args);
+  assert.ok(figures, 'Run BEIR Eval returned no figures');
+  return figures;
+}
+
+suite('Run BEIR Eval', () => {
+  suiteSetup(async () => {
+    await activateExtension();
+  });
+
+  test('evaluates an existing run file against the split (a perfect run scores 1)', async () => {
+    const scifact = datasetUri('scifact');
+    const qrels = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(scifact, 'qrels', 'test.tsv')));
+    const lines = qrels.split(/\r?\n/).slice(1).filter(Boolean).map((l) => l.split('\t'));
+    const run = lines.map(([q, d], i) => `${q} Q0 ${d} 1 ${1000 - i} perfect`).join('\n');
+    const runFile = vscode.Uri.joinPath(scifact, 'runs', 'perfect.trec');
+    await vscode.workspace.fs.writeFile(runFile, new TextEncoder().encode(run));
+    const figures = await runBeirEval({ dataset: scifact.fsPath, split: 'test', retriever: 'file', runFile: runFile.fsPath });
+    assert.equal(figures.runId, 'perfect');
+    assert.equal(figures.numQ, 300);
+    assert.equal(figures.mean.ndcg_cut_10, 1);
+    assert.equal(figures.mean.recall_100, 1);
+  });
+
+  test('runs BM25 in the child process and gets Anserini\'s SciFact figure', async function () {
+    this.timeout(120_000);
+    const scifact = datasetUri('scifact');
+    const figures = await runBeirEval({ dataset: scifact.fsPath, split: 'test', retriever: 'bm25' });
+    assert.equal(figures.numQ, 300);
+    // Anserini's BEIR regression, flat index: nDCG@10 0.6789, R@100 0.9253.
+    assert.ok(Math.abs(figures.mean.ndcg_cut_10 - 0.6789) < 0.005, `nDCG@10 ${figures.mean.ndcg_cut_10}`);
+    assert.ok(Math.abs(figures.mean.recall_100 - 0.9253) < 0.01, `R@100 ${figures.mean.recall_100}`);
+    const stat = await vscode.workspace.fs.stat(vscode.Uri.file(figures.runFile));
+    assert.ok(stat.size > 0);
+  });
+});
