@@ -92,6 +92,11 @@ export class AnnotationWriter {
     return { writer: new AnnotationWriter(tsv, meta), problems };
   }
 
+  /** The .tsv this writer appends to. */
+  get path(): string {
+    return this.tsv.path;
+  }
+
   judge(j: Judgement): void {
     for (const [what, id] of [['query id', j.queryId], ['document id', j.docId]] as const) {
       const why = badId(id);

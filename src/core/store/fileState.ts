@@ -38,6 +38,22 @@ export async function checkFile(
   return { state: { path, size: st.size, mtimeMs: st.mtimeMs, hash }, changed: !row || row[2] !== hash };
 }
 
+/**
+ * After the store itself appended to `path` (a judgement): records the file's new size and mtime, so the
+ * next indexing (and the watcher it triggers) does not re-read it, but only if the database had seen the
+ * file as it was just before the append (`before` undefined: the store has just created the file, which the
+ * database must not know yet); otherwise someone else changed it too and it must be re-read.
+ * The hash is left empty (unknown): hashing per judgement would cost the whole file each time, and an empty
+ * hash never matches, so any later change of size or mtime re-reads the file.
+ */
+export function recordOwnAppend(db: Database, path: string, before: { size: number; mtimeMs: number } | undefined): void {
+  const row = db.exec('SELECT size, mtime_ms FROM files WHERE path = ?', [path])[0]?.values[0];
+  const inSync = before === undefined ? row === undefined : row !== undefined && row[0] === before.size && row[1] === before.mtimeMs;
+  if (!inSync) return;
+  const st = statSync(path);
+  recordFile(db, { path, size: st.size, mtimeMs: st.mtimeMs, hash: '' });
+}
+
 export function recordFile(db: Database, s: FileState): void {
   db.run('INSERT OR REPLACE INTO files (path, size, mtime_ms, hash) VALUES (?, ?, ?, ?)', [s.path, s.size, s.mtimeMs, s.hash]);
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
@@ -7,6 +7,7 @@ import { readRun } from '../formats/run';
 import { AnnotationWriter, annotationPaths } from './annotations';
 import { openDatabase, Snapshotter } from './database';
 import { exportJudgements } from './exportJudgements';
+import { recordOwnAppend } from './fileState';
 import { indexWorkspace } from './indexer';
 import { evaluateRunsOnSplit, REQUIRED_MEASURES } from './metrics';
 import { problemFrom, type Problem } from './problems';
@@ -98,7 +99,9 @@ class Store {
   private judge(a: StoreRequests['judge']['args']): StoreRequests['judge']['result'] {
     const { writer, problems } = this.writer(a.datasetDir, a.split);
     const at = a.at ?? new Date().toISOString();
+    const fileBefore = statSync(writer.path);
     writer.judge({ ...a, at });
+    recordOwnAppend(this.db, writer.path, fileBefore);
     if (problems.length > 0) this.addProblems(problems);
     const id = datasetId(this.db, a.datasetDir);
     if (id === undefined) return { superseded: null };
@@ -120,8 +123,11 @@ class Store {
     const path = annotationPaths(datasetDir, split).tsv;
     const open = this.writers.get(path);
     if (open) return { writer: open, problems: [] };
+    const isNew = !existsSync(path);
     const opened = AnnotationWriter.open(datasetDir, split);
     this.writers.set(path, opened.writer);
+    // A file the store just created holds nothing the database lacks: track it from here (see recordOwnAppend).
+    if (isNew) recordOwnAppend(this.db, path, undefined);
     return opened;
   }
 

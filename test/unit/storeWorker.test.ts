@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { readRun } from '../../src/core/formats/run';
+import { StoreClient, StoreError } from '../../src/core/store/client';
+import { scifactWorkspace } from './storeFixtures';
+
+const WORKER = join(__dirname, '..', '..', 'src', 'core', 'store', 'worker.ts');
+const RUN = 'bm25okapi.knarfthekant.trec';
+
+describe('store worker', () => {
+  const ws = scifactWorkspace([RUN]);
+  after(() => rmSync(ws.root, { recursive: true, force: true }));
+  const dbPath = join(ws.root, 'storage', 'store.sqlite');
+  const args = { roots: [ws.root], runsFolder: 'runs', measures: ['ndcg_cut.10'] };
+
+  it('indexes with progress, judges durably, re-evaluates after a burst, and persists a snapshot', async () => {
+    const client = await StoreClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
+    try {
+      const fractions: number[] = [];
+      const summary = await client.request('index', args, (_m, f) => f !== undefined && fractions.push(f));
+      assert.equal(summary.runs, 1);
+      assert.ok(fractions.length > 0 && fractions.every((f) => f >= 0 && f <= 1));
+      const before = (await client.request('tree', {}))[0].splits[0].runs[0].means;
+
+      const changed = new Promise<void>((resolve) => client.onChanged(resolve));
+      const top = readRun(join(ws.runsDir, RUN)).ranking('1')!.docs.slice(0, 3);
+      for (const docId of top) await client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1', docId, grade: 1, by: 'me' });
+      // Confirmed means on disk: the annotation file already holds all three.
+      const file = readFileSync(join(ws.dataset, 'qrels', 'test.annotations.tsv'), 'utf8');
+      for (const d of top) assert.ok(file.includes(`1\t${d}\t1\n`));
+      await changed;
+      const after = (await client.request('tree', {}))[0].splits[0];
+      assert.equal(after.judgementCount, 3);
+      assert.ok(after.runs[0].means.hole_10 < before.hole_10);
+
+      const doc = await client.request('document', { datasetDir: ws.dataset, docId: top[0] });
+      assert.equal(doc?.id, top[0]);
+      await assert.rejects(client.request('exportJudgements', { datasetDir: '/nowhere', split: 'test', format: 'trec', merge: false, out: join(ws.root, 'x') }), StoreError);
+      const { bytes } = await client.request('flush', {});
+      assert.ok(bytes > 0);
+    } finally {
+      await client.close();
+    }
+
+    // A new session starts from the snapshot: nothing to re-read, same figures.
+    const reopened = await StoreClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
+    try {
+      assert.equal(reopened.discarded, undefined);
+      assert.equal((await reopened.request('tree', {}))[0].splits[0].judgementCount, 3);
+      assert.deepEqual((await reopened.request('index', args)).reindexed, []);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('rebuilds from the files when the snapshot is corrupt', async () => {
+    writeFileSync(dbPath, 'not a database');
+    const client = await StoreClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
+    try {
+      assert.match(client.discarded ?? '', /corrupt/);
+      const summary = await client.request('index', args);
+      assert.equal(summary.runs, 1);
+      assert.equal((await client.request('tree', {}))[0].splits[0].judgementCount, 3, 'judgements come back from the annotation file');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses to import a run trec_eval would refuse, naming the line', async () => {
+    const client = await StoreClient.start(WORKER, { snapshotDelayMs: 60_000 });
+    try {
+      const bad = join(ws.root, 'bad.trec');
+      writeFileSync(bad, '1 Q0 d1 1 1.0 t\n1 Q0 d1 2 0.5 t\n');
+      await assert.rejects(client.request('importRun', { source: bad, targetDir: join(ws.root, 'runs', 'scifact') }), /listed twice.*line/s);
+      const { path } = await client.request('importRun', { source: join(ws.runsDir, RUN), targetDir: join(ws.root, 'imported') });
+      assert.equal(readFileSync(path, 'utf8'), readFileSync(join(ws.runsDir, RUN), 'utf8'));
+    } finally {
+      await client.close();
+    }
+  });
+});
