@@ -139,6 +139,31 @@ describe('store: problems in bad files', () => {
     assert.equal(datasetTree(db)[0].splits[0].runs.length, 0);
     assert.equal(summary.runs, 1);
   });
+
+  it('keeps the documents before a bad corpus line and says where indexing stopped', async () => {
+    const corpus = join(ws.dataset, 'corpus.jsonl');
+    const lines = readFileSync(corpus, 'utf8').split('\n');
+    writeFileSync(corpus, [lines[0], lines[1], '{"_id": "broken", "text": ', ...lines.slice(2)].join('\n'));
+    const { db } = await openDatabase(undefined);
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    const p = storedProblems(db).find((x) => x.file === corpus)!;
+    assert.equal(p.line, 3);
+    assert.match(p.message, /not valid JSON.*not indexed until it is fixed \(2 before it are\)/s);
+    assert.equal(datasetTree(db)[0].docCount, 2);
+  });
+
+  it('ties a run outside any dataset folder to the dataset holding its query ids, or says it cannot', async () => {
+    const loose = join(ws.root, 'runs', 'loose.trec');
+    writeFileSync(loose, readFileSync(join(SCIFACT_RUNS, RUNS[0])));
+    const stray = join(ws.root, 'runs', 'stray.trec');
+    writeFileSync(stray, 'nope-1 Q0 d1 1 1.0 t\n');
+    const { db } = await openDatabase(undefined);
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    const runs = db.exec('SELECT path, dataset_id FROM runs ORDER BY path')[0].values;
+    assert.deepEqual(runs.find((r) => r[0] === loose)?.[1], datasetTree(db)[0].id);
+    assert.equal(runs.find((r) => r[0] === stray)?.[1], null);
+    assert.match(storedProblems(db).find((x) => x.file === stray)!.message, /no dataset in the workspace has this run's query ids/);
+  });
 });
 
 describe('store: judgements', () => {

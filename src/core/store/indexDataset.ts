@@ -112,8 +112,10 @@ async function indexCorpus(db: Database, datasetId: number, file: FileState, ctx
       );
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
-      ctx.problems.push(problemFrom(file.path, e));
-      ctx.skippedLines++;
+      // The reader stops at a bad line: the documents before it stay indexed and searchable.
+      const p = problemFrom(file.path, e);
+      p.message += ` Documents from this line on are not indexed until it is fixed (${count} before it are).`;
+      ctx.problems.push(p);
     } finally {
       insert.free();
     }
@@ -139,7 +141,9 @@ function indexQueries(db: Database, datasetId: number, file: FileState, ctx: Ind
       insert.free();
     }
   } catch (e) {
-    ctx.problems.push(problemFrom(file.path, e));
+    const p = problemFrom(file.path, e);
+    p.message += ' No query of this file is indexed until it is fixed.';
+    ctx.problems.push(p);
   }
   db.run('UPDATE datasets SET queries_hash = ?, query_count = ? WHERE id = ?', [file.hash, count, datasetId]);
   recordFile(db, file);
