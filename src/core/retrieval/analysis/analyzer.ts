@@ -30,13 +30,17 @@ export class Analyzer {
   readonly id = ANALYZER_ID;
   /** term id -> analysed term. */
   readonly terms: string[] = [];
-  private readonly termIds = new Map<string, number>();
+  private readonly idOf = new Map<string, number>();
   private readonly spans = new Spans();
-  // Surface-form table: keys[slot] is the surface form, vals[slot] its term id (or NONE), hashes[slot] its hash.
-  private keys: string[] = [];
-  private vals = new Int32Array(0);
-  private hashes = new Int32Array(0);
+  /** Output of termIds(). */
+  ids = new Int32Array(1024);
+  // Surface-form table, one cache line per lookup: slot k is table[4k..4k+3] = hash, term id (NONE, or EMPTY for
+  // a free slot), start and length of the surface form's UTF-16 code units in `pool`.
+  private table = new Int32Array(0);
+  private size = 0;
   private used = 0;
+  private pool = new Uint16Array(1 << 16);
+  private poolUsed = 0;
 
   constructor(private readonly stem: Stem) {
     this.resize(1 << 14);
@@ -50,21 +54,29 @@ export class Analyzer {
     return this.stem(lower);
   }
 
-  /** Calls `onTerm` with the term id of each analysed term of `text`, in order. */
-  forEachTermId(text: string, onTerm: (termId: number) => void): void {
+  /**
+   * Analyses `text` into term ids, in order: fills `this.ids` (reused between calls: read it before the next
+   * call) and returns how many there are.
+   */
+  termIds(text: string): number {
     const spans = this.spans;
     const n = tokenize(text, spans);
     const d = spans.data;
+    if (this.ids.length < n) this.ids = new Int32Array(Math.max(n, 2 * this.ids.length));
+    const ids = this.ids;
+    let count = 0;
     for (let k = 0; k < n; k++) {
       const id = this.lookup(text, d[2 * k], d[2 * k + 1]);
-      if (id !== NONE) onTerm(id);
+      if (id !== NONE) ids[count++] = id;
     }
+    return count;
   }
 
   /** The analysed terms of `text`, in order (duplicates kept). */
   analyze(text: string): string[] {
-    const out: string[] = [];
-    this.forEachTermId(text, (id) => out.push(this.terms[id]));
+    const n = this.termIds(text);
+    const out: string[] = new Array(n);
+    for (let k = 0; k < n; k++) out[k] = this.terms[this.ids[k]];
     return out;
   }
 
@@ -72,53 +84,62 @@ export class Analyzer {
   private lookup(text: string, start: number, end: number): number {
     let h = 0x811c9dc5;
     for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    const keys = this.keys;
-    const mask = keys.length - 1;
+    const table = this.table;
+    const pool = this.pool;
+    const mask = this.size - 1;
     const len = end - start;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const v = this.vals[slot];
+      const at = 4 * slot;
+      const v = table[at + 1];
       if (v === EMPTY) break;
-      if (this.hashes[slot] !== h) continue;
-      const key = keys[slot];
-      if (key.length !== len) continue;
+      if (table[at] !== h || table[at + 3] !== len) continue;
+      const from = table[at + 2];
       let i = 0;
-      while (i < len && key.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+      while (i < len && pool[from + i] === text.charCodeAt(start + i)) i++;
       if (i === len) return v;
     }
-    const surface = text.slice(start, end);
-    const term = this.term(surface);
+    const term = this.term(text.slice(start, end));
     let id = NONE;
     if (term !== null) {
-      const known = this.termIds.get(term);
+      const known = this.idOf.get(term);
       if (known !== undefined) id = known;
       else {
         id = this.terms.length;
         this.terms.push(term);
-        this.termIds.set(term, id);
+        this.idOf.set(term, id);
       }
     }
-    if (2 * (this.used + 1) > keys.length) this.resize(keys.length * 2);
-    this.insert(surface, h, id);
+    if (this.poolUsed + len > this.pool.length) {
+      const next = new Uint16Array(Math.max(this.poolUsed + len, 2 * this.pool.length));
+      next.set(this.pool.subarray(0, this.poolUsed));
+      this.pool = next;
+    }
+    for (let i = 0; i < len; i++) this.pool[this.poolUsed + i] = text.charCodeAt(start + i);
+    if (2 * (this.used + 1) > this.size) this.resize(2 * this.size);
+    this.insert(h, id, this.poolUsed, len);
+    this.poolUsed += len;
     return id;
   }
 
-  private insert(key: string, h: number, v: number): void {
-    const mask = this.keys.length - 1;
+  private insert(h: number, id: number, from: number, len: number): void {
+    const mask = this.size - 1;
     let slot = h & mask;
-    while (this.vals[slot] !== EMPTY) slot = (slot + 1) & mask;
-    this.keys[slot] = key;
-    this.vals[slot] = v;
-    this.hashes[slot] = h;
+    while (this.table[4 * slot + 1] !== EMPTY) slot = (slot + 1) & mask;
+    const at = 4 * slot;
+    this.table[at] = h;
+    this.table[at + 1] = id;
+    this.table[at + 2] = from;
+    this.table[at + 3] = len;
     this.used++;
   }
 
   private resize(size: number): void {
-    const { keys, vals, hashes } = this;
-    this.keys = new Array<string>(size).fill('');
-    this.vals = new Int32Array(size).fill(EMPTY);
-    this.hashes = new Int32Array(size);
+    const old = this.table;
+    this.table = new Int32Array(4 * size);
+    for (let slot = 0; slot < size; slot++) this.table[4 * slot + 1] = EMPTY;
+    this.size = size;
     this.used = 0;
-    for (let slot = 0; slot < vals.length; slot++) if (vals[slot] !== EMPTY) this.insert(keys[slot], hashes[slot], vals[slot]);
+    for (let at = 0; at < old.length; at += 4) if (old[at + 1] !== EMPTY) this.insert(old[at], old[at + 1], old[at + 2], old[at + 3]);
   }
 }
 

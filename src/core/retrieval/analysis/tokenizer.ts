@@ -65,6 +65,10 @@ function classifySlow(cp: number): C {
 // Basic Multilingual Plane classes, filled lazily (regex tests are slow; each code unit is classified once).
 const BMP = new Uint8Array(0x10000).fill(C.Unknown);
 for (let cp = 0; cp < 128; cp++) BMP[cp] = classifySlow(cp);
+/** ASCII letters and digits: a run of them is one word (WB5, WB8-10). */
+const ASCII_ALNUM = Uint8Array.from({ length: 128 }, (_, cp) => (BMP[cp] === C.ALetter || BMP[cp] === C.Numeric ? 1 : 0));
+/** ASCII characters that end a word whatever surrounds them (not Mid*, not "_"). */
+const ASCII_BREAK = Uint8Array.from({ length: 128 }, (_, cp) => (BMP[cp] === C.Other ? 1 : 0));
 
 /** Class of the code point starting at s[i]; sets `width` to its length in UTF-16 code units. */
 let width = 1;
@@ -130,8 +134,25 @@ export function tokenize(s: string, out: Spans): number {
   const n = s.length;
   let i = 0;
   while (i < n) {
-    const c = classAt(s, i);
     const start = i;
+    // Fast path for the common case: a run of ASCII letters/digits ended by space or plain punctuation.
+    const u = s.charCodeAt(i);
+    if (u < 128) {
+      if (ASCII_ALNUM[u] === 1) {
+        let j = i + 1;
+        let v = 0;
+        while (j < n && (v = s.charCodeAt(j)) < 128 && ASCII_ALNUM[v] === 1) j++;
+        if (j >= n || (v < 128 && ASCII_BREAK[v] === 1)) {
+          emit(start, j, out);
+          i = j + 1;
+          continue;
+        }
+      } else if (ASCII_BREAK[u] === 1) {
+        i++;
+        continue;
+      }
+    }
+    const c = classAt(s, i);
     i += width;
     if (c === C.Ideo) {
       i = skipExtend(s, i);

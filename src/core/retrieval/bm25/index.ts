@@ -73,27 +73,41 @@ class FieldBuilder {
   constructor(readonly name: string) {}
 
   addDocument(docNo: number, text: string, analyzer: Analyzer): void {
-    this.docStart.push(this.fwdTerm.length);
-    let length = 0;
+    const n = analyzer.termIds(text);
+    const ids = analyzer.ids;
+    const start = this.fwdTerm.length;
+    this.docStart.push(start);
+    // Room for every token of this document, so the loop below can write without checks.
+    if (start + n > this.fwdTerm.data.length) {
+      this.fwdTerm.grow(start + n);
+      this.fwdTf.grow(start + n);
+    }
+    const fwdTerm = this.fwdTerm.data;
+    const fwdTf = this.fwdTf.data;
+    let end = start;
     const mark = docNo + 1;
-    analyzer.forEachTermId(text, (globalId) => {
-      length++;
+    for (let k = 0; k < n; k++) {
+      const globalId = ids[k];
       let t = globalId < this.localIds.length ? this.localIds.data[globalId] - 1 : -1;
       if (t < 0) t = this.newTerm(globalId, analyzer);
-      if (this.lastDoc.data[t] !== mark) {
-        this.lastDoc.data[t] = mark;
-        this.slot.data[t] = this.fwdTf.length;
+      const lastDoc = this.lastDoc.data;
+      if (lastDoc[t] !== mark) {
+        lastDoc[t] = mark;
+        this.slot.data[t] = end;
         this.df.data[t]++;
-        this.fwdTerm.push(t);
-        this.fwdTf.push(1);
+        fwdTerm[end] = t;
+        fwdTf[end] = 1;
+        end++;
       } else {
-        const tf = ++this.fwdTf.data[this.slot.data[t]];
+        const tf = ++fwdTf[this.slot.data[t]];
         if (tf > this.maxTf) this.maxTf = tf;
       }
-    });
-    if (length > 0) this.docCount++;
-    this.sumTotalTermFreq += length;
-    this.lengths.push(length);
+    }
+    this.fwdTerm.length = end;
+    this.fwdTf.length = end;
+    if (n > 0) this.docCount++;
+    this.sumTotalTermFreq += n;
+    this.lengths.push(n);
   }
 
   /** Gives the analyser's term `globalId` an id in this field (fields have their own, smaller vocabularies). */

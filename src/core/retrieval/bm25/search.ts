@@ -36,6 +36,7 @@ export class Searcher {
   /** document number -> position of its id in sorted id order (for tie-breaking without string compares). */
   private readonly idRank: Uint32Array;
   private readonly caches: Float32Array[];
+  private scratch = new Float32Array(0);
 
   constructor(
     readonly index: Bm25Index,
@@ -99,64 +100,67 @@ export class Searcher {
     return hits;
   }
 
+  /**
+   * The k best touched documents: a selection finds the k-th best score (a threshold), then only the documents
+   * at or above it are sorted, by score descending and id ascending. Cheaper than a heap when k is large.
+   */
   private topK(k: number): Hits {
     const { total, touched, idRank } = this;
-    const cap = Math.min(k, this.nTouched);
-    const heapDoc = new Uint32Array(cap);
-    const heapScore = new Float32Array(cap);
-    let size = 0;
-    // Min-heap on (score, then reversed id order): the root is the weakest hit kept so far.
-    const weaker = (sa: number, da: number, sb: number, db: number) => sa < sb || (sa === sb && idRank[da] > idRank[db]);
-    const siftDown = (i: number) => {
-      const d = heapDoc[i];
-      const s = heapScore[i];
-      for (;;) {
-        let c = 2 * i + 1;
-        if (c >= size) break;
-        if (c + 1 < size && weaker(heapScore[c + 1], heapDoc[c + 1], heapScore[c], heapDoc[c])) c++;
-        if (!weaker(heapScore[c], heapDoc[c], s, d)) break;
-        heapDoc[i] = heapDoc[c];
-        heapScore[i] = heapScore[c];
-        i = c;
-      }
-      heapDoc[i] = d;
-      heapScore[i] = s;
-    };
-    for (let i = 0; i < this.nTouched; i++) {
-      const d = touched[i];
-      const s = f(total[d]);
-      if (size < cap) {
-        let j = size++;
-        while (j > 0) {
-          const parent = (j - 1) >> 1;
-          if (!weaker(s, d, heapScore[parent], heapDoc[parent])) break;
-          heapDoc[j] = heapDoc[parent];
-          heapScore[j] = heapScore[parent];
-          j = parent;
+    const n = this.nTouched;
+    const scores = this.scratch.length >= n ? this.scratch : (this.scratch = new Float32Array(n));
+    for (let i = 0; i < n; i++) scores[i] = total[touched[i]]; // rounds to float, as Lucene's final score
+    let threshold = -Infinity;
+    if (n > k) threshold = kthLargest(scores.slice(0, n), k);
+    let m = 0;
+    let candidates = new Uint32Array(Math.min(n, 2 * k + 16));
+    for (let i = 0; i < n; i++) {
+      if (scores[i] >= threshold) {
+        if (m === candidates.length) {
+          const grown = new Uint32Array(2 * m);
+          grown.set(candidates);
+          candidates = grown;
         }
-        heapDoc[j] = d;
-        heapScore[j] = s;
-      } else if (cap > 0 && weaker(heapScore[0], heapDoc[0], s, d)) {
-        heapDoc[0] = d;
-        heapScore[0] = s;
-        siftDown(0);
+        candidates[m++] = i;
       }
     }
-    // Pop the weakest first, filling from the back: the result is best first.
+    const order = Array.from(candidates.subarray(0, m));
+    order.sort((a, b) => scores[b] - scores[a] || idRank[touched[a]] - idRank[touched[b]]);
+    const size = Math.min(k, m);
     const docs = new Uint32Array(size);
-    const scores = new Float32Array(size);
-    for (let out = size - 1; out >= 0; out--) {
-      docs[out] = heapDoc[0];
-      scores[out] = heapScore[0];
-      size--;
-      if (size > 0) {
-        heapDoc[0] = heapDoc[size];
-        heapScore[0] = heapScore[size];
-        siftDown(0);
+    const out = new Float32Array(size);
+    for (let r = 0; r < size; r++) {
+      docs[r] = touched[order[r]];
+      out[r] = scores[order[r]];
+    }
+    return { docs, scores: out };
+  }
+}
+
+/** The k-th largest value of `a` (1-based k <= a.length), by quickselect; reorders `a`. */
+function kthLargest(a: Float32Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  const target = k - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] > pivot) i++;
+      while (a[j] < pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
       }
     }
-    return { docs, scores };
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return a[target];
   }
+  return a[target];
 }
 
 /** Lucene's idf, rounded to float. */
