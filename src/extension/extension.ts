@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
+import { runBeirEval, type RunBeirEvalArgs } from './commands/runBeirEval';
 import { registerStore } from './store/register';
 
 export function activate(context: vscode.ExtensionContext): void {
   registerStore(context);
+  const output = vscode.window.createOutputChannel('IR Workbench');
   context.subscriptions.push(
-    vscode.commands.registerCommand('irWorkbench.runBeirEval', async () => {
-      await vscode.window.showInformationMessage('IR Workbench: Run BEIR Eval');
-    }),
+    output,
+    vscode.commands.registerCommand('irWorkbench.runBeirEval', (args?: RunBeirEvalArgs) => runBeirEval(context, output, args)),
   );
 }
 
