@@ -5,7 +5,7 @@
 // integration tests); with --vscode-option enable-smoke-test-driver the workbench forwards the extension host's
 // output to window.codeAutomationLog and reports the suite's exit code through window.codeAutomationExit.
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
@@ -34,6 +34,13 @@ const SUITE_START = 'irw-integration: running';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+function chromiumPath() {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir && existsSync(join(dir, 'chromium'))) return join(dir, 'chromium');
+  }
+  throw new Error('chromium is not on PATH: run `npm run setup:vscode` (installs it with apt)');
+}
 
 function freePort() {
   return new Promise((done, fail) => {
@@ -140,7 +147,7 @@ export async function runInCodeServer({ tools, extensionPath, suite, workspace, 
   try {
     await waitUntilServing(base, server, logFile, signal);
     const { chromium } = createRequire(join(tools, 'package.json'))('playwright-core');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
     const page = await browser.newPage();
     const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
     const payload = [['extensionDevelopmentPath', remote(extensionPath)], ['extensionTestsPath', remote(suite)],

@@ -37,7 +37,7 @@ function mochaCounts() {
 function finish(code) {
   const { passed, failed, pending } = mochaCounts();
   if (passed === undefined && failed === undefined) {
-    console.log(`test:vscode: no mocha summary in the output (exit code ${code}): the suite did not run to the end`);
+    console.log(`test:vscode: no mocha summary in the output (exit code ${code}): the suite did not run, or stopped before its summary`);
     code ||= 1;
   } else if (code === 0 && failed) {
     code = 1;
@@ -107,9 +107,16 @@ if (!existsSync(join(REPO, 'dist', 'extension.js'))) {
   console.error('test:vscode: dist/extension.js is missing: run `npm run build` first (CI builds before `npm test`).');
   process.exit(1);
 }
-const suite = await compileSuite();
 const tmp = mkdtempSync(join(tmpdir(), 'irw-vscode-'));
-const workspace = makeWorkspace(join(tmp, 'workspace'), datasetsDir(option(process.argv.slice(2), '--datasets')));
+let suite, workspace;
+try {
+  suite = await compileSuite();
+  workspace = makeWorkspace(join(tmp, 'workspace'), datasetsDir(option(process.argv.slice(2), '--datasets')));
+} catch (e) {
+  rmSync(tmp, { recursive: true, force: true });
+  console.error(`test:vscode: ${e instanceof Error ? e.message : String(e)}`); // esbuild has printed its errors above
+  finish(1);
+}
 mkdirSync(join(tmp, 'profile'));
 armTimer();
 let code = await testElectron(suite, workspace, join(tmp, 'profile'));
