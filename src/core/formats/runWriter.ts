@@ -1,4 +1,4 @@
-import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -22,6 +22,7 @@ export class RunWriter {
     readonly tmpPath: string = defaultTmpPath(path),
   ) {
     if (/\s/.test(tag) || tag === '') throw new Error(`run tag must be non-empty without whitespace: ${JSON.stringify(tag)}`);
+    mkdirSync(dirname(path), { recursive: true });
     this.fd = openSync(tmpPath, 'wx');
   }
 
