@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, extname } from 'node:path';
 import * as vscode from 'vscode';
 import type { DatasetNode, RunNode, SplitNode } from '../../core/store/model';
 
@@ -57,7 +57,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       return item;
     }
     const r = e.run;
-    const item = new vscode.TreeItem(basename(r.path), vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(basename(r.path, extname(r.path)), vscode.TreeItemCollapsibleState.None);
     item.description = `nDCG@10 ${fmt(r.means.ndcg_cut_10)} · Hole@10 ${fmt(r.means.hole_10)}`;
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`\n\n`);
