@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from 'sql.js';
@@ -113,6 +113,21 @@ describe('store: watching a workspace change', () => {
     const emptied = await index(db);
     assert.deepEqual(emptied.removed, [ws.dataset]);
     assert.deepEqual(datasetTree(db), []);
+    // The dataset comes back (a checkout): the unchanged run is tied to it again and evaluated.
+    cpSync(SCIFACT, ws.dataset, { recursive: true, filter: (p) => !p.includes('train') });
+    const back = await index(db);
+    assert.equal(back.runs, 1);
+    assert.equal(datasetTree(db)[0].splits[0].runs.length, 1);
+    assert.ok(datasetTree(db)[0].splits[0].runs[0].means.ndcg_cut_10 > 0.6);
+  });
+
+  it('re-evaluates when the evaluation settings change (trec_eval -l 2 makes every SciFact grade non-relevant)', async () => {
+    const { db } = await openDatabase(undefined);
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    assert.ok(datasetTree(db)[0].splits[0].runs[0].means.ndcg_cut_10 > 0);
+    const again = await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, relevanceLevel: 2 });
+    assert.deepEqual(again.reindexed, []);
+    assert.equal(datasetTree(db)[0].splits[0].runs[0].means.map, 0);
   });
 });
 

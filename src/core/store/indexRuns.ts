@@ -4,7 +4,7 @@ import { readRun, type Run } from '../formats/run';
 import type { DiscoveredRun } from './discovery';
 import { checkFile, forgetFile, recordFile } from './fileState';
 import type { IndexContext } from './indexDataset';
-import { problemFrom } from './problems';
+import { problemFrom, type Problem } from './problems';
 import { rows, scalar, transaction } from './sql';
 
 export interface IndexedRun {
@@ -24,8 +24,15 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
   if (!file) return undefined;
   if (!file.changed && existing !== undefined) {
     recordFile(db, file.state);
-    const datasetId = scalar(db, 'SELECT dataset_id FROM runs WHERE id = ?', [existing]) as number | null;
-    return { id: existing, datasetId, changed: false };
+    // The file is the same, but its dataset may have appeared, moved or gone since: tie it again.
+    const stored = scalar(db, 'SELECT dataset_id FROM runs WHERE id = ?', [existing]) as number | null;
+    const qids = () => rows<{ query_id: string }>(db, 'SELECT DISTINCT query_id FROM results WHERE run_id = ?', [existing]).map((q) => q.query_id);
+    const datasetId = r.datasetDir !== undefined ? (datasetIds.get(r.datasetDir) ?? null) : stored ?? datasetByQueries(db, qids());
+    if (datasetId === stored) return { id: existing, datasetId, changed: false };
+    db.run('UPDATE runs SET dataset_id = ? WHERE id = ?', [datasetId, existing]);
+    db.run('DELETE FROM problems WHERE file = ?', [r.path]);
+    if (datasetId === null) ctx.problems.push(noDataset(r.path, qids()[0]));
+    return { id: existing, datasetId, changed: true };
   }
   ctx.progress(`Indexing run ${r.path}`);
   forgetFile(db, r.path);
@@ -40,15 +47,8 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
     recordFile(db, file.state);
     return undefined;
   }
-  const datasetId = r.datasetDir !== undefined ? (datasetIds.get(r.datasetDir) ?? null) : datasetByQueries(db, run);
-  if (datasetId === null) {
-    ctx.problems.push({
-      file: r.path,
-      line: 0,
-      severity: 'warning',
-      message: `no dataset in the workspace has this run's query ids (e.g. ${JSON.stringify(run.qids[0])}); put the run under <dataset>/runs/ or runs/<dataset name>/ to say which dataset it belongs to.`,
-    });
-  }
+  const datasetId = r.datasetDir !== undefined ? (datasetIds.get(r.datasetDir) ?? null) : datasetByQueries(db, run.qids);
+  if (datasetId === null) ctx.problems.push(noDataset(r.path, run.qids[0]));
   const id = transaction(db, () => {
     const values = [
       r.path,
@@ -88,10 +88,20 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
   return { id, datasetId, changed: true };
 }
 
+function noDataset(path: string, qid: string | undefined): Problem {
+  return {
+    file: path,
+    line: 0,
+    severity: 'warning',
+    message: `no dataset in the workspace has this run's query ids (e.g. ${JSON.stringify(qid)}); put the run under <dataset>/runs/ or runs/<dataset name>/ to say which dataset it belongs to.`,
+  };
+}
+
 /** The dataset whose queries.jsonl holds most of the run's query ids (a sample of them), or null. */
-function datasetByQueries(db: Database, run: Run): number | null {
-  const step = Math.max(1, Math.floor(run.qids.length / 200));
-  const sample = run.qids.filter((_, i) => i % step === 0);
+function datasetByQueries(db: Database, qids: readonly string[]): number | null {
+  if (qids.length === 0) return null;
+  const step = Math.max(1, Math.floor(qids.length / 200));
+  const sample = qids.filter((_, i) => i % step === 0);
   const placeholders = sample.map(() => '?').join(',');
   const best = rows<{ dataset_id: number; n: number }>(
     db,

@@ -3,15 +3,13 @@ import { discover } from './discovery';
 import { forgetFile } from './fileState';
 import { indexDataset, type IndexContext } from './indexDataset';
 import { indexRun } from './indexRuns';
-import { evaluateRunsOnSplit, REQUIRED_MEASURES } from './metrics';
+import { evaluateRunsOnSplit, evaluationOf, type EvaluationSettings } from './metrics';
 import type { IndexSummary } from './model';
 import type { Problem } from './problems';
 import { rows, scalar } from './sql';
 
-export interface IndexOptions {
+export interface IndexOptions extends EvaluationSettings {
   runsFolder: string;
-  /** trec_eval measure names to store per query (setting irWorkbench.evaluation.measures). */
-  measures: readonly string[];
   signal?: AbortSignal;
   onProgress?: (message: string, fraction?: number) => void;
 }
@@ -24,7 +22,7 @@ export interface IndexOptions {
 export async function indexWorkspace(db: Database, roots: readonly string[], options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const found = discover(roots, { runsFolder: options.runsFolder });
-  const measures = [...new Set([...REQUIRED_MEASURES, ...options.measures])];
+  const evaluation = evaluationOf(options);
   const problems: Problem[] = [];
   const ctx: IndexContext = {
     problems,
@@ -70,16 +68,16 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     if (run.changed) changedRuns.add(run.id);
   }
 
-  // Metrics follow their inputs: a changed run, a changed split (qrels or annotations), a new measure list.
+  // Metrics follow their inputs: a changed run, a changed split (qrels or annotations), new evaluation settings.
   ctx.progress('Evaluating runs');
-  const sameMeasures = scalar(db, "SELECT value FROM settings WHERE key = 'measures'") === JSON.stringify(measures);
-  db.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('measures', ?)", [JSON.stringify(measures)]);
+  const sameSettings = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'") === JSON.stringify(evaluation);
+  db.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('evaluation', ?)", [JSON.stringify(evaluation)]);
   for (const [datasetId, changed] of changedSplits) {
     for (const { split } of rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])) {
       const runIds = rows<{ id: number }>(db, 'SELECT id FROM runs WHERE dataset_id = ?', [datasetId])
         .map((r) => r.id)
-        .filter((id) => !sameMeasures || changed.has(split) || changedRuns.has(id));
-      if (runIds.length > 0) evaluateRunsOnSplit(db, datasetId, split, runIds, measures, ctx.problems);
+        .filter((id) => !sameSettings || changed.has(split) || changedRuns.has(id));
+      if (runIds.length > 0) evaluateRunsOnSplit(db, datasetId, split, runIds, evaluation, ctx.problems);
     }
   }
 

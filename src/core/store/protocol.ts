@@ -1,4 +1,5 @@
 import type { Judgement } from './annotations';
+import type { EvaluationSettings } from './metrics';
 import type { Problem } from './problems';
 import type { DatasetNode, DocumentText, IndexSummary } from './model';
 
@@ -11,7 +12,7 @@ export const PROTOCOL_VERSION = 1;
 
 export interface StoreRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
-  index: { args: { roots: string[]; runsFolder: string; measures: string[] }; result: IndexSummary };
+  index: { args: { roots: string[]; runsFolder: string } & EvaluationSettings; result: IndexSummary };
   /** Datasets -> splits -> runs with their mean metrics, for the tree. */
   tree: { args: Record<string, never>; result: DatasetNode[] };
   /** Problems found in the files at the last indexing. */

@@ -9,7 +9,7 @@ import { openDatabase, Snapshotter } from './database';
 import { exportJudgements } from './exportJudgements';
 import { recordOwnAppend } from './fileState';
 import { indexWorkspace } from './indexer';
-import { evaluateRunsOnSplit, REQUIRED_MEASURES } from './metrics';
+import { evaluateRunsOnSplit, evaluationOf } from './metrics';
 import { problemFrom, type Problem } from './problems';
 import { PROTOCOL_VERSION, type HostMessage, type StoreRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from './queries';
@@ -31,7 +31,7 @@ function send(m: WorkerMessage): void {
 class Store {
   private readonly writers = new Map<string, AnnotationWriter>();
   private indexing: Promise<unknown> = Promise.resolve();
-  private measures: readonly string[] = REQUIRED_MEASURES;
+  private evaluation = evaluationOf({ measures: [] });
   private readonly staleSplits = new Map<string, { datasetId: number; split: string }>();
   private metricsTimer: NodeJS.Timeout | undefined;
 
@@ -44,10 +44,9 @@ class Store {
     switch (m.kind) {
       case 'index':
         return this.serial(async () => {
-          this.measures = m.args.measures;
+          this.evaluation = evaluationOf(m.args);
           const summary = await indexWorkspace(this.db, m.args.roots, {
-            runsFolder: m.args.runsFolder,
-            measures: m.args.measures,
+            ...m.args,
             onProgress: (message, fraction) => send({ kind: 'progress', id: m.id, message, fraction }),
           });
           this.snapshot.changed();
@@ -146,7 +145,7 @@ class Store {
         const problems: Problem[] = [];
         for (const { datasetId: id, split: s } of this.staleSplits.values()) {
           const runIds = rows<{ id: number }>(this.db, 'SELECT id FROM runs WHERE dataset_id = ?', [id]).map((r) => r.id);
-          if (runIds.length > 0) evaluateRunsOnSplit(this.db, id, s, runIds, [...new Set([...REQUIRED_MEASURES, ...this.measures])], problems);
+          if (runIds.length > 0) evaluateRunsOnSplit(this.db, id, s, runIds, this.evaluation, problems);
         }
         this.staleSplits.clear();
         this.snapshot.changed();

@@ -88,7 +88,7 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
         runWatcher.dispose();
         runWatcher = watch(`**/${runsFolder()}/**`);
       }
-      if (e.affectsConfiguration('irWorkbench.runs.folder') || e.affectsConfiguration('irWorkbench.evaluation.measures')) soon();
+      if (e.affectsConfiguration('irWorkbench.runs.folder') || e.affectsConfiguration('irWorkbench.evaluation')) soon();
     }),
     vscode.commands.registerCommand('irWorkbench.reindexWorkspace', () => reindex()),
     vscode.commands.registerCommand('irWorkbench.importRun', async (e?: DatasetsElement) => {
@@ -108,7 +108,13 @@ async function indexOnce(c: StoreClient, tree: DatasetsTreeProvider, output: vsc
       let last = 0;
       const summary = await c.request(
         'index',
-        { roots, runsFolder: config.get<string>('runs.folder', 'runs'), measures: config.get<string[]>('evaluation.measures', []) },
+        {
+          roots,
+          runsFolder: config.get<string>('runs.folder', 'runs'),
+          measures: config.get<string[]>('evaluation.measures', []),
+          complete: config.get<boolean>('evaluation.completeQueries', true),
+          relevanceLevel: config.get<number>('evaluation.relevanceLevel', 1),
+        },
         (message, fraction) => {
           const increment = fraction === undefined ? undefined : Math.max(0, fraction * 100 - last);
           if (fraction !== undefined) last = fraction * 100;
