@@ -28,8 +28,8 @@ const USER_SETTINGS = {
   'update.mode': 'none',
 };
 
-// test/integration/index.ts prints this when mocha starts: the workbench's own start-up chatter before it (and
-// e.g. failed gallery look-ups offline) goes to workbench.log only.
+// test/integration/index.ts prints this when mocha starts: the workbench's own start-up chatter before it goes to
+// workbench.log only.
 const SUITE_START = 'irw-integration: running';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
@@ -98,8 +98,8 @@ async function killGroup(child) {
 /**
  * Runs the compiled suite (`suite`, the index.js exporting run()) against the extension at `extensionPath` with
  * `workspace` open; `tmp` receives the user-data dir, extensions dir, code-server.log and workbench.log (the
- * workbench's whole log, extension host output included); from the suite's start on, lines also go to
- * log(type, text). Resolves to the suite's exit code; always stops chromium and code-server before returning,
+ * workbench's whole log, extension host output included); from the suite's start on, info lines (mocha's
+ * reporter) also go to log(type, text). Resolves to the suite's exit code; always stops chromium and code-server before returning,
  * also when `signal` aborts (the caller's timeout) or anything throws.
  */
 export async function runInCodeServer({ tools, extensionPath, suite, workspace, tmp, signal, log }) {
@@ -120,7 +120,9 @@ export async function runInCodeServer({ tools, extensionPath, suite, workspace, 
     const text = format(...args).replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex -- mocha's ✔ is coloured under CI=true
     appendFileSync(workbenchLog, `[${type}] ${text}\n`);
     suiteStarted ||= text.includes(SUITE_START);
-    if (suiteStarted) log(type, text);
+    // Mocha reports at info level; warnings and errors are mostly the workbench's own (offline gallery, teardown)
+    // and stay in workbench.log, which the harness keeps when a run fails.
+    if (suiteStarted && type === 'info') log(type, text);
   };
   const out = openSync(logFile, 'w');
   const server = spawn(join(nodeBin, 'node'), [
