@@ -18,6 +18,7 @@ describe('tokenizer (UAX#29 words, as Lucene StandardTokenizer)', () => {
     ['snake_case __init__ _', ['snake_case', '__init__']],
     ['naïve café Ærø straße', ['naïve', 'café', 'Ærø', 'straße']],
     ['cafe\u0301 co\u00adoperate', ['cafe\u0301', 'co\u00adoperate']],
+    ['workers.\u200bworkers', ['workers', 'workers']],
     ['α-synuclein β2 Москва العربية', ['α', 'synuclein', 'β2', 'Москва', 'العربية']],
     ['中文文本 ひらがな カタカナ', ['中', '文', '文', '本', 'ひ', 'ら', 'が', 'な', 'カタカナ']],
     ['ภาษาไทย', ['ภาษาไทย']],

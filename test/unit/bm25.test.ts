@@ -143,6 +143,13 @@ describe('BM25 scoring and ranking', () => {
     assert.equal(flat.fieldIndexes[0].docCount, 3);
   });
 
+  it('term frequencies above 65,535 are kept exactly', () => {
+    const index = build(an, [['d1', '', `${'spam '.repeat(70_000)}ham`], ['d2', '', 'spam']]);
+    const f = index.fieldIndexes[0];
+    const t = f.termIds.get('spam')!;
+    assert.deepEqual(Array.from(f.tfs.subarray(f.offsets[t], f.offsets[t + 1])), [70_000, 1]);
+  });
+
   it('weighted queries scale term contributions (Lucene boosts)', () => {
     const index = build(an, [
       ['d1', '', 'apple apple banana'],

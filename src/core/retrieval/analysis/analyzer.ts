@@ -14,7 +14,7 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Identifies the analysis in index caches and run tags: change it whenever the output of analysis changes. */
-export const ANALYZER_ID = 'en-porter-v1';
+export const ANALYZER_ID = 'en-porter-v2';
 
 type Stem = (word: string) => string;
 

@@ -51,6 +51,7 @@ function classifySlow(cp: number): C {
   if (MID_NUM_LET.has(cp)) return C.MidNumLet;
   if (MID_LETTER.has(cp)) return C.MidLetter;
   if (MID_NUM.has(cp)) return C.MidNum;
+  if (cp === 0x200b) return C.Other; // ZERO WIDTH SPACE is a format character that still separates words
   const ch = String.fromCodePoint(cp);
   if (RE_EXTEND.test(ch)) return C.Extend;
   if (RE_KATAKANA.test(ch)) return C.Katakana;

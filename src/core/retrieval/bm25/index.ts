@@ -53,37 +53,54 @@ class U32List {
   }
 }
 
-/** Builds one field: a forward list of (term, tf) per document, turned into CSR postings by a counting sort. */
+/** Forward entries are written into blocks of this many (term, tf) pairs; a document never spans two blocks. */
+const BLOCK = 1 << 20;
+const TF_MAX = 0xffff;
+
+/**
+ * Builds one field: per document, its distinct terms and their frequencies go into blocks of typed arrays (no
+ * copy on growth), then a counting sort turns them into CSR postings, freeing each block once it is placed.
+ * Peak memory is about 12 bytes per posting (6 forward, 6 inverted). Frequencies above 65,535 are rare
+ * enough to live in a map; the postings' tf array widens to 32 bits when there are any.
+ */
 class FieldBuilder {
   private readonly terms: string[] = [];
   private readonly termIds = new Map<string, number>();
   private readonly df = new U32List();
   private readonly lastDoc = new U32List(); // per term: last document number + 1 that contained it
-  private readonly slot = new U32List(); // per term: index in fwdTf of its entry for the current document
-  private readonly fwdTerm = new U32List(1 << 16);
-  private readonly fwdTf = new U32List(1 << 16);
-  private readonly docStart = new U32List();
+  private readonly slot = new U32List(); // per term: offset in the current block of its entry for the current document
   /** analyser term id -> this field's term id + 1 (0: not seen in this field). */
   private readonly localIds = new U32List();
+  private readonly blockTerms: (Uint32Array | null)[] = [];
+  private readonly blockTfs: (Uint16Array | null)[] = [];
+  private blockUsed = 0;
+  /** Per document: where its entries start (block, offset) and how many there are. */
+  private readonly docBlock = new U32List();
+  private readonly docOffset = new U32List();
+  private readonly docTerms = new U32List();
   private readonly lengths = new U32List();
+  /** (block * 2^32 + offset) -> tf, for tfs above TF_MAX. */
+  private readonly bigTfs = new Map<number, number>();
+  private postings = 0;
   private docCount = 0;
   private sumTotalTermFreq = 0;
-  private maxTf = 0;
 
   constructor(readonly name: string) {}
 
   addDocument(docNo: number, text: string, analyzer: Analyzer): void {
     const n = analyzer.termIds(text);
     const ids = analyzer.ids;
-    const start = this.fwdTerm.length;
-    this.docStart.push(start);
-    // Room for every token of this document, so the loop below can write without checks.
-    if (start + n > this.fwdTerm.data.length) {
-      this.fwdTerm.grow(start + n);
-      this.fwdTf.grow(start + n);
+    // Room for every token of this document in the current block, so the loop writes without checks.
+    let b = this.blockTerms.length - 1;
+    if (b < 0 || this.blockUsed + n > this.blockTerms[b]!.length) {
+      this.blockTerms.push(new Uint32Array(Math.max(BLOCK, n)));
+      this.blockTfs.push(new Uint16Array(Math.max(BLOCK, n)));
+      this.blockUsed = 0;
+      b++;
     }
-    const fwdTerm = this.fwdTerm.data;
-    const fwdTf = this.fwdTf.data;
+    const fwdTerm = this.blockTerms[b]!;
+    const fwdTf = this.blockTfs[b]!;
+    const start = this.blockUsed;
     let end = start;
     const mark = docNo + 1;
     for (let k = 0; k < n; k++) {
@@ -99,12 +116,19 @@ class FieldBuilder {
         fwdTf[end] = 1;
         end++;
       } else {
-        const tf = ++fwdTf[this.slot.data[t]];
-        if (tf > this.maxTf) this.maxTf = tf;
+        const at = this.slot.data[t];
+        if (fwdTf[at] < TF_MAX) fwdTf[at]++;
+        else {
+          const key = b * 2 ** 32 + at;
+          this.bigTfs.set(key, (this.bigTfs.get(key) ?? TF_MAX) + 1);
+        }
       }
     }
-    this.fwdTerm.length = end;
-    this.fwdTf.length = end;
+    this.blockUsed = end;
+    this.docBlock.push(b);
+    this.docOffset.push(start);
+    this.docTerms.push(end - start);
+    this.postings += end - start;
     if (n > 0) this.docCount++;
     this.sumTotalTermFreq += n;
     this.lengths.push(n);
@@ -128,23 +152,32 @@ class FieldBuilder {
   finish(): FieldIndex {
     const V = this.terms.length;
     const N = this.lengths.length;
-    const P = this.fwdTerm.length;
     const offsets = new Uint32Array(V + 1);
     for (let t = 0; t < V; t++) offsets[t + 1] = offsets[t] + this.df.data[t];
     const fill = offsets.slice(0, V);
-    const docs = new Uint32Array(P);
-    const tfs = this.maxTf > 0xffff ? new Uint32Array(P) : new Uint16Array(P);
-    const fwdTerm = this.fwdTerm.data;
-    const fwdTf = this.fwdTf.data;
-    const docStart = this.docStart.data;
+    const docs = new Uint32Array(this.postings);
+    const tfs = this.bigTfs.size > 0 ? new Uint32Array(this.postings) : new Uint16Array(this.postings);
+    const { blockTerms, blockTfs } = this;
+    const docBlock = this.docBlock.data;
+    const docOffset = this.docOffset.data;
+    const docTerms = this.docTerms.data;
     for (let d = 0; d < N; d++) {
-      const end = d + 1 < N ? docStart[d + 1] : P;
-      for (let i = docStart[d]; i < end; i++) {
+      const b = docBlock[d];
+      if (d > 0 && docBlock[d - 1] !== b) {
+        blockTerms[b - 1] = null; // placed: let it go
+        blockTfs[b - 1] = null;
+      }
+      const fwdTerm = blockTerms[b]!;
+      const fwdTf = blockTfs[b]!;
+      const end = docOffset[d] + docTerms[d];
+      for (let i = docOffset[d]; i < end; i++) {
         const pos = fill[fwdTerm[i]]++;
         docs[pos] = d;
-        tfs[pos] = fwdTf[i];
+        tfs[pos] = fwdTf[i] === TF_MAX ? (this.bigTfs.get(b * 2 ** 32 + i) ?? TF_MAX) : fwdTf[i];
       }
     }
+    blockTerms.length = 0;
+    blockTfs.length = 0;
     const norms = new Uint8Array(N);
     for (let d = 0; d < N; d++) norms[d] = intToByte4(this.lengths.data[d]);
     return {
