@@ -1,7 +1,8 @@
 import type { Qrels } from '../formats/qrels';
 import type { Run } from '../formats/run';
 import { resolveMeasures, type Family, type ResolvedMeasure } from './registry';
-import { NONPOOL, UNJUDGED, numRelOf, relLevelsOf, type MeasureContext, type QueryRels } from './relevance';
+import { JudgementTable, judgedDocsTable } from './judgementTable';
+import { numRelOf, relLevelsOf, type MeasureContext, type QueryRels } from './relevance';
 
 export interface EvalOptions {
   /** trec_eval -m arguments; default ['official']. */
@@ -64,17 +65,11 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   }
   const width = columns.length;
 
-  // Relevance per run document id, set for one query at a time; and "judged for any query" for hole.k.
+  // hole.k needs to know which documents are judged for any query; only build that when asked.
   const docs = run.docs;
-  const gradeOf = new Int32Array(docs.size).fill(NONPOOL);
-  const judgedAnywhere = new Uint8Array(docs.size);
-  const qrelsRunIds = new Map<string, Int32Array>();
-  for (const qid of qrels.queryIds()) {
-    const j = qrels.judgements(qid)!;
-    const ids = Int32Array.from(j.docs, (d) => docs.findString(d));
-    ids.forEach((id, k) => id >= 0 && j.grades[k] >= 0 && (judgedAnywhere[id] = 1));
-    qrelsRunIds.set(qid, ids);
-  }
+  const needsJudgedAnywhere = computed.some((m) => m.family.name === 'hole');
+  const judgedDocs = needsJudgedAnywhere ? judgedDocsTable(qrels) : null;
+  const table = new JudgementTable();
 
   const queries: string[] = [];
   const missing: number[] = [];
@@ -86,11 +81,10 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     if (q < 0 && !complete) continue;
     const j = qrels.judgements(qid)!;
     const { relLevels, numRelLevels } = relLevelsOf(j.grades);
-    const ids = qrelsRunIds.get(qid)!;
     let numRet = 0;
     let numRelRet = 0;
     if (q >= 0) {
-      ids.forEach((id, k) => id >= 0 && (gradeOf[id] = j.grades[k] >= 0 ? j.grades[k] : UNJUDGED));
+      table.load(j);
       const start = run.offsets[q];
       numRet = Math.min(run.offsets[q + 1] - start, maxRet);
       if (rels.length < numRet) {
@@ -99,12 +93,11 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
       }
       for (let i = 0; i < numRet; i++) {
         const d = run.docIds[start + i];
-        const r = gradeOf[d];
+        const r = table.lookup(docs, d);
         rels[i] = r;
-        judged[i] = judgedAnywhere[d];
         if (r >= ctx.relevanceLevel) numRelRet++;
+        if (judgedDocs) judged[i] = judgedDocs.find(docs.buffer, docs.start(d), docs.end(d)) >= 0 ? 1 : 0;
       }
-      ids.forEach((id) => id >= 0 && (gradeOf[id] = NONPOOL));
     }
     const qr: QueryRels = {
       rels: rels.subarray(0, numRet),

@@ -1,9 +1,11 @@
+import { hashBytes, type DocIds } from './docArena';
+
 /**
  * Interns byte strings (ids read from files) as dense integers without making a JavaScript string per line:
  * an open-addressing hash table over a growing byte arena. Ids compare in byte order, which is trec_eval's
  * strcmp order (and, for UTF-8, code-point order).
  */
-export class IdTable {
+export class IdTable implements DocIds {
   private arena: Buffer;
   private used = 0;
   private starts: Int32Array;
@@ -88,6 +90,26 @@ export class IdTable {
     );
   }
 
+  hash(id: number): number {
+    return hashBytes(this.arena, this.starts[id], this.ends[id]);
+  }
+
+  get buffer(): Buffer {
+    return this.arena;
+  }
+
+  start(id: number): number {
+    return this.starts[id];
+  }
+
+  end(id: number): number {
+    return this.ends[id];
+  }
+
+  equalsBytes(id: number, buf: Buffer, start: number, end: number): boolean {
+    return this.equals(id, buf, start, end);
+  }
+
   private equals(id: number, buf: Buffer, start: number, end: number): boolean {
     const s = this.starts[id];
     const len = this.ends[id] - s;
@@ -132,19 +154,6 @@ export class IdTable {
       this.slots[2 * slot + 1] = old[i + 1];
     }
   }
-}
-
-/** FNV-1a over bytes, then a final avalanche so low bits are usable as a table index. */
-function hashBytes(buf: Buffer, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) {
-    h ^= buf[i];
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h | 0;
 }
 
 /** Compares two strings in UTF-8 byte order (= code-point order), as strcmp would. */

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { DocArena, EntrySet, type DocIds } from './docArena';
 import { IdTable } from './idTable';
 import { InputError } from './errors';
 import { forEachLineSync, splitFields } from './lines';
@@ -11,7 +12,7 @@ export interface Ranking {
 }
 
 /**
- * A TREC run held in columns (typed arrays, interned document ids), never as one object per line.
+ * A TREC run held in columns (typed arrays, document ids as bytes in one arena), never as one object per line.
  * Queries are in trec_eval's order (byte order of qid); each query's results are ranked as trec_eval ranks
  * them: by score descending, ties broken by docno in descending byte order. The file's rank column is
  * ignored, as trec_eval ignores it.
@@ -27,7 +28,8 @@ export class Run {
     readonly offsets: Int32Array,
     readonly docIds: Int32Array,
     readonly scores: Float64Array,
-    readonly docs: IdTable,
+    /** docIds index entries here (for a file: one per line). */
+    readonly docs: DocIds,
   ) {
     qids.forEach((q, i) => this.index.set(q, i));
   }
@@ -56,7 +58,7 @@ export class Run {
     const qids = new IdTable(64);
     for (const [qid, docs, scores] of rankings) {
       const q = qids.internString(qid);
-      for (let i = 0; i < docs.length; i++) b.push(q, b.docs.internString(docs[i]), scores[i]);
+      for (let i = 0; i < docs.length; i++) b.push(q, b.docs.addString(docs[i]), scores[i]);
     }
     return b.finish(tag, qids, (qid, docid) => {
       throw new InputError({ code: 'duplicate', message: `document '${docid}' appears twice in the ranking of query '${qid}'` });
@@ -66,7 +68,7 @@ export class Run {
 
 /** Growable columns; grouping and ranking happen once in finish(). */
 class RunBuilder {
-  readonly docs: IdTable;
+  readonly docs: DocArena;
   private q: Int32Array;
   private d: Int32Array;
   private s: Float64Array;
@@ -75,7 +77,7 @@ class RunBuilder {
   /** `expectedLines` sizes the columns up front (a run file's size / ~32 bytes a line) to avoid regrowth. */
   constructor(expectedLines = 1 << 16) {
     const cap = Math.max(1024, expectedLines);
-    this.docs = new IdTable(Math.min(cap, 1 << 22));
+    this.docs = new DocArena(cap);
     this.q = new Int32Array(cap);
     this.d = new Int32Array(cap);
     this.s = new Float64Array(cap);
@@ -125,14 +127,14 @@ class RunBuilder {
     this.s = new Float64Array(0);
 
     const docs = this.docs;
-    const seen = new Int32Array(docs.size);
+    const seen = new EntrySet();
     let perm = new Int32Array(0);
     for (let qi = 0; qi < nq; qi++) {
       const start = offsets[qi];
       const end = offsets[qi + 1];
+      seen.reset(end - start);
       for (let i = start; i < end; i++) {
-        if (seen[docIds[i]] === qi + 1) onDuplicate(qids.string(order[qi]), docs.string(docIds[i]));
-        seen[docIds[i]] = qi + 1;
+        if (seen.add(docs, docIds[i]) >= 0) onDuplicate(qids.string(order[qi]), docs.string(docIds[i]));
       }
       if (scoresDescending(scores, start, end)) {
         sortTies(docIds, scores, start, end, docs);
@@ -158,7 +160,7 @@ function scoresDescending(scores: Float64Array, start: number, end: number): boo
 }
 
 /** Most runs come sorted by score already: then only groups of equal scores need ordering (by docno, descending). */
-function sortTies(docIds: Int32Array, scores: Float64Array, start: number, end: number, docs: IdTable): void {
+function sortTies(docIds: Int32Array, scores: Float64Array, start: number, end: number, docs: DocArena): void {
   let g = start;
   while (g < end) {
     let e = g + 1;
@@ -217,7 +219,7 @@ export function readRun(path: string): Run {
         hint: RUN_HINT,
       });
     }
-    b.push(qids.intern(buf, f[0], f[1]), b.docs.intern(buf, f[4], f[5]), score);
+    b.push(qids.intern(buf, f[0], f[1]), b.docs.add(buf, f[4], f[5]), score);
     if (!sameBytes(tag, buf, f[10], f[11])) tag = Buffer.from(buf.subarray(f[10], f[11]));
   });
   if (b.n === 0) {

@@ -1,0 +1,163 @@
+/** What a run needs of its document ids: strings on demand, byte order, and per-entry hashes and bytes. */
+export interface DocIds {
+  readonly size: number;
+  string(id: number): string;
+  compare(a: number, b: number): number;
+  hash(id: number): number;
+  equalsBytes(id: number, buf: Buffer, start: number, end: number): boolean;
+  readonly buffer: Buffer;
+  start(id: number): number;
+  end(id: number): number;
+}
+
+/**
+ * Document ids of a run, one entry per line, as bytes in one growing buffer (no string per line, no global
+ * hash table: the ids are written and read in file order, which keeps a 10-million-line run cache-friendly).
+ * A hash of each id is kept so per-query lookups (judgements, duplicates) never re-read the bytes.
+ * Ids compare in byte order, which is trec_eval's strcmp order.
+ */
+export class DocArena implements DocIds {
+  private bytes: Buffer;
+  private used = 0;
+  private starts: Int32Array; // starts[i] .. starts[i + 1] are entry i's bytes
+  private hashes: Int32Array;
+  private count = 0;
+
+  constructor(capacity = 1024) {
+    this.starts = new Int32Array(capacity + 1);
+    this.hashes = new Int32Array(capacity);
+    this.bytes = Buffer.allocUnsafe(Math.max(4096, capacity * 12));
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(buf: Buffer, start: number, end: number): number {
+    const len = end - start;
+    if (this.used + len > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + len));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    if (this.count + 1 >= this.starts.length) {
+      const n = Math.ceil(this.starts.length * 1.5);
+      const s = new Int32Array(n + 1);
+      s.set(this.starts);
+      const h = new Int32Array(n);
+      h.set(this.hashes);
+      this.starts = s;
+      this.hashes = h;
+    }
+    const id = this.count++;
+    buf.copy(this.bytes, this.used, start, end);
+    this.used += len;
+    this.starts[id + 1] = this.used;
+    this.hashes[id] = hashBytes(buf, start, end);
+    return id;
+  }
+
+  addString(s: string): number {
+    const b = Buffer.from(s, 'utf8');
+    return this.add(b, 0, b.length);
+  }
+
+  string(id: number): string {
+    return this.bytes.toString('utf8', this.starts[id], this.starts[id + 1]);
+  }
+
+  hash(id: number): number {
+    return this.hashes[id];
+  }
+
+  /** The buffer holding the bytes, and where entry `id` starts and ends in it (valid until the next add). */
+  get buffer(): Buffer {
+    return this.bytes;
+  }
+
+  start(id: number): number {
+    return this.starts[id];
+  }
+
+  end(id: number): number {
+    return this.starts[id + 1];
+  }
+
+  /** strcmp-style comparison of two entries' bytes. */
+  compare(a: number, b: number): number {
+    const bytes = this.bytes;
+    let i = this.starts[a];
+    const ea = this.starts[a + 1];
+    let j = this.starts[b];
+    const eb = this.starts[b + 1];
+    for (; i < ea && j < eb; i++, j++) {
+      if (bytes[i] !== bytes[j]) return bytes[i] - bytes[j];
+    }
+    return ea - i - (eb - j);
+  }
+
+  equals(a: number, b: number): boolean {
+    if (this.hashes[a] !== this.hashes[b]) return false;
+    return this.equalsBytes(a, this.bytes, this.starts[b], this.starts[b + 1]);
+  }
+
+  /** True if entry `id` holds exactly buf[start, end). */
+  equalsBytes(id: number, buf: Buffer, start: number, end: number): boolean {
+    const s = this.starts[id];
+    if (this.starts[id + 1] - s !== end - start) return false;
+    const bytes = this.bytes;
+    for (let i = 0; i < end - start; i++) if (bytes[s + i] !== buf[start + i]) return false;
+    return true;
+  }
+}
+
+/** FNV-1a over bytes with a final avalanche, so the low bits index small tables well. */
+export function hashBytes(buf: Buffer, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    h ^= buf[i];
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h | 0;
+}
+
+/**
+ * A small reusable hash set of arena entries (one query's documents at a time): open addressing over a
+ * power-of-two table of entry ids, sized to the query.
+ */
+export class EntrySet {
+  private slots = new Int32Array(2048);
+  private mask = 2047;
+  private used: number[] = [];
+
+  /** Empties the set and makes room for n entries. */
+  reset(n: number): void {
+    if (n * 2 > this.slots.length) {
+      let size = this.slots.length;
+      while (size < n * 2) size <<= 1;
+      this.slots = new Int32Array(size);
+      this.mask = size - 1;
+    } else {
+      for (const s of this.used) this.slots[s] = 0;
+    }
+    this.used.length = 0;
+  }
+
+  /** Adds entry `id`; returns the id of an equal entry already present, or -1. */
+  add(arena: DocArena, id: number): number {
+    let slot = arena.hash(id) & this.mask;
+    for (;;) {
+      const v = this.slots[slot];
+      if (v === 0) {
+        this.slots[slot] = id + 1;
+        this.used.push(slot);
+        return -1;
+      }
+      if (arena.equals(v - 1, id)) return v - 1;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+}
