@@ -13,7 +13,7 @@ describe('store worker', () => {
   const ws = scifactWorkspace([RUN]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
   const dbPath = join(ws.root, 'storage', 'store.sqlite');
-  const args = { roots: [ws.root], runsFolder: 'runs', measures: ['ndcg_cut.10'] };
+  const args = { roots: [ws.root], runsFolder: 'runs', measures: ['ndcg_cut.10', 'map'] };
 
   it('indexes with progress, judges durably, re-evaluates after a burst, and persists a snapshot', async () => {
     const client = await StoreClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
@@ -49,6 +49,11 @@ describe('store worker', () => {
     try {
       assert.equal(reopened.discarded, undefined);
       assert.equal((await reopened.request('tree', {}))[0].splits[0].judgementCount, 3);
+      // A judgement before this session's first indexing is evaluated with the stored settings (map too).
+      const changed = new Promise<void>((resolve) => reopened.onChanged(resolve));
+      await reopened.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '3', docId: 'x-1', grade: 0 });
+      await changed;
+      assert.ok('map' in (await reopened.request('tree', {}))[0].splits[0].runs[0].means);
       assert.deepEqual((await reopened.request('index', args)).reindexed, []);
     } finally {
       await reopened.close();
@@ -62,7 +67,7 @@ describe('store worker', () => {
       assert.match(client.discarded ?? '', /corrupt/);
       const summary = await client.request('index', args);
       assert.equal(summary.runs, 1);
-      assert.equal((await client.request('tree', {}))[0].splits[0].judgementCount, 3, 'judgements come back from the annotation file');
+      assert.equal((await client.request('tree', {}))[0].splits[0].judgementCount, 4, 'judgements come back from the annotation file');
     } finally {
       await client.close();
     }

@@ -9,7 +9,7 @@ import { openDatabase, Snapshotter } from './database';
 import { exportJudgements } from './exportJudgements';
 import { recordOwnAppend } from './fileState';
 import { indexWorkspace } from './indexer';
-import { evaluateRunsOnSplit, evaluationOf } from './metrics';
+import { evaluateRunsOnSplit, evaluationOf, type EvaluationSettings } from './metrics';
 import { problemFrom, type Problem } from './problems';
 import { PROTOCOL_VERSION, type HostMessage, type StoreRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from './queries';
@@ -31,14 +31,19 @@ function send(m: WorkerMessage): void {
 class Store {
   private readonly writers = new Map<string, AnnotationWriter>();
   private indexing: Promise<unknown> = Promise.resolve();
-  private evaluation = evaluationOf({ measures: [] });
+  /** The settings of the last indexing (kept in the database, so judgements made before the first index
+   * request of a session are evaluated as the runs' other figures were). */
+  private evaluation: Required<EvaluationSettings>;
   private readonly staleSplits = new Map<string, { datasetId: number; split: string }>();
   private metricsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly snapshot: Snapshotter,
-  ) {}
+  ) {
+    const saved = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'");
+    this.evaluation = typeof saved === 'string' ? (JSON.parse(saved) as Required<EvaluationSettings>) : evaluationOf({ measures: [] });
+  }
 
   async handle(m: HostMessage): Promise<unknown> {
     switch (m.kind) {
