@@ -45,7 +45,7 @@ describe('irw run (CLI)', () => {
 
   it('Ctrl-C (SIGINT) mid-run: exit code 3 and no partial run file', async () => {
     const big = join(dir, 'big');
-    writeSyntheticBeir(big, { docs: 40_000, queries: 3000, meanWords: 80, vocabulary: 50_000 });
+    writeSyntheticBeir(big, { docs: 25_000, queries: 4000, meanWords: 80, vocabulary: 50_000 });
     const outDir = join(dir, 'out');
     mkdirSync(outDir);
     const out = join(outDir, 'int.trec');

@@ -1,5 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,7 +48,7 @@ describe('runner child process', () => {
     dir = mkdtempSync(join(tmpdir(), 'irw-runner-'));
     // Big enough that indexing and searching take seconds, so cancel and kill land mid-run.
     big = join(dir, 'big');
-    writeSyntheticBeir(big, { docs: 60_000, queries: 3000, meanWords: 80, vocabulary: 50_000 });
+    writeSyntheticBeir(big, { docs: 25_000, queries: 4000, meanWords: 80, vocabulary: 50_000 });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -111,6 +112,27 @@ describe('runner child process', () => {
     });
     assert.equal(existsSync(out), false);
     assert.deepEqual(leftovers(dir), []);
+  });
+
+  it('if the parent dies, the child stops, removes its partial output and exits', async () => {
+    const outDir = join(dir, 'orphan');
+    mkdirSync(outDir);
+    const parent = join(dir, 'parent.ts');
+    // A parent that starts a run and exits abruptly (no cancel) once the child is searching.
+    writeFileSync(
+      parent,
+      `import { startBm25Run } from ${JSON.stringify(join(ROOT, 'src/runner/client.ts'))};
+const h = startBm25Run(${JSON.stringify(request({ dataset: big, out: join(outDir, 'o.trec'), topK: 1000 }))},
+  { runnerPath: ${JSON.stringify(CHILD.runnerPath)}, execArgv: ['--import', 'tsx'], onProgress: (p) => {
+    if (p.phase === 'search') { process.stdout.write(String(h.pid) + '\\n'); process.exit(0); } } });
+h.result.catch(() => undefined);
+`,
+    );
+    const r = spawnSync(process.execPath, ['--import', 'tsx', parent], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const pid = Number(r.stdout.trim());
+    assert.ok(pid > 0, r.stderr);
+    await waitUntil(() => !alive(pid), 10_000);
+    assert.deepEqual(readdirSync(outDir), []);
   });
 
   it('bad input comes back as an InputError with file and line', async () => {

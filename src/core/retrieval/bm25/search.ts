@@ -37,6 +37,7 @@ export class Searcher {
   private readonly idRank: Uint32Array;
   private readonly caches: Float32Array[];
   private scratch = new Float32Array(0);
+  private selectBuf = new Float32Array(0);
 
   constructor(
     readonly index: Bm25Index,
@@ -110,7 +111,12 @@ export class Searcher {
     const scores = this.scratch.length >= n ? this.scratch : (this.scratch = new Float32Array(n));
     for (let i = 0; i < n; i++) scores[i] = total[touched[i]]; // rounds to float, as Lucene's final score
     let threshold = -Infinity;
-    if (n > k) threshold = kthLargest(scores.slice(0, n), k);
+    if (n > k) {
+      if (this.selectBuf.length < n) this.selectBuf = new Float32Array(scores.length);
+      const copy = this.selectBuf.subarray(0, n);
+      copy.set(scores.subarray(0, n));
+      threshold = kthLargest(copy, k);
+    }
     let m = 0;
     let candidates = new Uint32Array(Math.min(n, 2 * k + 16));
     for (let i = 0; i < n; i++) {
