@@ -167,6 +167,21 @@ describe('store: problems in bad files', () => {
     assert.equal(datasetTree(db)[0].docCount, 2);
   });
 
+  it('says when a dataset has no queries.jsonl, once, until it appears', async () => {
+    const queries = join(ws.dataset, 'queries.jsonl');
+    const saved = readFileSync(queries);
+    rmSync(queries);
+    const { db } = await openDatabase(undefined);
+    const index = () => indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    await index();
+    await index();
+    assert.equal(storedProblems(db).filter((p) => p.file === queries).length, 1);
+    writeFileSync(queries, saved);
+    await index();
+    assert.deepEqual(storedProblems(db).filter((p) => p.file === queries), []);
+    assert.equal(datasetTree(db)[0].queryCount, 1109);
+  });
+
   it('ties a run outside any dataset folder to the dataset holding its query ids, or says it cannot', async () => {
     const loose = join(ws.root, 'runs', 'loose.trec');
     writeFileSync(loose, readFileSync(join(SCIFACT_RUNS, RUNS[0])));

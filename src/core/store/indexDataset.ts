@@ -41,8 +41,10 @@ export async function indexDataset(db: Database, d: DiscoveredDataset, ctx: Inde
   if (corpus && (corpus.changed || isNew)) await indexCorpus(db, datasetId, corpus.state, ctx);
   const queries = await checkFile(db, d.queries);
   if (!queries) {
+    // Attached to the missing file itself, so that it is replaced on every pass and goes once the file exists.
+    forgetFile(db, d.queries);
     ctx.problems.push({
-      file: d.corpus,
+      file: d.queries,
       line: 0,
       severity: 'warning',
       message: `dataset ${d.name} has no queries.jsonl beside its corpus.jsonl; add one ({"_id": "q1", "text": "…"} per line) to judge or evaluate it.`,

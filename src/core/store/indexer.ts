@@ -36,9 +36,9 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
   const keepDatasets = new Set(found.datasets.map((d) => d.dir));
   for (const d of rows<{ id: number; path: string }>(db, 'SELECT id, path FROM datasets')) {
     if (keepDatasets.has(d.path)) continue;
-    for (const f of rows<{ path: string }>(db, 'SELECT path FROM files WHERE path LIKE ? ESCAPE \'\\\'', [`${likeEscape(d.path)}/%`])) {
-      forgetFile(db, f.path);
-    }
+    const under = [`${likeEscape(d.path)}/%`];
+    db.run("DELETE FROM files WHERE path LIKE ? ESCAPE '\\'", under);
+    db.run("DELETE FROM problems WHERE file LIKE ? ESCAPE '\\'", under);
     db.run('DELETE FROM datasets WHERE id = ?', [d.id]);
     removed.push(d.path);
   }
