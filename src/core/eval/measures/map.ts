@@ -18,16 +18,7 @@ export function averagePrecision(q: QueryRels, ctx: MeasureContext): number {
 
 /** gm_map's per-query value is log(max(AP, MIN_GEO_MEAN)); the summary is exp of the mean. */
 export function logAveragePrecision(q: QueryRels, ctx: MeasureContext): number {
-  let relSoFar = 0;
-  let sum = 0;
-  for (let i = 0; i < q.numRet; i++) {
-    if (q.rels[i] >= ctx.relevanceLevel) {
-      relSoFar++;
-      sum += relSoFar / (i + 1);
-    }
-  }
-  if (relSoFar) sum /= q.numRel;
-  return Math.log(Math.max(sum, MIN_GEO_MEAN));
+  return Math.log(Math.max(averagePrecision(q, ctx), MIN_GEO_MEAN));
 }
 
 /** map_cut.k: AP over the top k, still normalised by all relevant documents. */
