@@ -1,0 +1,136 @@
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
+
+/**
+ * Significance tests for comparing two runs query by query (the same queries, in the same order).
+ * The t distribution comes from @stdlib; the randomization test and Holm's correction are ours.
+ */
+
+export interface PairedTTest {
+  /** Mean of a - b. */
+  meanDiff: number;
+  t: number;
+  df: number;
+  /** Two-sided. */
+  p: number;
+}
+
+/**
+ * Paired (dependent-samples) t-test of a against b, two-sided, as scipy.stats.ttest_rel. When every
+ * difference is the same, the variance is 0: p is 1 if that difference is 0 (identical runs) and 0
+ * otherwise (scipy answers NaN for both).
+ */
+export function pairedTTest(a: ArrayLike<number>, b: ArrayLike<number>): PairedTTest {
+  const n = checkPaired(a, b);
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += a[i] - b[i];
+  const meanDiff = sum / n;
+  let ss = 0;
+  for (let i = 0; i < n; i++) {
+    const dev = a[i] - b[i] - meanDiff;
+    ss += dev * dev;
+  }
+  const df = n - 1;
+  if (df === 0) return { meanDiff, t: NaN, df, p: 1 };
+  const se = Math.sqrt(ss / df / n);
+  if (se === 0 || se < Math.abs(meanDiff) * 1e-14) {
+    return meanDiff === 0 ? { meanDiff, t: 0, df, p: 1 } : { meanDiff, t: meanDiff > 0 ? Infinity : -Infinity, df, p: 0 };
+  }
+  const t = meanDiff / se;
+  const p = Math.min(1, 2 * tCdf(-Math.abs(t), df));
+  return { meanDiff, t, df, p };
+}
+
+export interface RandomizationOptions {
+  /** Number of random sign assignments (default 10,000). */
+  trials?: number;
+  /** Seed of the generator: the same seed gives the same p-value (default 1). */
+  seed?: number;
+}
+
+/**
+ * Paired randomization (permutation) test of the mean difference, two-sided, as in Smucker, Allan and
+ * Carterette (CIKM 2007): under the null hypothesis the labels a/b of each query are exchangeable, so
+ * each difference keeps or flips its sign at random. p = (c + 1) / (trials + 1), where c counts the
+ * trials whose |mean difference| is at least the observed one; the +1 counts the observed assignment,
+ * so p is never 0 (Phipson and Smyth, 2010). Deterministic for a given seed (mulberry32 generator).
+ */
+export function randomizationTest(a: ArrayLike<number>, b: ArrayLike<number>, options: RandomizationOptions = {}): number {
+  const n = checkPaired(a, b);
+  const trials = options.trials ?? 10_000;
+  const d = new Float64Array(n);
+  let observed = 0;
+  for (let i = 0; i < n; i++) {
+    d[i] = a[i] - b[i];
+    observed += d[i];
+  }
+  // Compare sums, not means (same order), with a relative tolerance so float noise in the sum of the
+  // unpermuted assignment still counts as "at least as extreme".
+  const threshold = Math.abs(observed) * (1 - 1e-12) - 1e-12;
+  const next = mulberry32(options.seed ?? 1);
+  let count = 0;
+  for (let t = 0; t < trials; t++) {
+    let s = 0;
+    let bits = 0;
+    for (let i = 0; i < n; i++) {
+      if ((i & 31) === 0) bits = next();
+      s += bits & 1 ? d[i] : -d[i];
+      bits >>>= 1;
+    }
+    if (Math.abs(s) >= threshold) count++;
+  }
+  return (count + 1) / (trials + 1);
+}
+
+/**
+ * Holm–Bonferroni step-down adjusted p-values, in the input's order: the i-th smallest (0-based) of m
+ * is multiplied by m - i, capped at 1, and made monotone (an adjusted p-value is never below that of a
+ * smaller raw one). Reject where adjusted p <= alpha.
+ */
+export function holmAdjust(p: readonly number[]): number[] {
+  const m = p.length;
+  const order = p.map((_, i) => i).sort((x, y) => p[x] - p[y]);
+  const out = new Array<number>(m);
+  let running = 0;
+  order.forEach((idx, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p[idx]));
+    out[idx] = running;
+  });
+  return out;
+}
+
+export interface WinTieLoss {
+  wins: number;
+  ties: number;
+  losses: number;
+}
+
+/** Queries where a beats, ties or loses to b; differences under `epsilon` (float noise) are ties. */
+export function winTieLoss(a: ArrayLike<number>, b: ArrayLike<number>, epsilon = 1e-9): WinTieLoss {
+  const n = checkPaired(a, b);
+  const r = { wins: 0, ties: 0, losses: 0 };
+  for (let i = 0; i < n; i++) {
+    const d = a[i] - b[i];
+    if (d > epsilon) r.wins++;
+    else if (d < -epsilon) r.losses++;
+    else r.ties++;
+  }
+  return r;
+}
+
+function checkPaired(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new Error(`paired test: ${a.length} values against ${b.length}; pair the same queries`);
+  if (a.length === 0) throw new Error('paired test: no queries to compare');
+  return a.length;
+}
+
+/** mulberry32: a small, fast 32-bit generator; plenty for sign flips, and reproducible from its seed. */
+function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return (z ^ (z >>> 14)) >>> 0;
+  };
+}
