@@ -195,6 +195,8 @@ export function readRun(path: string): Run {
   const qids = new IdTable(1024);
   const f: number[] = [];
   let tag = Buffer.alloc(0);
+  let lastQid = Buffer.alloc(0);
+  let lastQ = -1;
   forEachLineSync(path, (buf, start, end, lineNo) => {
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;
@@ -219,7 +221,12 @@ export function readRun(path: string): Run {
         hint: RUN_HINT,
       });
     }
-    b.push(qids.intern(buf, f[0], f[1]), b.docs.add(buf, f[4], f[5]), score);
+    // Runs list a query's lines together: reuse the previous line's query id when the bytes match.
+    if (lastQ < 0 || !sameBytes(lastQid, buf, f[0], f[1])) {
+      lastQ = qids.intern(buf, f[0], f[1]);
+      lastQid = Buffer.from(buf.subarray(f[0], f[1]));
+    }
+    b.push(lastQ, b.docs.add(buf, f[4], f[5]), score);
     if (!sameBytes(tag, buf, f[10], f[11])) tag = Buffer.from(buf.subarray(f[10], f[11]));
   });
   if (b.n === 0) {
