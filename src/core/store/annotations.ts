@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AppendLog } from './appendLog';
+import { fsyncDir } from './durableFs';
 import type { Problem } from './problems';
 
 /**
@@ -69,7 +70,10 @@ export class AnnotationWriter {
   /** Opens (creating when missing) the split's annotation files and repairs a torn tail from a crash. */
   static open(datasetDir: string, split: string): { writer: AnnotationWriter; problems: Problem[] } {
     const paths = annotationPaths(datasetDir, split);
-    mkdirSync(dirname(paths.tsv), { recursive: true });
+    if (!existsSync(dirname(paths.tsv))) {
+      mkdirSync(dirname(paths.tsv), { recursive: true });
+      fsyncDir(datasetDir); // the new qrels/ folder's entry must be durable too
+    }
     const tsv = AppendLog.open(paths.tsv, BEIR_QRELS_HEADER, isTsvLine);
     let meta: AppendLog;
     try {
