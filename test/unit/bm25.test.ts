@@ -10,7 +10,7 @@ import { Searcher, bagOfWords, idf } from '../../src/core/retrieval/bm25/search'
 import { byte4ToInt, intToByte4 } from '../../src/core/retrieval/bm25/smallFloat';
 import { cacheFile, cacheKey, loadIndex, saveIndex } from '../../src/core/retrieval/bm25/cache';
 import { Rm3, RM3_DEFAULTS } from '../../src/core/retrieval/bm25/rm3';
-import { runBm25, runTag, type Bm25RunRequest } from '../../src/core/retrieval/bm25/run';
+import { adjustScoreTies, runBm25, runTag, type Bm25RunRequest } from '../../src/core/retrieval/bm25/run';
 import { readQueryWeights } from '../../src/core/retrieval/bm25/queryWeights';
 import { RunWriter } from '../../src/core/formats/runWriter';
 import { InputError } from '../../src/core/formats/errors';
@@ -262,6 +262,16 @@ describe('runs: tag, remove-query, weighted queries', () => {
   it('the tag names the configuration', () => {
     assert.equal(runTag(base({})), 'bm25-flat-k1=0.9-b=0.4-removeQuery');
     assert.equal(runTag(base({ fields: 'multifield', removeQuery: false, rm3: RM3_DEFAULTS })), 'bm25-multifield-k1=0.9-b=0.4-rm3=10,10,0.5-keepQuery');
+  });
+
+  it("ties are written as Anserini's ScoreTiesAdjuster writes them: 1e-4 rounding, 1e-6 per tie", () => {
+    const scores = [23.439316, 22.087432, 22.087432, 22.08741, 21.602508]; // a ranking: descending
+    adjustScoreTies(scores);
+    // In float, as in Anserini, 22.0874 - 1e-6 and 22.0874 - 2e-6 round to the same value (spacing ~1.9e-6 here).
+    assert.deepEqual(scores.map((x) => x.toFixed(6)), ['23.439301', '22.087400', '22.087399', '22.087399', '21.602501']);
+    const small = [1.5, 1.5, 1.5];
+    adjustScoreTies(small);
+    assert.deepEqual(small.map((x) => x.toFixed(6)), ['1.500000', '1.499999', '1.499998']);
   });
 
   it('a hit whose id is the query id is dropped unless told otherwise', async () => {
