@@ -1,31 +1,28 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
+import { discover } from '../core/store/discovery';
 
-/** A BEIR-layout folder: corpus.jsonl, queries.jsonl and qrels/<split>.tsv. */
+/** A BEIR-layout folder with the splits that have original qrels (qrels/<split>.tsv), test first. */
 export interface DatasetFolder {
   path: string;
   name: string;
   splits: string[];
 }
 
-/** Original qrels splits of a dataset (qrels/<split>.tsv, not our <split>.annotations.tsv), test first. */
-export function splitsOf(folder: string): string[] {
-  const dir = join(folder, 'qrels');
-  if (!existsSync(dir)) return [];
-  const splits = readdirSync(dir)
-    .filter((f) => f.endsWith('.tsv') && !f.endsWith('.annotations.tsv'))
-    .map((f) => f.slice(0, -'.tsv'.length));
-  return splits.sort((a, b) => (a === 'test' ? -1 : b === 'test' ? 1 : a.localeCompare(b)));
+/** The dataset at `dir` as the store's discovery sees it, or undefined if it is not BEIR-layout. */
+export function datasetAt(dir: string): DatasetFolder | undefined {
+  const d = discover([dir], { runsFolder: 'runs', maxDepth: 0 }).datasets[0];
+  if (!d) return undefined;
+  const splits = d.splits.filter((s) => s.qrels).map((s) => s.split);
+  splits.sort((a, b) => (a === 'test' ? -1 : b === 'test' ? 1 : a.localeCompare(b)));
+  return splits.length ? { path: d.dir, name: d.name, splits } : undefined;
 }
 
+/** Dataset folders of the workspace, found through VS Code's file search (async, honours files.exclude). */
 export async function findDatasets(): Promise<DatasetFolder[]> {
   const corpora = await vscode.workspace.findFiles('**/corpus.jsonl', '**/node_modules/**', 200);
-  const out: DatasetFolder[] = [];
-  for (const uri of corpora) {
-    const path = dirname(uri.fsPath);
-    const splits = splitsOf(path);
-    if (existsSync(join(path, 'queries.jsonl')) && splits.length) out.push({ path, name: basename(path), splits });
-  }
-  return out.sort((a, b) => a.path.localeCompare(b.path));
+  return corpora
+    .map((uri) => datasetAt(dirname(uri.fsPath)))
+    .filter((d): d is DatasetFolder => d !== undefined)
+    .sort((a, b) => a.path.localeCompare(b.path));
 }

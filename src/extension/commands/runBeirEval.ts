@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { evaluate, formatTrecEval, type EvalResult } from '../../core/eval';
 import { isInputError, type InputError } from '../../core/formats/errors';
@@ -7,7 +7,7 @@ import { readQrels } from '../../core/formats/qrels';
 import { readRun } from '../../core/formats/run';
 import type { RunProgress } from '../../core/retrieval/bm25/run';
 import { RunnerError, startBm25Run } from '../../runner/client';
-import { findDatasets, splitsOf, type DatasetFolder } from '../datasets';
+import { datasetAt, findDatasets, type DatasetFolder } from '../datasets';
 
 type Retriever = 'bm25' | 'file';
 
@@ -56,7 +56,12 @@ export async function runBeirEval(
   output: vscode.OutputChannel,
   args: RunBeirEvalArgs = {},
 ): Promise<RunBeirEvalFigures | undefined> {
-  const datasets = args.dataset ? [datasetAt(args.dataset)] : await findDatasets();
+  const given = args.dataset ? datasetAt(args.dataset) : undefined;
+  if (args.dataset && !given) {
+    void vscode.window.showErrorMessage(`IR Workbench: ${args.dataset} is not a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv).`);
+    return;
+  }
+  const datasets = given ? [given] : await findDatasets();
   if (datasets.length === 0) {
     void vscode.window.showWarningMessage(
       'IR Workbench: no BEIR dataset folder in this workspace. A dataset folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv.',
@@ -98,9 +103,7 @@ export async function runBeirEval(
   return showEvaluation(output, dataset, split, runPath);
 }
 
-function datasetAt(path: string): DatasetFolder {
-  return { path, name: basename(path), splits: splitsOf(path) };
-}
+
 
 async function pickDataset(datasets: DatasetFolder[]): Promise<DatasetFolder | undefined> {
   if (datasets.length === 1) return datasets[0];
