@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { InputError } from '../core/formats/errors';
 import { defaultTmpPath, removeQuietly } from '../core/formats/runWriter';
 import type { Bm25RunRequest, Bm25RunResult, RunProgress } from '../core/retrieval/bm25/run';
+import type { NeuralJob, NeuralProgress, NeuralResult } from '../core/retrieval/neuralJob';
 import { PROTOCOL_VERSION, isProtocolMessage, type ChildMessage, type ParentMessage } from './protocol';
 
 /**
@@ -35,8 +36,8 @@ export class RunnerError extends Error {
   }
 }
 
-export interface StartOptions {
-  onProgress?: (p: RunProgress) => void;
+export interface StartOptions<P = RunProgress> {
+  onProgress?: (p: P) => void;
   signal?: AbortSignal;
   /** Path of the runner script; default dist/runner.js next to the bundle that imports this module. */
   runnerPath?: string;
@@ -46,8 +47,8 @@ export interface StartOptions {
   killAfterMs?: number;
 }
 
-export interface RunHandle {
-  readonly result: Promise<Bm25RunResult>;
+export interface RunHandle<R = Bm25RunResult> {
+  readonly result: Promise<R>;
   /** Process id of the child (for diagnostics). */
   readonly pid: number | undefined;
   cancel(): void;
@@ -56,9 +57,20 @@ export interface RunHandle {
 const STDERR_TAIL = 4000;
 
 export function startBm25Run(request: Bm25RunRequest, options: StartOptions = {}): RunHandle {
+  return startJob<Bm25RunResult, RunProgress>(request, options);
+}
+
+/** The same for a neural or fusion job (dense, rerank, hybrid, fuse: see core/retrieval/neuralJob.ts). */
+export function startNeuralRun(job: NeuralJob, options: StartOptions<NeuralProgress> = {}): RunHandle<NeuralResult> {
+  return startJob<NeuralResult, NeuralProgress>(job, options);
+}
+
+function startJob<R, P>(request: Bm25RunRequest | NeuralJob, options: StartOptions<P>): RunHandle<R> {
   const id = randomUUID();
   // The parent picks the temporary output path, so it can remove it even if the child is killed.
-  const tmpOut = request.tmpOut ?? defaultTmpPath(request.out);
+  const target = 'job' in request ? request.request : request;
+  const tmpOut = target.tmpOut ?? defaultTmpPath(target.out);
+  const withTmp: Bm25RunRequest | NeuralJob = 'job' in request ? ({ ...request, request: { ...request.request, tmpOut } } as NeuralJob) : { ...request, tmpOut };
   const child: ChildProcess = fork(options.runnerPath ?? join(__dirname, 'runner.js'), [], {
     execArgv: options.execArgv ?? [],
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -74,9 +86,14 @@ export function startBm25Run(request: Bm25RunRequest, options: StartOptions = {}
   let cancelRequested = false;
   let killTimer: NodeJS.Timeout | undefined;
 
+  let runSent = false;
   const cancel = () => {
     if (cancelRequested || final) return;
     cancelRequested = true;
+    if (!runSent) {
+      child.kill(); // nothing started yet: no output to clean up
+      return;
+    }
     const msg: ParentMessage = { v: PROTOCOL_VERSION, kind: 'cancel', id };
     if (child.connected) child.send(msg, () => undefined);
     killTimer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 5000);
@@ -85,15 +102,17 @@ export function startBm25Run(request: Bm25RunRequest, options: StartOptions = {}
   if (options.signal?.aborted) queueMicrotask(cancel);
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  const result = new Promise<Bm25RunResult>((resolve, reject) => {
+  const result = new Promise<R>((resolve, reject) => {
     child.on('message', (m: unknown) => {
       if (!isProtocolMessage(m)) return;
       const msg = m as ChildMessage;
       if (msg.kind === 'ready') {
-        const run: ParentMessage = { v: PROTOCOL_VERSION, kind: 'run', id, request: { ...request, tmpOut } };
+        if (cancelRequested) return;
+        runSent = true;
+        const run: ParentMessage = { v: PROTOCOL_VERSION, kind: 'run', id, request: withTmp };
         child.send(run, () => undefined);
       } else if (msg.kind === 'progress' && msg.id === id) {
-        if (!final) options.onProgress?.(msg.progress);
+        if (!final) options.onProgress?.(msg.progress as P);
       } else if ((msg.kind === 'result' || msg.kind === 'error' || msg.kind === 'cancelled') && msg.id === id) {
         final = msg;
       }
@@ -109,7 +128,7 @@ export function startBm25Run(request: Bm25RunRequest, options: StartOptions = {}
     child.on('close', (code, signal) => {
       cleanup();
       const msg: ChildMessage | null = final;
-      if (msg?.kind === 'result') return resolve(msg.result);
+      if (msg?.kind === 'result') return resolve(msg.result as R);
       removeQuietly(tmpOut);
       if (msg?.kind === 'error') {
         const e = msg.error;

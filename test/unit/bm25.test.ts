@@ -97,7 +97,7 @@ describe('BM25 scoring and ranking', () => {
     assert.deepEqual(Array.from(hits.docs, (d) => index.docIds[d]), ['a', 'b']);
   });
 
-  it('top-k by heap equals a full sort (property)', () => {
+  it('top-k selection equals a full sort, ties included (property)', () => {
     const vocab = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
     fc.assert(
       fc.property(

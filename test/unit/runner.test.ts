@@ -92,6 +92,14 @@ describe('runner child process', () => {
     await waitUntil(() => !alive(handle.pid));
   });
 
+  it('a signal aborted before the child is ready cancels without running', async () => {
+    const out = join(dir, 'early.trec');
+    const handle = startBm25Run(request({ out }), { ...CHILD, signal: AbortSignal.abort() });
+    await assert.rejects(handle.result, (e: unknown) => e instanceof RunnerError && e.code === 'cancelled');
+    assert.equal(existsSync(out), false);
+    await waitUntil(() => !alive(handle.pid));
+  });
+
   it('kill -9 of the child gives the parent a clear error and no partial file', async () => {
     const out = join(dir, 'killed.trec');
     let killed = false;
