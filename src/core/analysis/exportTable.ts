@@ -1,0 +1,104 @@
+import type { ExportFormat, ResultsModel } from '../../protocol/webview';
+
+/**
+ * The results table as text for papers and notes. Values have four decimals (trec_eval's). Markers on a
+ * run's value against the baseline, after Holm-Bonferroni over the compared runs: * paired t-test,
+ * † randomization test, both at the model's alpha.
+ */
+export function exportResults(model: ResultsModel, format: ExportFormat): string {
+  switch (format) {
+    case 'markdown':
+      return markdown(model);
+    case 'csv':
+      return csv(model);
+    case 'latex':
+      return latex(model);
+  }
+}
+
+const fix = (v: number) => v.toFixed(4);
+
+function markers(model: ResultsModel, row: ResultsModel['rows'][number], mi: number): string {
+  const c = row.vsBaseline?.[mi];
+  if (!c) return '';
+  return (c.tPHolm <= model.alpha ? '*' : '') + (c.randPHolm <= model.alpha ? '†' : '');
+}
+
+function caption(model: ResultsModel): string {
+  const base = model.rows.find((r) => r.key === model.baseline)?.label ?? model.baseline;
+  return (
+    `${model.dataset} (${model.split}), ${model.numQueries} queries. Against ${base}, Holm-Bonferroni corrected at ` +
+    `alpha ${model.alpha}: * paired t-test, † randomization test (${model.trials} trials, seed ${model.seed}). ` +
+    'MRR@10 is recip_rank on the top 10 (trec_eval -M 10).'
+  );
+}
+
+function markdown(model: ResultsModel): string {
+  const head = ['Run', ...model.measures.map((m) => m.label)];
+  const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
+  for (const r of model.rows) {
+    const label = r.key === model.baseline ? `${esc(r.label)} (baseline)` : esc(r.label);
+    lines.push(`| ${[label, ...r.means.map((v, mi) => fix(v) + markers(model, r, mi))].join(' | ')} |`);
+  }
+  return `${lines.join('\n')}\n\n${caption(model)}\n`;
+}
+
+function csv(model: ResultsModel): string {
+  const cell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const tested = model.measures.map((m, i) => ({ m, i })).filter(({ m }) => m.tested);
+  const head = [
+    'run',
+    'file',
+    'baseline',
+    ...model.measures.map((m) => m.key),
+    ...tested.flatMap(({ m }) => ['delta', 't_p', 't_p_holm', 'rand_p', 'rand_p_holm', 'wins', 'ties', 'losses'].map((s) => `${m.key}_${s}`)),
+  ];
+  const lines = [head.join(',')];
+  for (const r of model.rows) {
+    const tests = tested.flatMap(({ i }) => {
+      const c = r.vsBaseline?.[i];
+      return c ? [c.delta, c.tP, c.tPHolm, c.randP, c.randPHolm].map((v) => String(v)).concat([c.wins, c.ties, c.losses].map(String)) : Array(8).fill('');
+    });
+    lines.push([cell(r.label), cell(r.key), r.key === model.baseline ? '1' : '0', ...r.means.map((v) => String(v)), ...tests].join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const TEX_SPECIAL: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '{': '\\{',
+  '}': '\\}',
+  $: '\\$',
+  '&': '\\&',
+  '#': '\\#',
+  '^': '\\textasciicircum{}',
+  _: '\\_',
+  '%': '\\%',
+  '~': '\\textasciitilde{}',
+};
+const tex = (s: string) => s.replace(/[\\{}$&#^_%~]/g, (c) => TEX_SPECIAL[c]);
+
+function latex(model: ResultsModel): string {
+  const cols = `l${'r'.repeat(model.measures.length)}`;
+  const lines = [
+    '\\begin{table}',
+    '\\centering',
+    `\\caption{${tex(caption(model)).replace('†', '$^\\dagger$').replace('* paired', '$^*$ paired')}}`,
+    `\\begin{tabular}{${cols}}`,
+    '\\hline',
+    `Run & ${model.measures.map((m) => tex(m.label)).join(' & ')} \\\\`,
+    '\\hline',
+  ];
+  for (const r of model.rows) {
+    const values = r.means.map((v, mi) => {
+      const m = markers(model, r, mi);
+      const sup = m === '' ? '' : `$^{${m.replace('†', '\\dagger')}}$`;
+      return fix(v) + sup;
+    });
+    const label = tex(r.label) + (r.key === model.baseline ? ' (baseline)' : '');
+    lines.push(`${label} & ${values.join(' & ')} \\\\`);
+  }
+  lines.push('\\hline', '\\end{tabular}', '\\end{table}');
+  return `${lines.join('\n')}\n`;
+}

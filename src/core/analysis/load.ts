@@ -1,0 +1,78 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { readQueries } from '../formats/beir';
+import { isInputError } from '../formats/errors';
+import { readQrels } from '../formats/qrels';
+import { readRun } from '../formats/run';
+import { annotationPaths, readAnnotations } from '../store/annotations';
+import { CorpusIndex } from './corpusIndex';
+import { AnalysisSession } from './session';
+
+export interface LoadOptions {
+  datasetDir: string;
+  split: string;
+  complete?: boolean;
+  relevanceLevel?: number;
+  /** Reuses a corpus index while its file is unchanged (it is the slow part: one pass over corpus.jsonl). */
+  corpusCache?: Map<string, CorpusIndex>;
+}
+
+/** Opens a split for analysis: its qrels, queries, corpus offsets and the user's judgements so far. */
+export function loadSession(o: LoadOptions): AnalysisSession {
+  const corpusPath = join(o.datasetDir, 'corpus.jsonl');
+  let corpus = o.corpusCache?.get(corpusPath);
+  if (!corpus || corpus.stamp !== CorpusIndex.stampOf(corpusPath)) {
+    corpus = CorpusIndex.build(corpusPath);
+    o.corpusCache?.set(corpusPath, corpus);
+  }
+  const annotations = annotationPaths(o.datasetDir, o.split).tsv;
+  return new AnalysisSession({
+    datasetDir: o.datasetDir,
+    datasetName: basename(o.datasetDir),
+    split: o.split,
+    qrels: readQrels(join(o.datasetDir, 'qrels', `${o.split}.tsv`)),
+    queries: readQueries(join(o.datasetDir, 'queries.jsonl')),
+    corpus,
+    judgements: existsSync(annotations) ? readAnnotations(annotations).judgements : [],
+    complete: o.complete,
+    relevanceLevel: o.relevanceLevel,
+  });
+}
+
+const RUN_FILE = /\.(trec|run|txt|tsv)$/i;
+
+/** Run files directly in `dir` (not recursive), by name. */
+export function runFilesIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => RUN_FILE.test(f) && statSync(join(dir, f)).isFile())
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/**
+ * Adds run files to the session; a file that is not a valid run, or that ranks none of the split's judged
+ * queries, is left out with the reason (a runs folder often holds runs of other splits).
+ */
+export function addRunFiles(session: AnalysisSession, files: readonly string[]): { file: string; reason: string }[] {
+  const skipped: { file: string; reason: string }[] = [];
+  for (const file of files) {
+    if (session.hasRun(file)) continue;
+    try {
+      const run = readRun(file);
+      if (!session.original.queryIds().some((q) => run.queryIndex(q) >= 0)) {
+        skipped.push({ file, reason: `ranks no query judged in qrels/${session.split}.tsv` });
+        continue;
+      }
+      session.addRun(file, runLabel(file), run);
+    } catch (e) {
+      skipped.push({ file, reason: isInputError(e) ? e.format() : (e as Error).message });
+    }
+  }
+  return skipped;
+}
+
+/** A run's name in the views: its file name without the extension. */
+export function runLabel(file: string): string {
+  return basename(file).replace(RUN_FILE, '');
+}

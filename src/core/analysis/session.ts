@@ -1,0 +1,424 @@
+import { evaluate, perQuery } from '../eval';
+import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../eval/significance';
+import type { BeirQuery } from '../formats/beir';
+import { Qrels } from '../formats/qrels';
+import type { Run } from '../formats/run';
+import type {
+  Comparison,
+  DiffModel,
+  HoleRow,
+  LengthSummary,
+  MeasureColumn,
+  Move,
+  QueryDetail,
+  RankedDoc,
+  ResultsModel,
+  ResultsRow,
+  RunRef,
+} from '../../protocol/webview';
+import { snippet, type CorpusIndex } from './corpusIndex';
+
+/**
+ * The measures of the results table. MRR@10 is recip_rank evaluated on each query's top 10 only (trec_eval
+ * -M 10 -m recip_rank), as MS MARCO and BEIR report MRR@10; trec_eval's plain recip_rank looks at the whole
+ * ranking.
+ */
+export const RESULT_MEASURES: readonly MeasureColumn[] = [
+  { key: 'ndcg_cut_10', label: 'nDCG@10', tested: true },
+  { key: 'recall_100', label: 'R@100', tested: true },
+  { key: 'map', label: 'MAP', tested: true },
+  { key: 'recip_rank_10', label: 'MRR@10', tested: true },
+  { key: 'P_10', label: 'P@10', tested: true },
+  { key: 'judged_10', label: 'Judged@10', tested: false },
+  { key: 'hole_10', label: 'Hole@10', tested: false, lowerIsBetter: true },
+];
+const TREC_MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'P.10', 'judged.10', 'hole.10'];
+
+export const SIGNIFICANCE = { alpha: 0.05, trials: 10_000, seed: 1 } as const;
+
+/** Per-query values of every RESULT_MEASURES column for one run, over the evaluated queries. */
+export interface Scores {
+  queries: string[];
+  /** columns[m][q]: measure m (RESULT_MEASURES order) on queries[q]. */
+  columns: Float64Array[];
+  means: number[];
+}
+
+export interface SessionOptions {
+  datasetDir: string;
+  datasetName: string;
+  split: string;
+  qrels: Qrels;
+  queries: Map<string, BeirQuery>;
+  corpus: CorpusIndex;
+  /** The user's judgements recorded so far (annotation files): they override the qrels. */
+  judgements?: Iterable<{ queryId: string; docId: string; grade: number }>;
+  /** trec_eval -c (default true, as BEIR reports). */
+  complete?: boolean;
+  relevanceLevel?: number;
+}
+
+interface RunEntry extends RunRef {
+  run: Run;
+  original?: Scores;
+  effective?: Scores;
+  lengths?: LengthSummary;
+}
+
+/**
+ * Everything the analysis views show for one dataset split: its qrels, the user's judgements over them, the
+ * runs being compared and their scores. Pure (no editor): the extension host keeps one per open split and
+ * turns its answers into webview messages.
+ */
+export class AnalysisSession {
+  readonly datasetDir: string;
+  readonly datasetName: string;
+  readonly split: string;
+  readonly original: Qrels;
+  readonly queries: Map<string, BeirQuery>;
+  readonly corpus: CorpusIndex;
+  private readonly complete: boolean;
+  private readonly relevanceLevel: number;
+  /** The user's judgements, `${qid}\t${docid}` -> grade (a negative grade restores "unjudged"). */
+  private readonly overlay = new Map<string, { queryId: string; docId: string; grade: number }>();
+  private effectiveQrels: Qrels;
+  private readonly runs = new Map<string, RunEntry>();
+  /** Bumped on each judgement: views use it to know their figures are stale. */
+  version = 0;
+
+  constructor(o: SessionOptions) {
+    this.datasetDir = o.datasetDir;
+    this.datasetName = o.datasetName;
+    this.split = o.split;
+    this.original = o.qrels;
+    this.queries = o.queries;
+    this.corpus = o.corpus;
+    this.complete = o.complete ?? true;
+    this.relevanceLevel = o.relevanceLevel ?? 1;
+    for (const j of o.judgements ?? []) this.overlay.set(`${j.queryId}\t${j.docId}`, { ...j });
+    this.effectiveQrels = this.merge();
+  }
+
+  get judgementCount(): number {
+    return this.overlay.size;
+  }
+
+  /** Qrels with the user's judgements merged in (theirs win). */
+  get qrels(): Qrels {
+    return this.effectiveQrels;
+  }
+
+  addRun(key: string, label: string, run: Run): void {
+    this.runs.set(key, { key, label, run });
+  }
+
+  hasRun(key: string): boolean {
+    return this.runs.has(key);
+  }
+
+  runRefs(): RunRef[] {
+    return [...this.runs.values()].map(({ key, label }) => ({ key, label }));
+  }
+
+  run(key: string): Run {
+    return this.entry(key).run;
+  }
+
+  /** Records a judgement in memory (the caller has made it durable first) and invalidates the scores it moves. */
+  judge(queryId: string, docId: string, grade: number): void {
+    const k = `${queryId}\t${docId}`;
+    this.overlay.delete(k);
+    this.overlay.set(k, { queryId, docId, grade });
+    this.effectiveQrels = this.merge();
+    for (const r of this.runs.values()) r.effective = undefined;
+    this.version++;
+  }
+
+  /** The effective grade, or null when the document is not judged (>= 0) for the query. */
+  grade(queryId: string, docId: string): number | null {
+    const g = this.effectiveQrels.grade(queryId, docId);
+    return g === undefined || g < 0 ? null : g;
+  }
+
+  /** The user's grade for (query, document), if they gave one. */
+  userGrade(queryId: string, docId: string): number | undefined {
+    return this.overlay.get(`${queryId}\t${docId}`)?.grade;
+  }
+
+  /** The grade scale of the dataset: the non-negative grades of its qrels (0 always included). */
+  gradeScale(): number[] {
+    const seen = new Set<number>([0]);
+    for (const qid of this.original.queryIds()) for (const g of this.original.judgements(qid)!.grades) if (g >= 0) seen.add(g);
+    return [...seen].sort((a, b) => a - b);
+  }
+
+  scores(key: string, which: 'original' | 'effective'): Scores {
+    const e = this.entry(key);
+    if (which === 'original') return (e.original ??= this.evaluateRun(this.original, e.run));
+    if (this.overlay.size === 0) return this.scores(key, 'original');
+    return (e.effective ??= this.evaluateRun(this.effectiveQrels, e.run));
+  }
+
+  results(baselineKey: string, extra: Pick<ResultsModel, 'skipped' | 'untrusted'>): ResultsModel {
+    const keys = [...this.runs.keys()];
+    const baseline = this.runs.has(baselineKey) ? baselineKey : keys[0];
+    const others = keys.filter((k) => k !== baseline);
+    const base = baseline === undefined ? undefined : this.scores(baseline, 'original');
+    // Holm over the runs compared with the baseline, separately per measure and per test.
+    const comparisons = new Map<string, (Comparison | null)[]>();
+    for (const k of others) comparisons.set(k, RESULT_MEASURES.map(() => null));
+    RESULT_MEASURES.forEach((m, mi) => {
+      if (!m.tested || !base) return;
+      const raw = others.map((k) => {
+        const [a, b] = aligned(this.scores(k, 'original'), base, mi);
+        const t = pairedTTest(a, b);
+        return {
+          delta: t.meanDiff,
+          tP: t.p,
+          randP: randomizationTest(a, b, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed }),
+          ...winTieLoss(a, b),
+        };
+      });
+      const tHolm = holmAdjust(raw.map((r) => r.tP));
+      const rHolm = holmAdjust(raw.map((r) => r.randP));
+      others.forEach((k, i) => (comparisons.get(k)![mi] = { ...raw[i], tPHolm: tHolm[i], randPHolm: rHolm[i] }));
+    });
+    const rows: ResultsRow[] = keys.map((k) => {
+      const e = this.entry(k);
+      return {
+        key: k,
+        label: e.label,
+        means: this.scores(k, 'original').means,
+        annotated: this.overlay.size ? this.scores(k, 'effective').means : null,
+        vsBaseline: comparisons.get(k) ?? null,
+        lengths: (e.lengths ??= this.lengthSummary(e.run)),
+      };
+    });
+    return {
+      dataset: this.datasetName,
+      split: this.split,
+      numQueries: base?.queries.length ?? 0,
+      measures: [...RESULT_MEASURES],
+      rows,
+      baseline: baseline ?? '',
+      ...SIGNIFICANCE,
+      judgements: this.overlay.size,
+      ...extra,
+    };
+  }
+
+  /** Per-query nDCG@10 of b minus a (with the user's judgements), sorted by delta, best gain first. */
+  diff(aKey: string, bKey: string): DiffModel {
+    const mi = 0;
+    const sa = this.scores(aKey, 'effective');
+    const sb = this.scores(bKey, 'effective');
+    const bIndex = new Map(sb.queries.map((q, i) => [q, i]));
+    const n = sa.queries.length;
+    const order: number[] = [];
+    const deltas = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const j = bIndex.get(sa.queries[i]);
+      if (j === undefined) continue;
+      deltas[i] = sb.columns[mi][j] - sa.columns[mi][i];
+      order.push(i);
+    }
+    order.sort((x, y) => deltas[y] - deltas[x] || (sa.queries[x] < sa.queries[y] ? -1 : 1));
+    const ra = this.entry(aKey).run;
+    const rb = this.entry(bKey).run;
+    const queries = order.map((i) => sa.queries[i]);
+    return {
+      dataset: this.datasetName,
+      split: this.split,
+      a: this.ref(aKey),
+      b: this.ref(bKey),
+      measure: RESULT_MEASURES[mi].label,
+      queries,
+      deltas: order.map((i) => deltas[i]),
+      holes: queries.map((q) => (this.hasHole(ra, q, 10) || this.hasHole(rb, q, 10) ? 1 : 0)),
+      meanA: sa.means[mi],
+      meanB: sb.means[mi],
+    };
+  }
+
+  /** Both rankings of one query to `depth`, with grades, holes, rank moves, titles and snippets. */
+  queryDetail(aKey: string, bKey: string, queryId: string, depth: number): QueryDetail {
+    const a = topDocs(this.entry(aKey).run, queryId, depth);
+    const b = topDocs(this.entry(bKey).run, queryId, depth);
+    const fullA = rankMap(this.entry(aKey).run, queryId);
+    const fullB = rankMap(this.entry(bKey).run, queryId);
+    const inTop = (list: { docId: string }[]) => new Set(list.map((d) => d.docId));
+    const topA = inTop(a);
+    const topB = inTop(b);
+    const sa = this.scores(aKey, 'effective');
+    const sb = this.scores(bKey, 'effective');
+    const score = (s: Scores) => {
+      const i = s.queries.indexOf(queryId);
+      return i < 0 ? 0 : s.columns[0][i];
+    };
+    // Moves read from a to b: on both sides "up" means b ranks the document higher than a does.
+    const side = (list: { docId: string; rank: number; score: number }[], otherTop: Set<string>, otherFull: Map<string, number>, isA: boolean): RankedDoc[] =>
+      list.map((d) => {
+        const other = otherFull.get(d.docId) ?? null;
+        const [rankA, rankB] = isA ? [d.rank, other] : [other, d.rank];
+        const move: Move = !otherTop.has(d.docId) ? (isA ? 'dropped' : 'new') : rankA === rankB ? 'same' : rankB! < rankA! ? 'up' : 'down';
+        const doc = this.corpus.read(d.docId);
+        return {
+          ...d,
+          grade: this.grade(queryId, d.docId),
+          move,
+          otherRank: other,
+          title: doc?.title ?? '',
+          snippet: doc ? snippet(doc.text) : '(not in corpus.jsonl)',
+        };
+      });
+    return {
+      queryId,
+      text: this.queries.get(queryId)?.text ?? '',
+      depth,
+      a: side(a, topB, fullB, true),
+      b: side(b, topA, fullA, false),
+      droppedFromA: a.filter((d) => !topB.has(d.docId)).map((d) => d.docId),
+      scoreA: score(sa),
+      scoreB: score(sb),
+      grades: this.gradeScale(),
+    };
+  }
+
+  /** Hole@10 of each run both ways: BEIR's (judged for no query) and per query (1 - judged@10). */
+  holeRows(): HoleRow[] {
+    const hole = RESULT_MEASURES.findIndex((m) => m.key === 'hole_10');
+    const judged = RESULT_MEASURES.findIndex((m) => m.key === 'judged_10');
+    return [...this.runs.keys()].map((k) => {
+      const o = this.scores(k, 'original').means;
+      const e = this.scores(k, 'effective').means;
+      return { ...this.ref(k), holeBeir: o[hole], holeQuery: 1 - o[judged], holeBeirAnnotated: e[hole], holeQueryAnnotated: 1 - e[judged] };
+    });
+  }
+
+  /**
+   * Depth-k pool of the unjudged (query, document) pairs in the given runs, deduplicated, in query order
+   * (trec_eval's), then by best rank over the runs. Judged pairs (qrels or the user's) are left out, except
+   * those the user judged in this pool (kept with their grade, so a queue does not shift under the judge).
+   */
+  pool(keys: readonly string[], depth: number, keep: ReadonlySet<string> = new Set()): { queryId: string; docId: string }[] {
+    const out: { queryId: string; docId: string }[] = [];
+    const runs = keys.filter((k) => this.runs.has(k)).map((k) => this.entry(k).run);
+    for (const qid of this.original.queryIds()) {
+      const best = new Map<string, number>();
+      for (const run of runs) {
+        for (const d of topDocs(run, qid, depth)) {
+          const pairKey = `${qid}\t${d.docId}`;
+          if (this.grade(qid, d.docId) !== null && !keep.has(pairKey)) continue;
+          best.set(d.docId, Math.min(best.get(d.docId) ?? Infinity, d.rank));
+        }
+      }
+      for (const [docId] of [...best].sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1))) out.push({ queryId: qid, docId });
+    }
+    return out;
+  }
+
+  private hasHole(run: Run, queryId: string, depth: number): boolean {
+    return topDocs(run, queryId, depth).some((d) => this.grade(queryId, d.docId) === null);
+  }
+
+  private ref(key: string): RunRef {
+    const { label } = this.entry(key);
+    return { key, label };
+  }
+
+  private entry(key: string): RunEntry {
+    const e = this.runs.get(key);
+    if (!e) throw new Error(`no run ${key} in this view`);
+    return e;
+  }
+
+  private merge(): Qrels {
+    if (this.overlay.size === 0) return this.original;
+    const all: { qid: string; docid: string; grade: number }[] = [];
+    for (const qid of this.original.queryIds()) {
+      const j = this.original.judgements(qid)!;
+      j.docs.forEach((docid, i) => all.push({ qid, docid, grade: j.grades[i] }));
+    }
+    for (const j of this.overlay.values()) all.push({ qid: j.queryId, docid: j.docId, grade: j.grade });
+    return Qrels.fromJudgements(all, 'last');
+  }
+
+  private evaluateRun(qrels: Qrels, run: Run): Scores {
+    const opts = { complete: this.complete, relevanceLevel: this.relevanceLevel };
+    const main = evaluate(qrels, run, { ...opts, measures: TREC_MEASURES });
+    const rr = evaluate(qrels, run, { ...opts, measures: ['recip_rank'], maxRetrieved: 10 });
+    const rrByQuery = perQuery(rr, 'recip_rank');
+    const columns = RESULT_MEASURES.map((m) => {
+      if (m.key === 'recip_rank_10') return Float64Array.from(main.queries, (q) => rrByQuery.get(q) ?? 0);
+      const c = main.columns.findIndex((col) => col.name === m.key);
+      const w = main.columns.length;
+      return Float64Array.from(main.queries, (_, qi) => main.values[qi * w + c]);
+    });
+    const means = columns.map((col) => (col.length ? col.reduce((s, v) => s + v, 0) / col.length : 0));
+    return { queries: main.queries, columns, means };
+  }
+
+  /** Per query of the split, the average length in words of the top-10 documents found in the corpus. */
+  private lengthSummary(run: Run): LengthSummary {
+    const perQueryMeans: number[] = [];
+    for (const qid of this.original.queryIds()) {
+      let sum = 0;
+      let n = 0;
+      for (const d of topDocs(run, qid, 10)) {
+        const w = this.corpus.words(d.docId);
+        if (w >= 0) {
+          sum += w;
+          n++;
+        }
+      }
+      if (n > 0) perQueryMeans.push(sum / n);
+    }
+    return boxSummary(perQueryMeans);
+  }
+}
+
+/** The two runs' values of measure `mi` on the queries both were evaluated on, in the same order. */
+function aligned(a: Scores, b: Scores, mi: number): [Float64Array, Float64Array] {
+  const bIndex = new Map(b.queries.map((q, i) => [q, i]));
+  const xa: number[] = [];
+  const xb: number[] = [];
+  a.queries.forEach((q, i) => {
+    const j = bIndex.get(q);
+    if (j === undefined) return;
+    xa.push(a.columns[mi][i]);
+    xb.push(b.columns[mi][j]);
+  });
+  return [Float64Array.from(xa), Float64Array.from(xb)];
+}
+
+/** A query's first `depth` documents in trec_eval's ranking order (1-based ranks). */
+export function topDocs(run: Run, queryId: string, depth: number): { docId: string; rank: number; score: number }[] {
+  const q = run.queryIndex(queryId);
+  if (q < 0) return [];
+  const s = run.offsets[q];
+  const e = Math.min(run.offsets[q + 1], s + depth);
+  const out = [];
+  for (let i = s; i < e; i++) out.push({ docId: run.docs.string(run.docIds[i]), rank: i - s + 1, score: run.scores[i] });
+  return out;
+}
+
+function rankMap(run: Run, queryId: string): Map<string, number> {
+  const m = new Map<string, number>();
+  const q = run.queryIndex(queryId);
+  if (q < 0) return m;
+  const s = run.offsets[q];
+  for (let i = s; i < run.offsets[q + 1]; i++) m.set(run.docs.string(run.docIds[i]), i - s + 1);
+  return m;
+}
+
+/** Min, quartiles (linear interpolation, as numpy's default), max and mean. */
+export function boxSummary(values: number[]): LengthSummary {
+  if (values.length === 0) return { min: 0, q1: 0, median: 0, q3: 0, max: 0, mean: 0, queries: 0 };
+  const v = [...values].sort((x, y) => x - y);
+  const q = (p: number) => {
+    const pos = (v.length - 1) * p;
+    const lo = Math.floor(pos);
+    return v[lo] + (v[Math.min(lo + 1, v.length - 1)] - v[lo]) * (pos - lo);
+  };
+  return { min: v[0], q1: q(0.25), median: q(0.5), q3: q(0.75), max: v[v.length - 1], mean: v.reduce((s, x) => s + x, 0) / v.length, queries: v.length };
+}

@@ -1,0 +1,233 @@
+/**
+ * The one message protocol between the extension host and the webviews (results, diff, holes panels and the
+ * annotation view). Shared by src/ and webview/: both sides import these types; no other postMessage
+ * payloads exist.
+ *
+ * Every message carries `v` (WEBVIEW_PROTOCOL_VERSION, bumped whenever a shape changes). A webview sends
+ * `request`s, each with an id; the host answers each with exactly one `response` of that id. The host pushes
+ * state with `event`s (no id). Requests and events are typed per view: ViewRequests[view][method] and
+ * ViewEvents[view][kind].
+ */
+export const WEBVIEW_PROTOCOL_VERSION = 1;
+
+export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
+
+/** A measure column: `key` is the trec_eval value name (plus recip_rank_10, recip_rank on the top 10). */
+export interface MeasureColumn {
+  key: string;
+  label: string;
+  /** Effectiveness measures get significance tests; coverage measures (Judged@10, Hole@10) do not. */
+  tested: boolean;
+  /** Lower is better (Hole@10). */
+  lowerIsBetter?: boolean;
+}
+
+export interface RunRef {
+  /** Stable key of the run within the panel (its file path). */
+  key: string;
+  label: string;
+}
+
+export interface Comparison {
+  delta: number;
+  tP: number;
+  tPHolm: number;
+  randP: number;
+  randPHolm: number;
+  wins: number;
+  ties: number;
+  losses: number;
+}
+
+/** Per-query average length (words of title + text) of the top-10 documents, summarised as a box plot. */
+export interface LengthSummary {
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  max: number;
+  mean: number;
+  queries: number;
+}
+
+export interface ResultsRow extends RunRef {
+  /** By measure, in `measures` order: with the original qrels (holes count as non-relevant). */
+  means: number[];
+  /** With the user's judgements merged in (null when there are none for this split). */
+  annotated: number[] | null;
+  /** Against the baseline, by measure index (null for the baseline itself and for untested measures). */
+  vsBaseline: (Comparison | null)[] | null;
+  lengths: LengthSummary;
+}
+
+export interface ResultsModel {
+  dataset: string;
+  split: string;
+  /** Queries averaged over (the split's judged queries with -c). */
+  numQueries: number;
+  measures: MeasureColumn[];
+  rows: ResultsRow[];
+  baseline: string;
+  /** Significance level and test settings, shown with the table. */
+  alpha: number;
+  trials: number;
+  seed: number;
+  judgements: number;
+  /** Run files that could not be used, with why. */
+  skipped: { file: string; reason: string }[];
+  /** Restricted mode: shown as a note (no process or model is started). */
+  untrusted: boolean;
+}
+
+export type ExportFormat = 'markdown' | 'csv' | 'latex';
+
+export type Move = 'up' | 'down' | 'same' | 'new' | 'dropped';
+
+export interface DiffModel {
+  dataset: string;
+  split: string;
+  a: RunRef;
+  b: RunRef;
+  measure: string;
+  /** Parallel arrays over the split's queries, sorted by delta = b - a descending (then by query id). */
+  queries: string[];
+  deltas: number[];
+  /** Queries with at least one unjudged document in either top 10: 1, else 0. */
+  holes: number[];
+  meanA: number;
+  meanB: number;
+}
+
+export interface RankedDoc {
+  docId: string;
+  rank: number;
+  score: number;
+  /** Effective grade (annotations over qrels); null: unjudged (a hole). */
+  grade: number | null;
+  /** Position in the other run's list: up/down relative to it, new (absent there), same. */
+  move: Move;
+  /** 1-based rank in the other run, or null when absent from its list. */
+  otherRank: number | null;
+  title: string;
+  snippet: string;
+}
+
+export interface QueryDetail {
+  queryId: string;
+  text: string;
+  depth: number;
+  a: RankedDoc[];
+  b: RankedDoc[];
+  /** In a's top `depth` but not in b's (for b: the reverse), i.e. dropped by b. */
+  droppedFromA: string[];
+  scoreA: number;
+  scoreB: number;
+  grades: number[];
+}
+
+export interface HoleRow extends RunRef {
+  /** BEIR's definition: share of top-10 documents judged for no query at all. */
+  holeBeir: number;
+  /** Per query: 1 - judged@10 (unjudged for that query), averaged. */
+  holeQuery: number;
+  /** The same after the user's judgements. */
+  holeBeirAnnotated: number;
+  holeQueryAnnotated: number;
+}
+
+export interface HolesModel {
+  dataset: string;
+  split: string;
+  depth: number;
+  rows: HoleRow[];
+  /** Runs whose top-`depth` unjudged documents are pooled (keys). */
+  pooled: string[];
+  /** Distinct unjudged (query, document) pairs in the pool, before and after judging. */
+  poolSize: number;
+  remaining: number;
+  grades: number[];
+}
+
+/** One item of the annotation queue. No run names: the judge is blind to which run retrieved it. */
+export interface AnnotationItem {
+  queryId: string;
+  queryText: string;
+  docId: string;
+  title: string;
+  text: string;
+  /** The grade given in this session, if any. */
+  grade: number | null;
+}
+
+export interface AnnotationState {
+  dataset: string;
+  split: string;
+  /** The dataset's grade scale, from its qrels (e.g. [0, 1] binary, [0, 1, 2] graded). */
+  grades: number[];
+  index: number;
+  total: number;
+  judged: number;
+  item: AnnotationItem | null;
+  /** Per-run table, BEIR paper Table 4: original (with holes) vs annotated nDCG@10. */
+  scores: { label: string; original: number; annotated: number }[];
+  /** Why nothing can be judged, when nothing can. */
+  message: string | null;
+}
+
+export interface ViewRequests {
+  results: {
+    setBaseline: { params: { key: string }; result: null };
+    export: { params: { format: ExportFormat }; result: { path: string | null } };
+    openDiff: { params: { a: string; b: string }; result: null };
+    openHoles: { params: Record<string, never>; result: null };
+  };
+  diff: {
+    query: { params: { queryId: string; depth: number }; result: QueryDetail };
+    judge: { params: { queryId: string; docId: string; grade: number }; result: null };
+  };
+  holes: {
+    setPool: { params: { runs: string[]; depth: number }; result: null };
+    annotate: { params: Record<string, never>; result: null };
+    judge: { params: { queryId: string; docId: string; grade: number }; result: null };
+  };
+  annotate: {
+    judge: { params: { grade: number }; result: null };
+    move: { params: { by: number }; result: null };
+    undo: { params: Record<string, never>; result: null };
+  };
+}
+
+export interface ViewEvents {
+  results: { model: ResultsModel };
+  diff: { model: DiffModel };
+  holes: { model: HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null }[] } };
+  annotate: { state: AnnotationState };
+}
+
+export type RequestMessage<V extends ViewName> = {
+  [M in keyof ViewRequests[V] & string]: { v: number; type: 'request'; id: number; method: M; params: ParamsOf<V, M> };
+}[keyof ViewRequests[V] & string];
+
+export type ParamsOf<V extends ViewName, M extends keyof ViewRequests[V]> = ViewRequests[V][M] extends { params: infer P } ? P : never;
+export type ResultOf<V extends ViewName, M extends keyof ViewRequests[V]> = ViewRequests[V][M] extends { result: infer R } ? R : never;
+
+export type ResponseMessage =
+  | { v: number; type: 'response'; id: number; ok: true; result: unknown }
+  | { v: number; type: 'response'; id: number; ok: false; error: string };
+
+export type EventMessage<V extends ViewName> = {
+  [K in keyof ViewEvents[V] & string]: { v: number; type: 'event'; kind: K; payload: ViewEvents[V][K] };
+}[keyof ViewEvents[V] & string];
+
+/** The webview announces itself once loaded; the host sends state only after this. */
+export interface ReadyMessage {
+  v: number;
+  type: 'ready';
+}
+
+export type FromView<V extends ViewName> = RequestMessage<V> | ReadyMessage;
+export type ToView<V extends ViewName> = ResponseMessage | EventMessage<V>;
+
+export function isFromView(m: unknown): m is { v: number; type: string } {
+  return typeof m === 'object' && m !== null && (m as { v?: unknown }).v === WEBVIEW_PROTOCOL_VERSION && typeof (m as { type?: unknown }).type === 'string';
+}

@@ -1,0 +1,140 @@
+// The analysis views' model on the real SciFact data and runs in /work/shared: means match trec_eval's
+// reference figures, significance matches the tests applied to the per-query values, judgements move the
+// annotated figures only, the diff and pool are consistent, exports carry the table.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { join } from 'node:path';
+import { countWords, snippet } from '../../src/core/analysis/corpusIndex';
+import { exportResults } from '../../src/core/analysis/exportTable';
+import { addRunFiles, loadSession } from '../../src/core/analysis/load';
+import { boxSummary, RESULT_MEASURES, topDocs, type AnalysisSession } from '../../src/core/analysis/session';
+import { holmAdjust, pairedTTest, randomizationTest } from '../../src/core/eval/significance';
+import type { ResultsModel } from '../../src/protocol/webview';
+
+const SHARED = join(__dirname, '../../../shared');
+const SCIFACT = join(SHARED, 'datasets/scifact');
+const RUNS = join(SHARED, 'runs/scifact');
+const BM25 = join(RUNS, 'bm25okapi.knarfthekant.trec');
+const DENSE = join(RUNS, 'minilm-faiss.knarfthekant.trec');
+const TFIDF = join(RUNS, 'vsm-tfidf.titles_fulltext.omar-khattab.trec');
+const col = (key: string) => RESULT_MEASURES.findIndex((m) => m.key === key);
+
+describe('analysis session on SciFact', () => {
+  let session: AnalysisSession;
+  let model: ResultsModel;
+  before(() => {
+    session = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    const skipped = addRunFiles(session, [BM25, DENSE, TFIDF, join(SCIFACT, 'queries.jsonl')]);
+    assert.equal(skipped.length, 1, 'queries.jsonl is no run');
+    assert.match(skipped[0].reason, /queries\.jsonl/);
+    model = session.results(BM25, { skipped, untrusted: false });
+  });
+
+  test('means are trec_eval -c figures (shared/runs/scifact/README.md)', () => {
+    assert.equal(model.numQueries, 300);
+    const row = (f: string) => model.rows.find((r) => r.key === f)!;
+    const at = (f: string, key: string) => +row(f).means[col(key)].toFixed(4);
+    assert.equal(at(BM25, 'ndcg_cut_10'), 0.5597);
+    assert.equal(at(DENSE, 'ndcg_cut_10'), 0.6451);
+    assert.equal(at(DENSE, 'recall_100'), 0.925);
+    assert.equal(at(TFIDF, 'map'), 0.3071);
+    assert.equal(at(BM25, 'P_10'), 0.0763);
+    // MRR@10 <= MRR (trec_eval's recip_rank over all 100): only ranks past 10 are lost.
+    assert.ok(row(BM25).means[col('recip_rank_10')] <= 0.529 + 1e-4);
+    assert.equal(row(BM25).annotated, null);
+    assert.ok(row(BM25).lengths.median > 50 && row(BM25).lengths.queries === 300, JSON.stringify(row(BM25).lengths));
+  });
+
+  test('significance against the baseline is the tests on the per-query values, Holm over the two compared runs', () => {
+    const ni = col('ndcg_cut_10');
+    const base = session.scores(BM25, 'original').columns[ni];
+    const p = [DENSE, TFIDF].map((k) => pairedTTest(session.scores(k, 'original').columns[ni], base).p);
+    const dense = model.rows.find((r) => r.key === DENSE)!.vsBaseline![ni]!;
+    assert.equal(dense.tP, p[0]);
+    assert.equal(dense.tPHolm, holmAdjust(p)[0]);
+    assert.equal(dense.randP, randomizationTest(session.scores(DENSE, 'original').columns[ni], base, { trials: 10_000, seed: 1 }));
+    assert.ok(dense.tPHolm < 0.05 && dense.delta > 0.08, 'MiniLM beats rank_bm25 on SciFact');
+    assert.equal(dense.wins + dense.ties + dense.losses, 300);
+    assert.equal(model.rows.find((r) => r.key === BM25)!.vsBaseline, null);
+    assert.equal(model.rows.find((r) => r.key === DENSE)!.vsBaseline![col('hole_10')], null, 'coverage is not tested');
+  });
+
+  test('a judgement of a hole changes the annotated figures, never the original ones', () => {
+    const s = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    addRunFiles(s, [BM25, DENSE]);
+    const before = s.results(BM25, { skipped: [], untrusted: false });
+    const pool = s.pool([BM25, DENSE], 10);
+    assert.ok(pool.length > 1000, `pool ${pool.length}`);
+    assert.equal(new Set(pool.map((p) => `${p.queryId}\t${p.docId}`)).size, pool.length, 'deduplicated');
+    const hole = pool.find((p) => topDocs(s.run(DENSE), p.queryId, 1)[0]?.docId === p.docId)!;
+    s.judge(hole.queryId, hole.docId, 1);
+    const after = s.results(BM25, { skipped: [], untrusted: false });
+    const dense = (m: ResultsModel) => m.rows.find((r) => r.key === DENSE)!;
+    assert.deepEqual(dense(after).means, dense(before).means);
+    assert.ok(dense(after).annotated![col('ndcg_cut_10')] > dense(before).means[col('ndcg_cut_10')]);
+    assert.ok(dense(after).annotated![col('judged_10')] > dense(before).means[col('judged_10')]);
+    assert.equal(s.pool([BM25, DENSE], 10).length, pool.length - 1);
+    assert.equal(s.pool([BM25, DENSE], 10, new Set([`${hole.queryId}\t${hole.docId}`])).length, pool.length);
+    // A negative grade restores "unjudged" (trec_eval: pooled but not judged): the figures come back.
+    s.judge(hole.queryId, hole.docId, -1);
+    assert.equal(s.grade(hole.queryId, hole.docId), null);
+    assert.deepEqual(dense(s.results(BM25, { skipped: [], untrusted: false })).annotated, dense(before).means);
+    const rows = s.holeRows();
+    assert.ok(rows.every((r) => r.holeQuery >= r.holeBeir), 'unjudged-for-the-query includes judged-for-no-query');
+  });
+
+  test('diff: deltas sorted, consistent with the per-query scores; query detail has grades, holes and moves', () => {
+    const d = session.diff(BM25, DENSE);
+    assert.equal(d.queries.length, 300);
+    for (let i = 1; i < d.deltas.length; i++) assert.ok(d.deltas[i - 1] >= d.deltas[i]);
+    assert.ok(Math.abs(d.meanB - d.meanA - d.deltas.reduce((s, x) => s + x, 0) / 300) < 1e-12);
+    const qid = d.queries[0];
+    const detail = session.queryDetail(BM25, DENSE, qid, 10);
+    assert.equal(detail.a.length, 10);
+    assert.ok(detail.text.length > 0);
+    assert.ok(Math.abs(detail.scoreB - detail.scoreA - d.deltas[0]) < 1e-12);
+    assert.ok(detail.b.some((x) => x.grade !== null && x.grade > 0), 'the best gain has a relevant document in b');
+    for (const x of detail.b) {
+      if (x.move === 'new') assert.ok(!detail.a.some((y) => y.docId === x.docId));
+      if (x.move === 'up') assert.ok(x.otherRank! > x.rank);
+    }
+    for (const x of detail.a) if (x.move === 'dropped') assert.ok(detail.droppedFromA.includes(x.docId));
+    assert.equal(detail.grades.join(','), '0,1', 'SciFact is binary');
+    assert.ok(detail.b.every((x) => x.title.length > 0 && x.snippet.length <= 241));
+    assert.equal(session.queryDetail(BM25, DENSE, qid, 50).a.length, 50, 'more depth on demand');
+  });
+
+  test('exports: Markdown, CSV and LaTeX carry every run and measure', () => {
+    const md = exportResults(model, 'markdown');
+    assert.match(md, /\| Run \| nDCG@10 \| R@100 \| MAP \| MRR@10 \| P@10 \| Judged@10 \| Hole@10 \|/);
+    assert.match(md, /bm25okapi\.knarfthekant \(baseline\) \| 0\.5597/);
+    assert.match(md, /minilm-faiss\.knarfthekant \| 0\.6451\*†/);
+    const csv = exportResults(model, 'csv').trim().split('\n');
+    assert.equal(csv.length, 4);
+    assert.equal(csv[0].split(',').length, 3 + 7 + 5 * 8);
+    assert.ok(csv.slice(1).every((l) => l.split(',').length === csv[0].split(',').length));
+    const tex = exportResults(model, 'latex');
+    assert.match(tex, /\\begin\{tabular\}\{lrrrrrrr\}/);
+    assert.match(tex, /bm25okapi\.knarfthekant \(baseline\) & 0\.5597/);
+    assert.match(tex, /0\.6451\$\^\{\*\\dagger\}\$/);
+  });
+});
+
+test('exports escape hostile run names', () => {
+  const base: ResultsModel = {
+    dataset: 'd', split: 't', numQueries: 1, measures: [RESULT_MEASURES[0]], baseline: 'x', alpha: 0.05, trials: 1, seed: 1,
+    judgements: 0, skipped: [], untrusted: false,
+    rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]) }],
+  };
+  assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
+  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8}$/m);
+  assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
+});
+
+test('word counts, snippets and box summaries', () => {
+  assert.equal(countWords('  a\tb\nc  d '), 4);
+  assert.equal(countWords(''), 0);
+  assert.equal(snippet('short'), 'short');
+  assert.equal(snippet('word '.repeat(100), 20), 'word word word word…');
+  assert.deepEqual(boxSummary([4, 1, 3, 2]), { min: 1, q1: 1.75, median: 2.5, q3: 3.25, max: 4, mean: 2.5, queries: 4 });
+});
