@@ -1,12 +1,14 @@
 import { isInputError } from '../core/formats/errors';
 import { EXIT, UsageError, type Command } from './common';
 import { evalCommand } from './eval';
+import { fuseCommand } from './fuse';
 import { runCommand } from './run';
 
 /** `irw` — IR Workbench on the command line. Each subcommand lives in its own module. */
 const COMMANDS: Record<string, Command> = {
   eval: evalCommand,
   run: runCommand,
+  fuse: fuseCommand,
 };
 
 const HELP = `irw — IR Workbench command line

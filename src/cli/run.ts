@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { RM3_DEFAULTS } from '../core/retrieval/bm25/rm3';
-import { checkRequest, runBm25, type Bm25RunRequest, type RunProgress } from '../core/retrieval/bm25/run';
+import { checkRequest, runBm25, type Bm25RunRequest } from '../core/retrieval/bm25/run';
+import { isNeuralJob, runNeuralJob, type NeuralJob, type NeuralProgress } from '../core/retrieval/neuralJob';
 import { EXIT, UsageError, type Command } from './common';
+import { NEURAL_HELP, NEURAL_OPTIONS, NEURAL_RETRIEVERS, neuralSummary, parseNeuralJob, type NeuralRetriever } from './neuralRun';
 
 const HELP = `usage: irw run --dataset DIR --out FILE [options]
 
@@ -13,7 +15,7 @@ options:
   --dataset DIR            BEIR dataset folder (required)
   --out FILE               run file to write (required); written only when the run completes
   --split NAME             qrels split whose queries are run (default: test)
-  --retriever bm25         retriever (default and only one: bm25)
+  --retriever NAME         bm25 (default), dense, rerank or hybrid (options below)
   --k1 X                   BM25 k1 (default 0.9, Anserini's)
   --b X                    BM25 b (default 0.4)
   --fields flat|multifield flat: title + text as one field; multifield: both fields, scores summed (default flat)
@@ -26,6 +28,7 @@ options:
   --original-query-weight X  RM3 weight of the original query (default 0.5)
   --query-weights FILE     JSONL of weighted queries {"_id": ..., "weights": {term: w}} used instead of the text
 
+${NEURAL_HELP}
 Ctrl-C stops the run (exit code 3) and leaves no partial run file.
 `;
 
@@ -37,7 +40,7 @@ function num(name: string, v: string | undefined, dflt: number): number {
 }
 
 /** Parses `irw run` arguments into a request; throws UsageError on anything wrong. */
-export function parseRunArgs(argv: string[]): Bm25RunRequest | 'help' {
+export function parseRunArgs(argv: string[]): Bm25RunRequest | NeuralJob | 'help' {
   let values;
   try {
     ({ values } = parseArgs({
@@ -60,6 +63,7 @@ export function parseRunArgs(argv: string[]): Bm25RunRequest | 'help' {
         'fb-docs': { type: 'string' },
         'original-query-weight': { type: 'string' },
         'query-weights': { type: 'string' },
+        ...NEURAL_OPTIONS,
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -69,7 +73,8 @@ export function parseRunArgs(argv: string[]): Bm25RunRequest | 'help' {
   if (values.help) return 'help';
   if (!values.dataset) throw new UsageError('--dataset DIR is required');
   if (!values.out) throw new UsageError('--out FILE is required');
-  if (values.retriever !== 'bm25') throw new UsageError(`unknown retriever '${values.retriever}' (available: bm25)`);
+  const neural = NEURAL_RETRIEVERS.includes(values.retriever as NeuralRetriever);
+  if (values.retriever !== 'bm25' && !neural) throw new UsageError(`unknown retriever '${values.retriever}' (available: bm25, ${NEURAL_RETRIEVERS.join(', ')})`);
   const rm3Opts = values['fb-terms'] ?? values['fb-docs'] ?? values['original-query-weight'];
   if (rm3Opts !== undefined && !values.rm3) throw new UsageError('--fb-terms, --fb-docs and --original-query-weight need --rm3');
   const req: Bm25RunRequest = {
@@ -93,15 +98,16 @@ export function parseRunArgs(argv: string[]): Bm25RunRequest | 'help' {
   };
   const problem = checkRequest(req);
   if (problem) throw new UsageError(problem);
+  if (neural) return parseNeuralJob(values.retriever as NeuralRetriever, values, req);
   return req;
 }
 
 /** Progress as one updating line on a terminal, or a line per phase when stderr is a file or pipe. */
-function progressPrinter(): (p: RunProgress) => void {
+function progressPrinter(): (p: NeuralProgress) => void {
   const tty = process.stderr.isTTY;
   let lastPhase = '';
   return (p) => {
-    const text = `${p.phase}: ${p.done}${p.total !== undefined ? `/${p.total}` : ''}`;
+    const text = `${p.retriever ? `${p.retriever} ` : ''}${p.phase}: ${p.done}${p.total !== undefined ? `/${p.total}` : ''}`;
     if (tty) process.stderr.write(`\r\x1b[K${text}`);
     else if (p.phase !== lastPhase || (p.total !== undefined && p.done === p.total)) process.stderr.write(`${text}\n`);
     lastPhase = p.phase;
@@ -109,7 +115,7 @@ function progressPrinter(): (p: RunProgress) => void {
 }
 
 export const runCommand: Command = {
-  summary: 'run BM25 over a BEIR dataset and write a TREC run',
+  summary: 'run BM25, dense, re-rank or hybrid retrieval over a BEIR dataset and write a TREC run',
   async run(argv) {
     const req = parseRunArgs(argv);
     if (req === 'help') {
@@ -122,6 +128,12 @@ export const runCommand: Command = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
+      if (isNeuralJob(req)) {
+        const n = await runNeuralJob(req, { signal: controller.signal, onProgress: progressPrinter() });
+        if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+        process.stderr.write(neuralSummary(n));
+        return EXIT.ok;
+      }
       const r = await runBm25(req, { signal: controller.signal, onProgress: progressPrinter() });
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
       process.stderr.write(

@@ -1,5 +1,6 @@
 import { isInputError } from '../core/formats/errors';
 import { checkRequest, runBm25 } from '../core/retrieval/bm25/run';
+import { checkNeuralJob, isNeuralJob, runNeuralJob } from '../core/retrieval/neuralJob';
 import { PROTOCOL_VERSION, isProtocolMessage, type ChildMessage, type ErrorPayload, type ParentMessage } from './protocol';
 
 /**
@@ -31,16 +32,17 @@ function payload(e: unknown): ErrorPayload {
 }
 
 async function run(id: string, request: Extract<ParentMessage, { kind: 'run' }>['request']): Promise<void> {
-  const problem = checkRequest(request);
+  const problem = isNeuralJob(request) ? checkNeuralJob(request) : checkRequest(request);
   if (problem) {
     await send({ v: PROTOCOL_VERSION, kind: 'error', id, error: { kind: 'usage', message: problem } });
     return;
   }
   try {
-    const result = await runBm25(request, {
+    const hooks = {
       signal: controller.signal,
-      onProgress: (progress) => void send({ v: PROTOCOL_VERSION, kind: 'progress', id, progress }),
-    });
+      onProgress: (progress: Extract<ChildMessage, { kind: 'progress' }>['progress']) => void send({ v: PROTOCOL_VERSION, kind: 'progress', id, progress }),
+    };
+    const result = isNeuralJob(request) ? await runNeuralJob(request, hooks) : await runBm25(request, hooks);
     await send({ v: PROTOCOL_VERSION, kind: 'result', id, result });
   } catch (e) {
     if (controller.signal.aborted) await send({ v: PROTOCOL_VERSION, kind: 'cancelled', id });

@@ -1,5 +1,6 @@
 import type { InputErrorCode } from '../core/formats/errors';
 import type { Bm25RunRequest, Bm25RunResult, RunProgress } from '../core/retrieval/bm25/run';
+import type { NeuralJob, NeuralProgress, NeuralResult } from '../core/retrieval/neuralJob';
 
 /**
  * Messages between the parent (extension host or CLI) and the runner child process (dist/runner.js), over
@@ -12,17 +13,19 @@ import type { Bm25RunRequest, Bm25RunResult, RunProgress } from '../core/retriev
  *                        ◀────────────────  progress {id, progress}*   (documents indexed, queries done)
  *     cancel {id}        ────────────────▶                              (optional, any time)
  *                        ◀────────────────  result | error | cancelled  (exactly one), then the child exits
+ *
+ * A request is a BM25 run, or a neural/fusion job ({ job: 'dense' | 'rerank' | 'hybrid' | 'fuse', request }).
  */
 export const PROTOCOL_VERSION = 1;
 
 export type ParentMessage =
-  | { v: typeof PROTOCOL_VERSION; kind: 'run'; id: string; request: Bm25RunRequest }
+  | { v: typeof PROTOCOL_VERSION; kind: 'run'; id: string; request: Bm25RunRequest | NeuralJob }
   | { v: typeof PROTOCOL_VERSION; kind: 'cancel'; id: string };
 
 export type ChildMessage =
   | { v: typeof PROTOCOL_VERSION; kind: 'ready'; pid: number }
-  | { v: typeof PROTOCOL_VERSION; kind: 'progress'; id: string; progress: RunProgress }
-  | { v: typeof PROTOCOL_VERSION; kind: 'result'; id: string; result: Bm25RunResult }
+  | { v: typeof PROTOCOL_VERSION; kind: 'progress'; id: string; progress: RunProgress | NeuralProgress }
+  | { v: typeof PROTOCOL_VERSION; kind: 'result'; id: string; result: Bm25RunResult | NeuralResult }
   | { v: typeof PROTOCOL_VERSION; kind: 'cancelled'; id: string }
   | { v: typeof PROTOCOL_VERSION; kind: 'error'; id: string; error: ErrorPayload };
 

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { Run } from '../../src/core/formats/run';
 import { fuse, METHODS, type FuseOptions } from '../../src/core/retrieval/fusion/fuse';
 import { normalizeList, NORMALIZATIONS, type Normalization } from '../../src/core/retrieval/fusion/normalize';
+import { rankDescending } from '../../src/core/retrieval/fusion/rankSort';
 
 // Two runs for one query, small enough to compute every formula by hand:
 //   A: d1 3.0, d2 2.0, d3 1.0        B: d2 0.9, d4 0.5
@@ -116,6 +117,21 @@ describe('fusion: properties', () => {
         for (let i = 1; i < after.length; i++) assert.ok(orig.get(after[i - 1])! >= orig.get(after[i])!);
         assert.deepEqual(new Set(after), new Set(before.docs));
       }),
+    );
+  });
+
+  it('rankDescending orders by score descending, then by the tie comparison descending, as a comparison sort does', () => {
+    const scoreArb = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1, 0.5, -2, 1 / 61, 1 / 62 + 1 / 70));
+    fc.assert(
+      fc.property(fc.array(scoreArb, { minLength: 1, maxLength: 300 }), (scores) => {
+        const score = Float64Array.from(scores);
+        const tie = Int32Array.from(scores, (_, i) => (i * 7919) % 1009);
+        const ids = Int32Array.from(scores, (_, i) => i);
+        rankDescending(ids, score, (a, b) => tie[a] - tie[b]);
+        const want = Array.from(scores, (_, i) => i).sort((a, b) => (score[b] - score[a] || tie[b] - tie[a]) || 0);
+        assert.deepEqual(Array.from(ids), want);
+      }),
+      { numRuns: 300 },
     );
   });
 

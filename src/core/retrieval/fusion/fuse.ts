@@ -1,6 +1,8 @@
-import { IdTable, compareBytes } from '../../formats/idTable';
+import { compareBytes } from '../../formats/idTable';
 import { Run } from '../../formats/run';
 import { normalizeList, type Normalization } from './normalize';
+import { FusedIds, compareRange } from './fusedIds';
+import { rankDescending } from './rankSort';
 
 /**
  * Fusion of two or more runs. Per query, each run's first `depth` results are normalized (normalize.ts); a
@@ -51,28 +53,48 @@ export function fuse(runs: readonly RankedRun[], opts: FuseOptions): Run {
   const rrfK = opts.rrfK ?? 60;
   const method = opts.method;
 
-  // One id space for all runs; each run's ids are translated once per distinct document.
-  const shared = new IdTable(1 << 12);
-  const trans = runs.map((r) => new Int32Array(r.docs.size).fill(-1));
-  const cap = runs.reduce((a, r) => a + r.docs.size, 0);
-  const acc = new Float64Array(cap);
-  const present = new Int32Array(cap);
-  const zero = new Uint8Array(cap);
-  const stamp = new Int32Array(cap).fill(-1);
-  const touched = new Int32Array(cap);
-  let norm = new Float64Array(1024);
-
   const qids = unionSorted(runs.map((r) => r.qids));
-  const outOffsets = new Int32Array(qids.length + 1);
-  let outDocs = new Int32Array(1 << 16);
-  let outScores = new Float64Array(1 << 16);
-  let outN = 0;
-
   const qIndex = runs.map((r) => {
     const map = new Map<string, number>();
     r.qids.forEach((q, i) => map.set(q, i));
     return map;
   });
+  // Per query, the documents of all runs are matched by their bytes in a small hash table (the arenas keep a
+  // hash per entry), so no id is ever turned into a string or interned globally.
+  let most = 1;
+  for (const qid of qids) {
+    let n = 0;
+    runs.forEach((r, i) => {
+      const q = qIndex[i].get(qid);
+      if (q !== undefined) n += Math.min(r.offsets[q + 1] - r.offsets[q], depthOf(i));
+    });
+    if (n > most) most = n;
+  }
+  let size = 16;
+  while (size < most * 2) size <<= 1;
+  const table = new Int32Array(size); // slot -> document index k + 1 within the query, 0 = empty
+  const mask = size - 1;
+  const usedSlots = new Int32Array(most);
+  const repRun = new Int32Array(most); // where document k's bytes are: run and entry
+  const repEntry = new Int32Array(most);
+  const repHash = new Int32Array(most);
+  const order = new Int32Array(most);
+  const acc = new Float64Array(most);
+  const present = new Int32Array(most);
+  const zero = new Uint8Array(most);
+  let norm = new Float64Array(1024);
+
+  const outOffsets = new Int32Array(qids.length + 1);
+  let outRun = new Int32Array(1 << 16);
+  let outEntry = new Int32Array(1 << 16);
+  let outScores = new Float64Array(1 << 16);
+  let outN = 0;
+
+  const compareDocs = (a: number, b: number): number => {
+    const da = runs[repRun[a]].docs;
+    const db = runs[repRun[b]].docs;
+    return compareRange(da.buffer, da.start(repEntry[a]), da.end(repEntry[a]), db.buffer, db.start(repEntry[b]), db.end(repEntry[b]));
+  };
 
   qids.forEach((qid, qn) => {
     let nt = 0;
@@ -88,74 +110,108 @@ export function fuse(runs: readonly RankedRun[], opts: FuseOptions): Run {
         normalizeList(opts.norm, run.scores.subarray(start, start + n), n, norm);
       }
       const w = weights[i];
-      const tr = trans[i];
+      const docs = run.docs;
+      const buf = docs.buffer;
       for (let j = 0; j < n; j++) {
-        const local = run.docIds[start + j];
-        let id = tr[local];
-        if (id < 0) id = tr[local] = shared.internString(run.docs.string(local));
-        if (stamp[id] !== qn) {
-          stamp[id] = qn;
-          touched[nt++] = id;
-          acc[id] = 0;
-          present[id] = 0;
-          zero[id] = 0;
+        const e = run.docIds[start + j];
+        const es = docs.start(e);
+        const ee = docs.end(e);
+        const h = docs.hash(e);
+        let slot = h & mask;
+        let k = -1;
+        for (;;) {
+          const v = table[slot];
+          if (v === 0) break;
+          if (repHash[v - 1] === h && runs[repRun[v - 1]].docs.equalsBytes(repEntry[v - 1], buf, es, ee)) {
+            k = v - 1;
+            break;
+          }
+          slot = (slot + 1) & mask;
         }
-        present[id]++;
+        if (k < 0) {
+          k = nt++;
+          table[slot] = k + 1;
+          usedSlots[k] = slot;
+          repRun[k] = i;
+          repEntry[k] = e;
+          repHash[k] = h;
+          acc[k] = 0;
+          present[k] = 0;
+          zero[k] = 0;
+        }
+        present[k]++;
         const s = norm[j];
         switch (method) {
           case 'rrf':
-            acc[id] += w / (rrfK + j + 1);
+            acc[k] += w / (rrfK + j + 1);
             break;
           case 'geometric':
-            if (s > 0) acc[id] += w * Math.log(s);
-            else zero[id] = 1;
+            if (s > 0) acc[k] += w * Math.log(s);
+            else zero[k] = 1;
             break;
           case 'harmonic':
-            if (s > 0) acc[id] += w / s;
-            else zero[id] = 1;
+            if (s > 0) acc[k] += w / s;
+            else zero[k] = 1;
             break;
           default:
-            acc[id] += w * s;
+            acc[k] += w * s;
         }
       }
     }
-    // Final scores, then the best k in trec_eval order.
-    const ids = touched.subarray(0, nt);
-    for (const id of ids) {
-      const all = present[id] === m && zero[id] === 0;
+    for (let k = 0; k < nt; k++) {
+      table[usedSlots[k]] = 0;
+      const all = present[k] === m && zero[k] === 0;
       switch (method) {
         case 'arithmetic':
-          acc[id] /= W;
+          acc[k] /= W;
           break;
         case 'geometric':
-          acc[id] = all ? Math.exp(acc[id] / W) : 0;
+          acc[k] = all ? Math.exp(acc[k] / W) : 0;
           break;
         case 'harmonic':
-          acc[id] = all ? W / acc[id] : 0;
+          acc[k] = all ? W / acc[k] : 0;
           break;
         case 'combmnz':
-          acc[id] *= present[id];
+          acc[k] *= present[k];
           break;
       }
     }
-    const order = Array.from(ids).sort((a, b) => acc[b] - acc[a] || shared.compare(b, a));
-    const keep = Math.min(order.length, opts.k);
-    if (outN + keep > outDocs.length) {
-      const size = Math.max(outDocs.length * 2, outN + keep);
-      const d = new Int32Array(size);
-      d.set(outDocs.subarray(0, outN));
-      const s = new Float64Array(size);
+    // The best k in trec_eval order: score descending, ties by document id descending.
+    const ranked = order.subarray(0, nt);
+    for (let k = 0; k < nt; k++) ranked[k] = k;
+    rankDescending(ranked, acc, compareDocs);
+    const keep = Math.min(nt, opts.k);
+    if (outN + keep > outRun.length) {
+      const grow = Math.max(outRun.length * 2, outN + keep);
+      outRun = resized(outRun, grow, outN);
+      outEntry = resized(outEntry, grow, outN);
+      const s = new Float64Array(grow);
       s.set(outScores.subarray(0, outN));
-      outDocs = d;
       outScores = s;
     }
     for (let j = 0; j < keep; j++) {
-      outDocs[outN] = order[j];
-      outScores[outN++] = acc[order[j]];
+      const k = ranked[j];
+      outRun[outN] = repRun[k];
+      outEntry[outN] = repEntry[k];
+      outScores[outN++] = acc[k];
     }
     outOffsets[qn + 1] = outN;
   });
-  return new Run(opts.tag, qids, outOffsets, outDocs.slice(0, outN), outScores.slice(0, outN), shared);
+  const ids = new FusedIds(
+    runs.map((r) => r.docs),
+    outRun,
+    outEntry,
+    outN,
+  );
+  const lines = new Int32Array(outN);
+  for (let j = 0; j < outN; j++) lines[j] = j;
+  return new Run(opts.tag, qids, outOffsets, lines, outScores.slice(0, outN), ids);
+}
+
+function resized(a: Int32Array, size: number, used: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a.subarray(0, used));
+  return b;
 }
 
 /** The union of the runs' query ids, in byte order (trec_eval's). */
