@@ -31,6 +31,8 @@ export class Analyzer {
   /** term id -> analysed term. */
   readonly terms: string[] = [];
   private readonly idOf = new Map<string, number>();
+  /** lower-cased form -> term (or null): case variants of a word are stemmed once. */
+  private readonly stems = new Map<string, string | null>();
   private readonly spans = new Spans();
   /** Output of termIds(). */
   ids = new Int32Array(1024);
@@ -49,9 +51,13 @@ export class Analyzer {
   /** The analysed term of one surface token, or null when it is removed (stopword). */
   term(surface: string): string | null {
     const lower = stripPossessive(surface).toLowerCase();
-    if (ENGLISH_STOP_WORDS.has(lower)) return null;
-    // The stemmer lower-cases again and leaves words under 3 characters alone, as Lucene's PorterStemmer.
-    return this.stem(lower);
+    let t = this.stems.get(lower);
+    if (t === undefined) {
+      // The stemmer lower-cases again and leaves words under 3 characters alone, as Lucene's PorterStemmer.
+      t = ENGLISH_STOP_WORDS.has(lower) ? null : this.stem(lower);
+      this.stems.set(lower, t);
+    }
+    return t;
   }
 
   /**
@@ -98,6 +104,12 @@ export class Analyzer {
       while (i < len && pool[from + i] === text.charCodeAt(start + i)) i++;
       if (i === len) return v;
     }
+    return this.add(text, start, end, h);
+  }
+
+  /** First sight of a surface form: analyse it and remember it (kept out of lookup's hot path). */
+  private add(text: string, start: number, end: number, h: number): number {
+    const len = end - start;
     const term = this.term(text.slice(start, end));
     let id = NONE;
     if (term !== null) {
