@@ -59,7 +59,7 @@ async function pipeline(): Promise<void> {
     await encoder.encode(texts.slice(0, 2), '', { batchSize });
     const bare: number[] = [];
     const full: number[] = [];
-    for (let rep = 0; rep < 2; rep++) {
+    for (let rep = 0; rep < 3; rep++) {
       let t0 = performance.now();
       for (const b of batches) await session.run(b);
       bare.push(performance.now() - t0);

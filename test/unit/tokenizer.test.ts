@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { forEachCorpusDocSync } from '../../src/core/formats/beir';
 import { InputError } from '../../src/core/formats/errors';
 import { documentText } from '../../src/core/retrieval/dense/dataset';
-import { loadTokenizer, longestFirst } from '../../src/core/retrieval/dense/tokenizer';
+import { loadTokenizer, longestFirst, pad } from '../../src/core/retrieval/dense/tokenizer';
 import { TOKENIZER_DIR } from '../helpers/modelFolders';
 
 // Real bert-base-uncased WordPiece files (those of all-MiniLM-L6-v2); reference encodings from their README.
@@ -97,6 +97,14 @@ describe('tokenizer: real BERT WordPiece files', () => {
     const mask0 = Array.from(b.attentionMask.subarray(0, b.seqLen), Number);
     assert.deepEqual(mask0, [1, 1, 1, 1, ...new Array(DENSE.length - 4).fill(0)]);
     assert.deepEqual(Array.from(b.inputIds.subarray(b.seqLen), Number), DENSE);
+  });
+
+  it('pad() writes int64 tensors: ids, a non-zero pad id, masks and type ids', () => {
+    const b = pad([{ ids: [7, 8, 9], typeIds: [0, 1, 1] }, { ids: [300000], typeIds: [0] }], 5);
+    assert.deepEqual(Array.from(b.inputIds), [7n, 8n, 9n, 300000n, 5n, 5n]);
+    assert.deepEqual(Array.from(b.attentionMask), [1n, 1n, 1n, 1n, 0n, 0n]);
+    assert.deepEqual(Array.from(b.tokenTypeIds), [0n, 1n, 1n, 0n, 0n, 0n]);
+    assert.deepEqual(Array.from(b.lengths), [3, 1]);
   });
 
   it('a folder without tokenizer files is an input error naming the folder', () => {

@@ -43,7 +43,7 @@ export function readModelFolder(dirArg: string, overrides: Partial<ModelConfig> 
       code: 'unreadable',
       message: existsSync(dir) ? 'no model.onnx in the model folder' : 'model folder not found',
       file: dir,
-      hint: 'Point --model (or the irWorkbench.dense.model setting) at a folder holding an ONNX export: model.onnx plus tokenizer.json or vocab.txt.',
+      hint: 'Point --model (or the model setting in the editor) at a folder holding an ONNX export: model.onnx plus tokenizer.json or vocab.txt.',
     });
   }
   const own = readConfig(join(dir, CONFIG_FILE));

@@ -133,22 +133,36 @@ export function pad(encoded: readonly Encoded[], padId: number): TokenBatch {
   const batch = encoded.length;
   let seqLen = 1;
   for (const e of encoded) if (e.ids.length > seqLen) seqLen = e.ids.length;
-  const inputIds = new BigInt64Array(batch * seqLen).fill(BigInt(padId));
-  const attentionMask = new BigInt64Array(batch * seqLen);
-  const tokenTypeIds = new BigInt64Array(batch * seqLen);
+  const n = batch * seqLen;
+  // The int64 tensors are filled through 32-bit views of their low words (ids are small and non-negative;
+  // the high words stay 0): no BigInt is made per token.
+  const ids = new Int32Array(2 * n);
+  const mask = new Int32Array(2 * n);
+  const types = new Int32Array(2 * n);
   const lengths = new Int32Array(batch);
+  const lo = LITTLE_ENDIAN ? 0 : 1;
+  if (padId !== 0) for (let i = 0; i < n; i++) ids[2 * i + lo] = padId;
   for (let r = 0; r < batch; r++) {
-    const { ids, typeIds } = encoded[r];
-    const base = r * seqLen;
-    lengths[r] = ids.length;
-    for (let j = 0; j < ids.length; j++) {
-      inputIds[base + j] = BigInt(ids[j]);
-      attentionMask[base + j] = 1n;
-      tokenTypeIds[base + j] = BigInt(typeIds[j]);
+    const e = encoded[r];
+    const base = 2 * r * seqLen + lo;
+    lengths[r] = e.ids.length;
+    for (let j = 0; j < e.ids.length; j++) {
+      ids[base + 2 * j] = e.ids[j];
+      mask[base + 2 * j] = 1;
+      types[base + 2 * j] = e.typeIds[j];
     }
   }
-  return { batch, seqLen, inputIds, attentionMask, tokenTypeIds, lengths };
+  return {
+    batch,
+    seqLen,
+    inputIds: new BigInt64Array(ids.buffer),
+    attentionMask: new BigInt64Array(mask.buffer),
+    tokenTypeIds: new BigInt64Array(types.buffer),
+    lengths,
+  };
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 interface TokenizerConfig {
   do_lower_case?: boolean;
