@@ -128,10 +128,12 @@ describe('runner child process: neural jobs', () => {
     assert.ok(progress.some((p) => p.phase === 'encode-corpus' && p.done === 40));
     assert.equal(readFileSync(out, 'utf8').split('\n').length, 31);
 
+    // 1,000 documents one at a time: long enough that the cancel always arrives mid-encoding.
+    const big = smallDataset(join(tmp, 'big'), 1000);
     const cancelled = join(tmp, 'child-cancel.trec');
     const ac = new AbortController();
     const handle = startNeuralRun(
-      { job: 'dense', request: { ...request, batchSize: 1, out: cancelled } },
+      { job: 'dense', request: { ...request, dataset: big.dir, batchSize: 1, out: cancelled } },
       { ...CHILD, signal: ac.signal, onProgress: (p) => p.phase === 'encode-corpus' && p.done >= 2 && ac.abort() },
     );
     await assert.rejects(handle.result, (e: unknown) => e instanceof RunnerError && e.code === 'cancelled');
