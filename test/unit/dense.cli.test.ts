@@ -65,6 +65,8 @@ describe('irw run: dense, rerank and hybrid retrievers', () => {
 
   it('hybrid: BM25 + dense fused; no temporary files left behind', () => {
     const out = join(tmp, 'hybrid.trec');
+    const scratch = () => readdirSync(tmpdir()).filter((f) => f.startsWith('irw-hybrid-')).length;
+    const before = scratch();
     const r = irw('run', '--retriever', 'hybrid', '--dataset', ds.dir, '--model', bi.dir, '--method', 'rrf', '--bm25-depth', '20', '--dense-depth', '5', '--top-k', '15', '--out', out);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /bm25 search: 6\/6/);
@@ -73,6 +75,7 @@ describe('irw run: dense, rerank and hybrid retrievers', () => {
     assert.match(run.tag, /^hybrid-fused-rrf60-dense-bi-cosine$/);
     assert.equal(run.qids.length, 6);
     assert.deepEqual(readdirSync(tmp).filter((f) => f.startsWith('.')), []);
+    assert.equal(scratch(), before, 'the temporary BM25 run is removed');
   });
 
   it('usage errors exit 2 with what to do', async () => {

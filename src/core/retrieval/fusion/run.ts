@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readRun, type Run } from '../../formats/run';
-import { removeQuietly } from '../../formats/runWriter';
 import { runBm25, type Bm25RunRequest, type RunProgress } from '../bm25/run';
 import { writeRun } from '../dense/dataset';
 import { denseRetrieve, type DenseProgress, type DenseRunRequest } from '../dense/run';
@@ -122,8 +122,10 @@ export function checkHybridRequest(r: HybridRunRequest): string | null {
 export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSignal; onProgress?: (p: HybridProgress) => void } = {}): Promise<HybridRunResult> {
   const { signal, onProgress } = hooks;
   const t0 = performance.now();
-  // BM25 writes a run file; it goes to a hidden file next to the output and is read back, then removed.
-  const bm25Out = join(dirname(req.out), `.${basename(req.out)}.bm25-${randomBytes(4).toString('hex')}.trec`);
+  // BM25 writes a run file: to a temporary folder (not the runs folder, which the editor watches), read back,
+  // then removed.
+  const scratch = mkdtempSync(join(tmpdir(), 'irw-hybrid-'));
+  const bm25Out = join(scratch, 'bm25.trec');
   let bm25: Run;
   try {
     await runBm25(
@@ -132,7 +134,7 @@ export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSi
     );
     bm25 = readRun(bm25Out);
   } finally {
-    removeQuietly(bm25Out);
+    rmSync(scratch, { recursive: true, force: true });
   }
   const t1 = performance.now();
   const { run: dense, result } = await denseRetrieve(
