@@ -25,6 +25,9 @@ export interface Hits {
 }
 
 const f = Math.fround;
+const RANK_SPAN = 2 ** 21;
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
 
 export class Searcher {
   readonly numDocs: number;
@@ -35,6 +38,7 @@ export class Searcher {
   private nTouched = 0;
   /** document number -> position of its id in sorted id order (for tie-breaking without string compares). */
   private readonly idRank: Uint32Array;
+  private readonly docOfRank: Uint32Array;
   private readonly caches: Float32Array[];
   private scratch = new Float32Array(0);
   private selectBuf = new Float32Array(0);
@@ -53,6 +57,7 @@ export class Searcher {
     order.sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
     this.idRank = new Uint32Array(n);
     for (let r = 0; r < n; r++) this.idRank[order[r]] = r;
+    this.docOfRank = Uint32Array.from(order);
     this.caches = index.fieldIndexes.map((fi) => normCache(fi, params));
   }
 
@@ -130,16 +135,42 @@ export class Searcher {
         candidates[m++] = i;
       }
     }
-    const order = Array.from(candidates.subarray(0, m));
-    order.sort((a, b) => scores[b] - scores[a] || idRank[touched[a]] - idRank[touched[b]]);
     const size = Math.min(k, m);
     const docs = new Uint32Array(size);
     const out = new Float32Array(size);
+    if (this.sortByKeys(candidates, m, scores, docs, out)) return { docs, scores: out };
+    const order = Array.from(candidates.subarray(0, m));
+    order.sort((a, b) => scores[b] - scores[a] || idRank[touched[a]] - idRank[touched[b]]);
     for (let r = 0; r < size; r++) {
       docs[r] = touched[order[r]];
       out[r] = scores[order[r]];
     }
     return { docs, scores: out };
+  }
+
+  /**
+   * Fast path of the final sort: with non-negative scores (whose float32 bit patterns sort like the numbers) and
+   * fewer than 2^21 documents, (score bits, reversed id rank) packs into one exact double, and a typed-array sort
+   * needs no comparator. Returns false when it does not apply.
+   */
+  private sortByKeys(candidates: Uint32Array, m: number, scores: Float32Array, docs: Uint32Array, out: Float32Array): boolean {
+    if (this.numDocs > RANK_SPAN) return false;
+    const keys = new Float64Array(m);
+    for (let c = 0; c < m; c++) {
+      const i = candidates[c];
+      F32[0] = scores[i];
+      if (F32[0] < 0 || Number.isNaN(F32[0])) return false;
+      keys[c] = U32[0] * RANK_SPAN + (RANK_SPAN - 1 - this.idRank[this.touched[i]]);
+    }
+    keys.sort();
+    for (let r = 0; r < docs.length; r++) {
+      const key = keys[m - 1 - r];
+      const bits = Math.floor(key / RANK_SPAN);
+      U32[0] = bits;
+      out[r] = F32[0];
+      docs[r] = this.docOfRank[RANK_SPAN - 1 - (key - bits * RANK_SPAN)];
+    }
+    return true;
   }
 }
 
