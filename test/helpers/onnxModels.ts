@@ -27,6 +27,8 @@ export interface ModelSpec {
   outputName?: string;
   /** Value added to every component of padded positions' hidden states. */
   padNoise?: number;
+  /** Cross-encoders: logits per pair (declared as a symbolic dimension when not 1). */
+  labels?: number;
 }
 
 export interface GeneratedModel {
@@ -189,10 +191,11 @@ export function crossEncoder(spec: ModelSpec): GeneratedModel {
   const names = spec.inputNames ?? DEFAULT_INPUTS;
   const out = { word: new Float32Array(spec.vocab * spec.hidden), type: new Float32Array(2 * spec.hidden), hidden: spec.hidden };
   const [x, mask3] = trunk(g, spec, names, out);
-  const head = randomArray(spec.hidden, 1, rng((spec.seed ?? 1) + 7919));
+  const labels = spec.labels ?? 1;
+  const head = randomArray(spec.hidden * labels, 1, rng((spec.seed ?? 1) + 7919));
   const pooled = g.op('ReduceSum', [g.op('Mul', [x, mask3]), g.ints('axis_seq', [1])], [intAttr('keepdims', 0)]);
   const outName = spec.outputName ?? 'logits';
-  g.op('MatMul', [pooled, g.weight('head', [spec.hidden, 1], head)], [], outName);
-  const bytes = finish(g, spec, names, { name: outName, type: tensorType(F, ['batch_size', 1]) });
+  g.op('MatMul', [pooled, g.weight('head', [spec.hidden, labels], head)], [], outName);
+  const bytes = finish(g, spec, names, { name: outName, type: tensorType(F, ['batch_size', labels === 1 ? 1 : 'num_labels']) });
   return { bytes, ...out, head };
 }

@@ -47,6 +47,14 @@ describe('rerank: cross-encoder on a generated ONNX model', () => {
     }
   });
 
+  it('a classifier with several logits is rejected, naming the shape found', async () => {
+    const two = tinyCrossEncoder(tmp, 'two-labels', {}, { labels: 2 });
+    await assert.rejects(
+      CrossEncoder.open(two.dir),
+      (e: unknown) => e instanceof InputError && /output logits has 2 labels; a re-ranker has one[\s\S]*outputs logits: float32 \[batch_size, 2\]/.test(e.message),
+    );
+  });
+
   it('a bi-encoder given as a re-ranker is rejected, naming the logits output it lacks', async () => {
     const bi = tinyBiEncoder(tmp, 'bi', {});
     await assert.rejects(CrossEncoder.open(bi.dir), (e: unknown) => e instanceof InputError && /cross-encoder[\s\S]*no output named logits[\s\S]*found:.*last_hidden_state/.test(e.message));

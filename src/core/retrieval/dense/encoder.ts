@@ -1,3 +1,4 @@
+import { InputError } from '../../formats/errors';
 import { readModelFolder, type ModelConfig, type ModelFolder } from './modelFolder';
 import { poolInto } from './pooling';
 import { EncoderSession, type Output, type SessionOptions } from './session';
@@ -88,6 +89,14 @@ export class DenseEncoder {
       (rows) => this.tokenizer.encodeBatch(Array.from(rows, (i) => prefix + texts[i])),
       this.session,
       (out, batch, rows) => {
+        if (out.dims.length !== 3 || out.dims[0] !== batch.batch || out.dims[1] !== batch.seqLen) {
+          throw new InputError({
+            code: 'malformed',
+            message: `the model returned token embeddings of shape [${out.dims.join(', ')}] for a batch of [${batch.batch}, ${batch.seqLen}] tokens`,
+            file: this.folder.modelPath,
+            hint: 'Export the transformer without its pooling head (optimum-cli export onnx --task feature-extraction).',
+          });
+        }
         const d = out.dims[2];
         if (dim === 0) {
           dim = d;

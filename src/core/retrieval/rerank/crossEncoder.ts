@@ -1,3 +1,4 @@
+import { InputError } from '../../formats/errors';
 import { runBatched, type BatchOptions, type EncodeHooks } from '../dense/encoder';
 import { readModelFolder, type ModelFolder } from '../dense/modelFolder';
 import { EncoderSession, type SessionOptions } from '../dense/session';
@@ -51,8 +52,15 @@ export class CrossEncoder {
         ),
       this.session,
       (out, batch, rows) => {
-        // logits: [batch, 1]
-        for (let r = 0; r < batch.batch; r++) scores[rows[r]] = out.data[r * out.dims[1]];
+        if (out.dims.length !== 2 || out.dims[0] !== batch.batch || out.dims[1] !== 1) {
+          throw new InputError({
+            code: 'malformed',
+            message: `the model returned logits of shape [${out.dims.join(', ')}], not [${batch.batch}, 1]: it is not a one-logit re-ranker`,
+            file: this.folder.modelPath,
+            hint: 'Use a cross-encoder exported with a single relevance logit (e.g. cross-encoder/ms-marco-MiniLM-L-6-v2).',
+          });
+        }
+        for (let r = 0; r < batch.batch; r++) scores[rows[r]] = out.data[r];
       },
     );
     return scores;
