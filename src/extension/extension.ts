@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { runBeirEval, type RunBeirEvalArgs } from './commands/runBeirEval';
+import { registerAnalysis } from './analysis/commands';
 import { registerStore } from './store/register';
 
 export function activate(context: vscode.ExtensionContext): void {
-  registerStore(context);
+  const store = registerStore(context);
+  registerAnalysis(context, store);
   const output = vscode.window.createOutputChannel('IR Workbench');
   context.subscriptions.push(
     output,

@@ -100,7 +100,10 @@ export async function runBeirEval(
     runPath = await runBm25(context, dataset, split);
   }
   if (!runPath) return;
-  return showEvaluation(output, dataset, split, runPath);
+  const figures = showEvaluation(output, dataset, split, runPath);
+  // The results panel puts the run beside the dataset's other runs, with significance against a baseline.
+  if (figures) void vscode.commands.executeCommand('irWorkbench.showResults', { dataset: dataset.path, split, focus: runPath });
+  return figures;
 }
 
 

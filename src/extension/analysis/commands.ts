@@ -1,0 +1,71 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { isInputError } from '../../core/formats/errors';
+import { datasetAt, findDatasets } from '../datasets';
+import type { StoreHandle } from '../store/register';
+import { showResults } from './resultsPanel';
+import { AnalysisWorkbench, type OpenSplit } from './workbench';
+
+/** Arguments of the analysis commands (for keybindings, tasks and tests); each one given skips a pick. */
+export interface AnalysisArgs {
+  dataset?: string;
+  split?: string;
+  /** Results: a run file to include (e.g. the one just evaluated). */
+  focus?: string;
+  /** Diff: the two runs (file paths). */
+  a?: string;
+  b?: string;
+}
+
+/**
+ * Registers the analysis views: Show Results, Show Run Diff, Show Holes. Returns the workbench (tests and
+ * the annotation view use it).
+ */
+export function registerAnalysis(context: vscode.ExtensionContext, store: StoreHandle | undefined): AnalysisWorkbench {
+  const wb = new AnalysisWorkbench(context, store);
+  context.subscriptions.push(
+    wb,
+    vscode.commands.registerCommand('irWorkbench.showResults', async (args: AnalysisArgs = {}) => {
+      const split = await pickSplit(wb, args, args.focus ? [args.focus] : []);
+      if (!split) return undefined;
+      return showResults(
+        wb,
+        split,
+        (a, b) => void vscode.commands.executeCommand('irWorkbench.showRunDiff', { dataset: split.session.datasetDir, split: split.session.split, a, b }),
+        () => void vscode.commands.executeCommand('irWorkbench.showHoles', { dataset: split.session.datasetDir, split: split.session.split }),
+      );
+    }),
+  );
+  return wb;
+}
+
+/** The dataset split named by `args`, else picked; opened with its runs. Errors are shown, not thrown. */
+export async function pickSplit(wb: AnalysisWorkbench, args: AnalysisArgs, extraRuns: string[] = []): Promise<OpenSplit | undefined> {
+  let dir = args.dataset;
+  if (!dir) {
+    const datasets = await findDatasets();
+    if (datasets.length === 0) {
+      void vscode.window.showWarningMessage('IR Workbench: no BEIR dataset folder in this workspace (corpus.jsonl, queries.jsonl, qrels/<split>.tsv).');
+      return undefined;
+    }
+    dir =
+      datasets.length === 1
+        ? datasets[0].path
+        : (await vscode.window.showQuickPick(datasets.map((d) => ({ label: d.name, detail: d.path, path: d.path })), { title: 'Dataset' }))?.path;
+  }
+  if (!dir) return undefined;
+  const splits = datasetAt(dir)?.splits ?? [];
+  const split = args.split ?? (splits.length === 1 ? splits[0] : await vscode.window.showQuickPick(splits, { title: `Split of ${basename(dir)}` }));
+  if (!split) return undefined;
+  try {
+    const s = wb.open(dir, split, extraRuns);
+    if (s.session.runRefs().length === 0) {
+      void vscode.window.showWarningMessage(`IR Workbench: no run of ${basename(dir)} (${split}) to show: put TREC runs in its runs folder or run Run BEIR Eval.`);
+      return undefined;
+    }
+    return s;
+  } catch (e) {
+    void vscode.window.showErrorMessage(`IR Workbench: ${isInputError(e) ? e.format() : (e as Error).message}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import type { ResultsModel } from '../../protocol/webview';
+import type { AnalysisWorkbench, OpenSplit } from './workbench';
+
+/** The results panel of a split (one per split: opening it again reveals it). */
+const open = new Map<string, { panel: vscode.WebviewPanel; refresh(): void }>();
+
+export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (a: string, b: string) => void, openHoles: () => void): ResultsModel {
+  const existing = open.get(split.key);
+  if (existing) {
+    existing.refresh();
+    existing.panel.reveal();
+    return wb.resultsModel(split);
+  }
+  const { panel, view } = wb.panel<'results'>(
+    'results',
+    `Results: ${split.session.datasetName} (${split.session.split})`,
+    split,
+    {
+      setBaseline: ({ key }) => {
+        if (!split.session.hasRun(key)) throw new Error(`no run ${key} in this panel`);
+        split.baseline = key;
+        for (const v of split.views) v.refresh();
+        return null;
+      },
+      export: async ({ format }) => ({ path: await wb.exportResults(split, format) }),
+      openDiff: ({ a, b }) => {
+        openDiff(a, b);
+        return null;
+      },
+      openHoles: () => {
+        openHoles();
+        return null;
+      },
+    },
+    (channel) => channel.send('model', wb.resultsModel(split)),
+  );
+  open.set(split.key, { panel, refresh: view.refresh });
+  panel.onDidDispose(() => open.delete(split.key));
+  return wb.resultsModel(split);
+}

@@ -1,0 +1,130 @@
+import { writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { CorpusIndex } from '../../core/analysis/corpusIndex';
+import { exportResults } from '../../core/analysis/exportTable';
+import { addRunFiles, loadSession, runFilesIn } from '../../core/analysis/load';
+import type { AnalysisSession } from '../../core/analysis/session';
+import type { ExportFormat, ViewName } from '../../protocol/webview';
+import type { StoreHandle } from '../store/register';
+import { ViewChannel, type RequestHandlers } from '../webview/channel';
+import { viewHtml, webviewOptions } from '../webview/html';
+
+/** A panel or view showing one split; refresh() recomputes its model from the session and sends it. */
+export interface SplitView {
+  refresh(): void;
+}
+
+export interface OpenSplit {
+  key: string;
+  session: AnalysisSession;
+  baseline: string;
+  skipped: { file: string; reason: string }[];
+  views: Set<SplitView>;
+}
+
+function settings() {
+  const c = vscode.workspace.getConfiguration('irWorkbench');
+  return {
+    complete: c.get<boolean>('evaluation.completeQueries', true),
+    relevanceLevel: c.get<number>('evaluation.relevanceLevel', 1),
+    runsFolder: c.get<string>('runs.folder', 'runs'),
+  };
+}
+
+/**
+ * The analysis side of the extension: one AnalysisSession per open dataset split, the panels showing it,
+ * and judgements (durable through the store first, then applied and pushed to every open view of the split).
+ */
+export class AnalysisWorkbench implements vscode.Disposable {
+  private readonly corpusCache = new Map<string, CorpusIndex>();
+  private readonly splits = new Map<string, OpenSplit>();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Called after each judgement is applied, with the time from request to updated scores (ms). */
+  onJudged?: (ms: number) => void;
+
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    private readonly store: StoreHandle | undefined,
+  ) {}
+
+  /** Opens (or returns) the split, with the runs in its runs folder plus `extraRuns`. */
+  open(datasetDir: string, split: string, extraRuns: readonly string[] = []): OpenSplit {
+    const key = `${datasetDir}\t${split}`;
+    let s = this.splits.get(key);
+    if (!s) {
+      const cfg = settings();
+      const session = loadSession({ datasetDir, split, complete: cfg.complete, relevanceLevel: cfg.relevanceLevel, corpusCache: this.corpusCache });
+      s = { key, session, baseline: '', skipped: [], views: new Set() };
+      this.splits.set(key, s);
+    }
+    const files = [...runFilesIn(join(datasetDir, settings().runsFolder)), ...extraRuns];
+    s.skipped = [...s.skipped.filter((x) => !files.includes(x.file)), ...addRunFiles(s.session, files)];
+    if (!s.session.hasRun(s.baseline)) s.baseline = defaultBaseline(s.session.runRefs().map((r) => r.key));
+    return s;
+  }
+
+  /** Records a judgement durably (store: appended and fsynced), then updates every view of the split. */
+  async judge(split: OpenSplit, queryId: string, docId: string, grade: number): Promise<void> {
+    const started = performance.now();
+    if (!this.store) throw new Error('the workspace store is not running, so judgements cannot be saved');
+    const client = await this.store.client;
+    await client.request('judge', { datasetDir: split.session.datasetDir, split: split.session.split, queryId, docId, grade });
+    split.session.judge(queryId, docId, grade);
+    for (const v of split.views) v.refresh();
+    this.onJudged?.(performance.now() - started);
+  }
+
+  /** Creates a webview panel for `name` with the strict page and a typed channel. */
+  panel<V extends ViewName>(
+    name: V,
+    title: string,
+    split: OpenSplit,
+    handlers: RequestHandlers<V>,
+    refresh: (channel: ViewChannel<V>) => void,
+  ): { panel: vscode.WebviewPanel; channel: ViewChannel<V>; view: SplitView } {
+    const panel = vscode.window.createWebviewPanel(`irWorkbench.${name}`, title, vscode.ViewColumn.Active, {
+      ...webviewOptions(this.context.extensionUri),
+      retainContextWhenHidden: true,
+    });
+    panel.webview.html = viewHtml(panel.webview, this.context.extensionUri, name, title);
+    const channel = new ViewChannel<V>(panel.webview, handlers);
+    const view: SplitView = { refresh: () => refresh(channel) };
+    split.views.add(view);
+    panel.onDidDispose(() => {
+      split.views.delete(view);
+      channel.dispose();
+    });
+    view.refresh();
+    return { panel, channel, view };
+  }
+
+  splitOf(datasetDir: string, split: string): OpenSplit | undefined {
+    return this.splits.get(`${datasetDir}\t${split}`);
+  }
+
+  async exportResults(split: OpenSplit, format: ExportFormat): Promise<string | null> {
+    const ext = { markdown: 'md', csv: 'csv', latex: 'tex' }[format];
+    const uri = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.file(join(split.session.datasetDir, `results.${split.session.split}.${ext}`)),
+      filters: { [format]: [ext] },
+      title: `Export the results table (${format})`,
+    });
+    if (!uri) return null;
+    writeFileSync(uri.fsPath, exportResults(this.resultsModel(split), format));
+    return uri.fsPath;
+  }
+
+  resultsModel(split: OpenSplit) {
+    return split.session.results(split.baseline, { skipped: split.skipped, untrusted: !vscode.workspace.isTrusted });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** A BM25 run if there is one (the usual baseline), else the first. */
+function defaultBaseline(keys: string[]): string {
+  return keys.find((k) => /bm25/i.test(basename(k))) ?? keys[0] ?? '';
+}

@@ -1,0 +1,18 @@
+// Runs the webview tests (headless Chromium via playwright-core) on the built bundles in dist/webview.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+for (const name of ['results', 'diff', 'holes', 'annotate']) {
+  if (existsSync(join('webview', name, 'main.ts')) && !existsSync(join('dist', 'webview', `${name}.js`))) {
+    console.error(`dist/webview/${name}.js is missing: run npm run build first`);
+    process.exit(1);
+  }
+}
+const filter = process.argv[2];
+const files = readdirSync('test/webview')
+  .filter((f) => f.endsWith('.test.ts') && (!filter || f.includes(filter)))
+  .sort()
+  .map((f) => join('test/webview', f));
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], { stdio: 'inherit' });
+process.exit(r.status ?? 1);

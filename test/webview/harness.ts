@@ -1,0 +1,117 @@
+// Loads a built webview bundle (dist/webview/<name>.js) in headless Chromium inside the exact page the
+// extension serves (src/extension/webview/page.ts, same Content-Security-Policy), with a stub of
+// acquireVsCodeApi that records what the view posts. One browser per test file; a fresh page per view.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { pageHtml } from '../../src/extension/webview/page';
+import { WEBVIEW_PROTOCOL_VERSION, type ViewEvents, type ViewName } from '../../src/protocol/webview';
+
+const ROOT = join(__dirname, '../..');
+const ORIGIN = 'https://irw.test';
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.IRW_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface Posted {
+  v: number;
+  type: string;
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+}
+
+export interface ViewPage {
+  page: Page;
+  /** Sends a host event to the view. */
+  event<V extends ViewName, K extends keyof ViewEvents[V] & string>(view: V, kind: K, payload: ViewEvents[V][K]): Promise<void>;
+  /** Messages the view posted so far. */
+  posted(): Promise<Posted[]>;
+  /** Waits for the next request of `method` and answers it. */
+  answer(method: string, result: unknown, ok?: boolean): Promise<Posted>;
+  /** CSP violations and page errors seen so far. */
+  problems(): Promise<string[]>;
+}
+
+const STUB = `
+  window.__posted = [];
+  window.__csp = [];
+  window.__state = undefined;
+  document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ': ' + e.blockedURI));
+  let acquired = false;
+  window.acquireVsCodeApi = function () {
+    if (acquired) throw new Error('acquireVsCodeApi called twice');
+    acquired = true;
+    return {
+      postMessage(m) { window.__posted.push(JSON.parse(JSON.stringify(m))); },
+      getState() { return window.__state; },
+      setState(s) { window.__state = s; },
+    };
+  };
+`;
+
+export async function openView(browser: Browser, name: ViewName): Promise<ViewPage> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === '/') {
+      const html = pageHtml({ nonce: 'dGVzdG5vbmNl', cspSource: ORIGIN, scriptUri: `${ORIGIN}/dist/webview/${name}.js`, cssUri: `${ORIGIN}/media/webview.css`, title: name });
+      return route.fulfill({ contentType: 'text/html', body: html });
+    }
+    const file = join(ROOT, path);
+    return route.fulfill({ contentType: path.endsWith('.css') ? 'text/css' : 'text/javascript', body: readFileSync(file) });
+  });
+  // A string, not a function: tsx would wrap a function's inner functions in its __name helper, absent in the page.
+  await page.addInitScript({ content: STUB });
+  await page.goto(`${ORIGIN}/`);
+  const posted = () => page.evaluate(() => (window as unknown as { __posted: Posted[] }).__posted);
+  await until(async () => (await posted()).some((m) => m.type === 'ready'), () => `the ${name} view never said ready: ${errors.join('; ')}`);
+  const answered = new Map<string, number>();
+  return {
+    page,
+    event: async (_view, kind, payload) => {
+      await page.evaluate((m) => window.postMessage(m, '*'), { v: WEBVIEW_PROTOCOL_VERSION, type: 'event', kind, payload });
+    },
+    posted,
+    answer: async (method, result, ok = true) => {
+      const skip = answered.get(method) ?? 0;
+      let req: Posted | undefined;
+      await until(async () => (req = (await posted()).filter((p) => p.type === 'request' && p.method === method)[skip]) !== undefined, () => `no ${method} request`);
+      answered.set(method, skip + 1);
+      if (!req) throw new Error(`no ${method} request`);
+      const reply = ok
+        ? { v: WEBVIEW_PROTOCOL_VERSION, type: 'response', id: req.id, ok: true, result }
+        : { v: WEBVIEW_PROTOCOL_VERSION, type: 'response', id: req.id, ok: false, error: String(result) };
+      await page.evaluate((m) => window.postMessage(m, '*'), reply);
+      return req;
+    },
+    problems: async () => [...errors, ...(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp))],
+  };
+}
+
+/**
+ * Polls `check` (page.waitForFunction compiles its predicate in the page, which the strict CSP forbids).
+ */
+export async function until(check: () => Promise<boolean>, what: () => string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out: ${what()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A string that would run script if any view put it into the page as HTML. */
+export const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>&amp; "quotes" \u202e';
+
+export async function pwned(page: Page): Promise<unknown> {
+  return page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
+}

@@ -1,0 +1,72 @@
+// The results panel in headless Chromium: the model from the real SciFact session renders as a table with
+// significance markers, the baseline and export controls post typed requests, hostile run names stay text,
+// and the page raises no CSP violation (the UI toolkit gets its nonce).
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { addRunFiles, loadSession } from '../../src/core/analysis/load';
+import type { ResultsModel } from '../../src/protocol/webview';
+import { HOSTILE, launch, openView, pwned } from './harness';
+
+const SHARED = join(__dirname, '../../../shared');
+const RUNS = join(SHARED, 'runs/scifact');
+let browser: Browser;
+let model: ResultsModel;
+
+before(async () => {
+  browser = await launch();
+  const s = loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
+  addRunFiles(s, ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f)));
+  model = s.results(join(RUNS, 'bm25okapi.knarfthekant.trec'), { skipped: [{ file: 'x.trec', reason: 'bad' }], untrusted: false });
+});
+after(() => browser?.close());
+
+test('renders runs x measures with markers, significance, lengths; no CSP violation', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  const table = v.page.locator('#results');
+  await table.waitFor();
+  assert.deepEqual(await table.locator('thead th').allTextContents(), ['Run', 'nDCG@10', 'R@100', 'MAP', 'MRR@10', 'P@10', 'Judged@10', 'Hole@10', '']);
+  const dense = table.locator('tbody tr', { hasText: 'minilm-faiss' });
+  assert.equal(await dense.locator('td[data-measure="ndcg_cut_10"]').textContent(), '0.6451*†');
+  assert.match((await table.locator('tbody tr.baseline').textContent())!, /bm25okapi\.knarfthekant \(baseline\)0\.5597/);
+  assert.equal(await v.page.locator('#significance tbody tr').count(), 2 * 5, 'two runs x five tested measures');
+  assert.equal(await v.page.locator('#lengths tbody tr').count(), 3);
+  assert.equal(await v.page.locator('svg rect.box').count(), 3);
+  assert.match((await v.page.locator('#skipped').textContent())!, /x\.trec: bad/);
+  assert.equal(await v.page.locator('#untrusted').count(), 0);
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('baseline, export and diff controls post typed requests; errors are shown', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  await v.page.locator('#export-latex').click();
+  const req = await v.answer('export', { path: '/tmp/results.tex' });
+  assert.deepEqual(req.params, { format: 'latex' });
+  await v.page.locator('#status', { hasText: 'Saved /tmp/results.tex' }).waitFor();
+  await v.page.locator('#results tbody tr', { hasText: 'minilm-faiss' }).locator('vscode-button').click();
+  const diff = await v.answer('openDiff', null);
+  assert.deepEqual(diff.params, { a: model.baseline, b: model.rows[1].key });
+  await v.page.locator('#open-holes').click();
+  await v.answer('openHoles', 'no dataset', false);
+  await v.page.locator('#status.error', { hasText: 'no dataset' }).waitFor();
+});
+
+test('hostile run names and file names render as text; restricted mode says why', async () => {
+  const v = await openView(browser, 'results');
+  const hostile: ResultsModel = {
+    ...model,
+    untrusted: true,
+    rows: model.rows.map((r, i) => (i === 1 ? { ...r, label: HOSTILE } : r)),
+    skipped: [{ file: HOSTILE, reason: HOSTILE }],
+  };
+  await v.event('results', 'model', hostile);
+  await v.page.locator('#results').waitFor();
+  assert.ok((await v.page.locator('#results').textContent())!.includes(HOSTILE));
+  assert.equal(await v.page.locator('#app img').count(), 0);
+  assert.equal(await v.page.locator('#app script').count(), 0);
+  assert.equal(await pwned(v.page), undefined);
+  assert.match((await v.page.locator('#untrusted').textContent())!, /starts no retrieval process and loads no model/);
+});
