@@ -205,6 +205,7 @@ describe('index cache', () => {
     const back = loadIndex(file, key);
     assert.ok(typeof back !== 'string');
     assert.deepEqual(back.docIds, index.docIds);
+    assert.deepEqual([...back.idRank], [...index.idRank]);
     back.fieldIndexes.forEach((f, i) => {
       const g = index.fieldIndexes[i];
       assert.deepEqual([f.name, f.terms, f.docCount, f.sumTotalTermFreq], [g.name, g.terms, g.docCount, g.sumTotalTermFreq]);

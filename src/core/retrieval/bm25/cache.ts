@@ -9,12 +9,13 @@ import type { Bm25Index, FieldIndex, FieldsMode } from './index';
  * an edited corpus gets a new key (and is rebuilt) and an unchanged one is reused wherever it lives.
  *
  * Layout: "IRWBM25\n", u32 format version, u32 header length, JSON header, then 8-byte-aligned sections
- * (document ids and terms as "\n"-joined UTF-8; offsets, postings, tfs, norms as little-endian typed arrays),
+ * (document ids as "\n"-joined UTF-8 and their ranks in string order; per field its terms, offsets, postings,
+ * tfs, norms, as UTF-8 and little-endian typed arrays),
  * then the SHA-256 of everything before it. A file that is truncated, corrupted or of another version fails the
  * check and is rebuilt, never trusted.
  */
 const MAGIC = Buffer.from('IRWBM25\n', 'latin1');
-const VERSION = 1;
+const VERSION = 2;
 const SUM_BYTES = 32;
 
 interface FieldMeta {
@@ -97,6 +98,7 @@ function decode(file: Buffer, key: string): Bm25Index | null {
     return v;
   };
   const docIds = strings(header.stringBytes[0], header.numDocs);
+  const idRank = view(Uint32Array, header.numDocs);
   const fieldIndexes: FieldIndex[] = header.fieldMeta.map((m, i) => {
     const terms = strings(header.stringBytes[i + 1], m.numTerms);
     const offsets = view(Uint32Array, m.numTerms + 1);
@@ -107,7 +109,7 @@ function decode(file: Buffer, key: string): Bm25Index | null {
     for (let t = 0; t < terms.length; t++) termIds.set(terms[t], t);
     return { name: m.name, terms, termIds, offsets, docs, tfs, norms, docCount: m.docCount, sumTotalTermFreq: m.sumTotalTermFreq };
   });
-  return { analyzerId: header.analyzerId, fields: header.fields, docIds, fieldIndexes };
+  return { analyzerId: header.analyzerId, fields: header.fields, docIds, idRank, fieldIndexes };
 }
 
 /** Writes the index to `path` atomically (temporary file, then rename). */
@@ -149,6 +151,7 @@ export function saveIndex(path: string, dir: string, key: string, index: Bm25Ind
   len = MAGIC.length + 8;
   put(headerBuf);
   put(idBlob);
+  put(Buffer.from(index.idRank.buffer, index.idRank.byteOffset, index.idRank.byteLength));
   index.fieldIndexes.forEach((f, i) => {
     put(termBlobs[i]);
     for (const a of [f.offsets, f.docs, f.tfs, f.norms]) put(Buffer.from(a.buffer, a.byteOffset, a.byteLength));

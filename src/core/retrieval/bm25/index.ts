@@ -28,6 +28,8 @@ export interface Bm25Index {
   fields: FieldsMode;
   /** document number -> id, in corpus order. */
   docIds: string[];
+  /** document number -> position of its id in ascending string order (ties in scores are broken by it). */
+  idRank: Uint32Array;
   fieldIndexes: FieldIndex[];
 }
 
@@ -227,7 +229,17 @@ export class IndexBuilder {
       analyzerId: this.analyzer.id,
       fields: this.mode,
       docIds: this.docIds,
+      idRank: rankIds(this.docIds),
       fieldIndexes: this.builders.map((b) => b.finish()),
     };
   }
+}
+
+/** Ranks of the ids in ascending string (UTF-16 code unit) order, as Anserini sorts ties by document id. */
+export function rankIds(ids: string[]): Uint32Array {
+  const order = Array.from({ length: ids.length }, (_, i) => i);
+  order.sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+  const rank = new Uint32Array(ids.length);
+  for (let r = 0; r < order.length; r++) rank[order[r]] = r;
+  return rank;
 }

@@ -52,12 +52,9 @@ export class Searcher {
     this.fieldAcc = new Float64Array(n);
     this.seen = new Uint8Array(n);
     this.touched = new Uint32Array(n);
-    const order = Array.from({ length: n }, (_, i) => i);
-    const ids = index.docIds;
-    order.sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
-    this.idRank = new Uint32Array(n);
-    for (let r = 0; r < n; r++) this.idRank[order[r]] = r;
-    this.docOfRank = Uint32Array.from(order);
+    this.idRank = index.idRank;
+    this.docOfRank = new Uint32Array(n);
+    for (let d = 0; d < n; d++) this.docOfRank[this.idRank[d]] = d;
     this.caches = index.fieldIndexes.map((fi) => normCache(fi, params));
   }
 
