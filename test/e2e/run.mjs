@@ -135,17 +135,20 @@ try {
     });
   }
   writeFileSync(join(tmp, 'page-errors.log'), pageErrors.join('\n'));
+  controller.signal.throwIfAborted();
   await check('the extension host logged no error from IR Workbench', () => {
     const errors = extensionHostErrors(join(tmp, 'user-data', 'logs'));
     if (errors.length) throw new Error(errors.slice(0, 10).join('\n'));
   });
 } catch (e) {
-  console.error(`test:e2e: ${e instanceof Error ? e.message : String(e)}`);
+  // After the deadline, whatever was awaited fails because the browser went away: the deadline is the cause.
+  if (!controller.signal.aborted) console.error(`test:e2e: ${e instanceof Error ? e.message : String(e)}`);
   code = controller.signal.aborted ? 124 : 1;
 } finally {
   clearTimeout(timer);
   await stopAll();
 }
+if (controller.signal.aborted) code = 124;
 const failed = code !== 0 || results.some((r) => !r.ok);
 if (failed) console.error(`test:e2e: kept ${tmp} (workspace, code-server.log, user-data/logs)`);
 else rmSync(tmp, { recursive: true, force: true });
