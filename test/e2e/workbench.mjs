@@ -59,6 +59,19 @@ export class Workbench {
     await this.quickInput.filter({ hasText: title }).waitFor({ state: 'hidden', timeout: STEP_MS });
   }
 
+  /**
+   * Answers an open-file dialog titled `title` with `path`. code-server's dialog is the workbench's "simple" one,
+   * a quick input holding a path: type the whole path, then Enter.
+   */
+  async openFile(title, path) {
+    const dialog = this.quickInput.filter({ hasText: title });
+    await dialog.waitFor({ state: 'visible', timeout: STEP_MS });
+    await this.quickInputBox.fill(path);
+    await this.shot(`open ${path.split('/').pop()}`);
+    await this.page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden', timeout: STEP_MS });
+  }
+
   /** The text of the first notification toast that matches `pattern` (a RegExp), waiting up to `timeout` ms. */
   async notification(pattern, { timeout = STEP_MS } = {}) {
     const toast = this.page.locator('.notification-toast .notification-list-item-message', { hasText: pattern }).first();
