@@ -58,4 +58,18 @@ suite('Analysis panels', () => {
     assert.equal(model.untrusted, false);
     await waitFor('the results panel tab', () => webviewTab(/^Results: scifact \(test\)$/));
   });
+
+  test('Show Run Diff opens a diff panel of two runs with per-query deltas', async () => {
+    const scifact = datasetUri('scifact').fsPath;
+    const model = await vscode.commands.executeCommand<{ queries: string[]; deltas: number[]; meanA: number; meanB: number; holes: number[] }>(
+      'irWorkbench.showRunDiff',
+      { dataset: scifact, split: 'test', a: runs.perfect, b: runs.worse },
+    );
+    assert.ok(model, 'no diff model returned');
+    assert.equal(model.queries.length, 300);
+    assert.equal(model.meanA, 1);
+    assert.ok(model.deltas.every((d) => d < 0), 'the second run loses every query to the perfect one');
+    assert.ok(model.holes.every((h) => h === 1), 'every query has an unjudged document in the second run');
+    await waitFor('the diff panel tab', () => webviewTab(/^Diff: second vs bm25-perfect$/));
+  });
 });

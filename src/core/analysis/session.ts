@@ -83,6 +83,7 @@ export class AnalysisSession {
   private readonly overlay = new Map<string, { queryId: string; docId: string; grade: number }>();
   private effectiveQrels: Qrels;
   private readonly runs = new Map<string, RunEntry>();
+  private comparisonCache: { key: string; value: Map<string, (Comparison | null)[]> } | undefined;
   /** Bumped on each judgement: views use it to know their figures are stale. */
   version = 0;
 
@@ -164,25 +165,7 @@ export class AnalysisSession {
     const baseline = this.runs.has(baselineKey) ? baselineKey : keys[0];
     const others = keys.filter((k) => k !== baseline);
     const base = baseline === undefined ? undefined : this.scores(baseline, 'original');
-    // Holm over the runs compared with the baseline, separately per measure and per test.
-    const comparisons = new Map<string, (Comparison | null)[]>();
-    for (const k of others) comparisons.set(k, RESULT_MEASURES.map(() => null));
-    RESULT_MEASURES.forEach((m, mi) => {
-      if (!m.tested || !base) return;
-      const raw = others.map((k) => {
-        const [a, b] = aligned(this.scores(k, 'original'), base, mi);
-        const t = pairedTTest(a, b);
-        return {
-          delta: t.meanDiff,
-          tP: t.p,
-          randP: randomizationTest(a, b, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed }),
-          ...winTieLoss(a, b),
-        };
-      });
-      const tHolm = holmAdjust(raw.map((r) => r.tP));
-      const rHolm = holmAdjust(raw.map((r) => r.randP));
-      others.forEach((k, i) => (comparisons.get(k)![mi] = { ...raw[i], tPHolm: tHolm[i], randPHolm: rHolm[i] }));
-    });
+    const comparisons = base ? this.comparisons(baseline!, others, base) : new Map<string, (Comparison | null)[]>();
     const rows: ResultsRow[] = keys.map((k) => {
       const e = this.entry(k);
       return {
@@ -205,6 +188,35 @@ export class AnalysisSession {
       judgements: this.overlay.size,
       ...extra,
     };
+  }
+
+  /**
+   * Tests of each run against the baseline on the original qrels; Holm over the compared runs, separately
+   * per measure and per test. Judgements do not change these, so they are computed once per baseline.
+   */
+  private comparisons(baseline: string, others: string[], base: Scores): Map<string, (Comparison | null)[]> {
+    const cacheKey = [baseline, ...others].join('\n');
+    if (this.comparisonCache?.key === cacheKey) return this.comparisonCache.value;
+    const comparisons = new Map<string, (Comparison | null)[]>();
+    for (const k of others) comparisons.set(k, RESULT_MEASURES.map(() => null));
+    RESULT_MEASURES.forEach((m, mi) => {
+      if (!m.tested) return;
+      const raw = others.map((k) => {
+        const [a, b] = aligned(this.scores(k, 'original'), base, mi);
+        const t = pairedTTest(a, b);
+        return {
+          delta: t.meanDiff,
+          tP: t.p,
+          randP: randomizationTest(a, b, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed }),
+          ...winTieLoss(a, b),
+        };
+      });
+      const tHolm = holmAdjust(raw.map((r) => r.tP));
+      const rHolm = holmAdjust(raw.map((r) => r.randP));
+      others.forEach((k, i) => (comparisons.get(k)![mi] = { ...raw[i], tPHolm: tHolm[i], randPHolm: rHolm[i] }));
+    });
+    this.comparisonCache = { key: cacheKey, value: comparisons };
+    return comparisons;
   }
 
   /** Per-query nDCG@10 of b minus a (with the user's judgements), sorted by delta, best gain first. */

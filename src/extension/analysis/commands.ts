@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { isInputError } from '../../core/formats/errors';
 import { datasetAt, findDatasets } from '../datasets';
 import type { StoreHandle } from '../store/register';
+import { showDiff } from './diffPanel';
 import { showResults } from './resultsPanel';
 import { AnalysisWorkbench, type OpenSplit } from './workbench';
 
@@ -34,6 +35,23 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
         (a, b) => void vscode.commands.executeCommand('irWorkbench.showRunDiff', { dataset: split.session.datasetDir, split: split.session.split, a, b }),
         () => void vscode.commands.executeCommand('irWorkbench.showHoles', { dataset: split.session.datasetDir, split: split.session.split }),
       );
+    }),
+    vscode.commands.registerCommand('irWorkbench.showRunDiff', async (args: AnalysisArgs = {}) => {
+      const split = await pickSplit(wb, args, [args.a, args.b].filter((f): f is string => f !== undefined));
+      if (!split) return undefined;
+      const runs = split.session.runRefs();
+      const pick = async (title: string, not?: string) =>
+        (await vscode.window.showQuickPick(runs.filter((r) => r.key !== not).map((r) => ({ label: r.label, detail: r.key, key: r.key })), { title }))?.key;
+      const a = args.a ?? (await pick('Run diff: run a (the reference)'));
+      if (!a) return undefined;
+      const b = args.b ?? (await pick('Run diff: run b (compared with a)', a));
+      if (!b) return undefined;
+      try {
+        return showDiff(wb, split, a, b);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`IR Workbench: ${(e as Error).message}`);
+        return undefined;
+      }
     }),
   );
   return wb;

@@ -1,0 +1,162 @@
+/**
+ * bench:ui — the analysis views' latency goals, measured (figures are noisy on a shared 2-core machine):
+ *  1. Run diff on two 10,000-query runs (synthetic, 100 results each) opens in under 1 s: the diff model, the
+ *     first query's detail and the webview drawing the chart (headless Chromium), on runs the workbench has
+ *     loaded. Reading and evaluating the two run files (2 M lines, once per split) and building the corpus
+ *     offset index (once per dataset) are timed apart: they are bound by the readers, ~1 s per M lines here.
+ *  2. A judgement shows updated scores in under 200 ms on SciFact with the four shared runs: the store's
+ *     durable append (worker thread, fsync) + re-scoring + the results, diff and holes models, and the
+ *     results webview rendering the new table.
+ * usage: npm run bench:ui   (builds first; BENCH_QUERIES, BENCH_JUDGEMENTS override the sizes)
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CorpusIndex } from '../../src/core/analysis/corpusIndex';
+import { addRunFiles, loadSession, runFilesIn } from '../../src/core/analysis/load';
+import { StoreClient } from '../../src/core/store/client';
+import { writeSyntheticBeir } from '../helpers/syntheticBeir';
+import { launch, openView, until } from '../webview/harness';
+
+const REPO = resolve(__dirname, '..', '..');
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 10_000);
+const JUDGEMENTS = Number(process.env.BENCH_JUDGEMENTS ?? 30);
+const DIR = join(REPO, '.bench', `ui-${QUERIES}`);
+const SHARED = resolve(REPO, '..', 'shared');
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+const p95 = (v: number[]) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(v.length * 0.95))];
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A run of 100 results per query: the relevant document (q<i> -> its source doc) at a random rank or absent. */
+function writeRun(path: string, docs: number, seed: number, relevant: Map<string, string>): void {
+  const rand = rng(seed);
+  const out: string[] = [];
+  for (const [qid, rel] of relevant) {
+    const at = rand() < 0.8 ? Math.floor(rand() * 20) : -1;
+    const seen = new Set([rel]);
+    for (let r = 0; r < 100; r++) {
+      let doc = rel;
+      if (r !== at) {
+        do doc = `d${Math.floor(rand() * docs)}`;
+        while (seen.has(doc));
+        seen.add(doc);
+      }
+      out.push(`${qid} Q0 ${doc} ${r + 1} ${(100 - r).toFixed(3)} bench${seed}`);
+    }
+  }
+  writeFileSync(path, `${out.join('\n')}\n`);
+}
+
+async function benchDiff(): Promise<void> {
+  const docs = 50_000;
+  if (!existsSync(join(DIR, 'runs', 'b.trec'))) {
+    console.log(`writing a synthetic dataset (${docs} documents, ${QUERIES} queries) and two runs under ${DIR}…`);
+    writeSyntheticBeir(DIR, { docs, queries: QUERIES, meanWords: 60, vocabulary: 50_000 });
+    const rel = new Map<string, string>();
+    const s = loadSession({ datasetDir: DIR, split: 'test' });
+    for (const q of s.original.queryIds()) rel.set(q, s.original.judgements(q)!.docs[0]);
+    mkdirSync(join(DIR, 'runs'), { recursive: true });
+    writeRun(join(DIR, 'runs', 'a.trec'), docs, 1, rel);
+    writeRun(join(DIR, 'runs', 'b.trec'), docs, 2, rel);
+  }
+  const cache = new Map<string, CorpusIndex>();
+  let t = performance.now();
+  loadSession({ datasetDir: DIR, split: 'test', corpusCache: cache });
+  console.log(`corpus offset index (once per dataset, cached): ${ms(performance.now() - t)} for ${docs} documents`);
+
+  const browser = await launch();
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const view: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    // Cold: the split's runs are read and evaluated for this panel.
+    t = performance.now();
+    const s = loadSession({ datasetDir: DIR, split: 'test', corpusCache: cache });
+    const [a, b] = runFilesIn(join(DIR, 'runs'));
+    const skipped = addRunFiles(s, [a, b]);
+    if (skipped.length) throw new Error(skipped.map((x) => x.reason).join('\n'));
+    s.diff(a, b);
+    cold.push(performance.now() - t);
+    // Warm: the workbench already holds the runs (the results panel or an earlier diff loaded them).
+    t = performance.now();
+    const model = s.diff(a, b);
+    s.queryDetail(a, b, model.queries[0], 10);
+    warm.push(performance.now() - t);
+    const v = await openView(browser, 'diff');
+    t = performance.now();
+    await v.event('diff', 'model', model);
+    await until(async () => ((await v.page.locator('#status').textContent()) ?? '').startsWith(`${QUERIES} of ${QUERIES} queries shown`), () => 'diff render', 30_000);
+    view.push(performance.now() - t);
+    await v.page.close();
+  }
+  await browser.close();
+  const opened = warm.map((w, i) => w + view[i]);
+  console.log(`run diff, 2 x ${QUERIES} queries x 100 results: reading and evaluating both runs (once per split) median ${ms(median(cold))}; ` +
+    `opening the panel on loaded runs: diff model + first query ${ms(median(warm))} + webview render ${ms(median(view))} = ${ms(median(opened))} ` +
+    `(goal < 1000 ms) ${median(opened) < 1000 ? 'OK' : 'SLOW'}`);
+}
+
+async function benchJudge(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), 'irw-bench-ui-'));
+  const ds = join(tmp, 'scifact');
+  mkdirSync(join(ds, 'qrels'), { recursive: true });
+  mkdirSync(join(ds, 'runs'), { recursive: true });
+  for (const f of ['corpus.jsonl', 'queries.jsonl', 'qrels/test.tsv']) copyFileSync(join(SHARED, 'datasets/scifact', f), join(ds, f));
+  const runs = runFilesIn(join(SHARED, 'runs/scifact'));
+  for (const r of runs) copyFileSync(r, join(ds, 'runs', r.split('/').pop()!));
+  const client = await StoreClient.start(join(REPO, 'src/core/store/worker.ts'), { snapshotDelayMs: 60_000 });
+  try {
+    await client.request('index', { roots: [tmp], runsFolder: 'runs', measures: ['ndcg_cut.10', 'hole.10'], complete: true, relevanceLevel: 1 });
+    const s = loadSession({ datasetDir: ds, split: 'test' });
+    const keys = runFilesIn(join(ds, 'runs'));
+    addRunFiles(s, keys);
+    s.results(keys[0], { skipped: [], untrusted: false }); // the panel was open before the judgement
+    const pool = s.pool(keys, 10).slice(0, JUDGEMENTS);
+    const browser = await launch();
+    const v = await openView(browser, 'results');
+    const times: number[] = [];
+    const renders: number[] = [];
+    for (const [i, p] of pool.entries()) {
+      const t0 = performance.now();
+      await client.request('judge', { datasetDir: ds, split: 'test', queryId: p.queryId, docId: p.docId, grade: i % 2 });
+      s.judge(p.queryId, p.docId, i % 2);
+      const results = s.results(keys[0], { skipped: [], untrusted: false });
+      s.diff(keys[0], keys[1]);
+      s.holeRows();
+      s.pool(keys, 10);
+      const t1 = performance.now();
+      await v.event('results', 'model', results);
+      const expect = results.judgements;
+      await until(async () => ((await v.page.locator('p.muted').first().textContent()) ?? '').includes(`${expect} of your judgements`), () => 'results render');
+      const t2 = performance.now();
+      times.push(t1 - t0);
+      renders.push(t2 - t1);
+    }
+    await browser.close();
+    const total = times.map((x, i) => x + renders[i]);
+    console.log(`judgement on SciFact (${keys.length} runs, ${JUDGEMENTS} judgements): durable append + re-score + models median ${ms(median(times))}, ` +
+      `p95 ${ms(p95(times))}; webview render median ${ms(median(renders))}; total median ${ms(median(total))}, p95 ${ms(p95(total))}, ` +
+      `max ${ms(Math.max(...total))} (goal < 200 ms) ${p95(total) < 200 ? 'OK' : 'SLOW'}`);
+  } finally {
+    await client.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+void (async () => {
+  await benchDiff();
+  await benchJudge();
+})().catch((e: Error) => {
+  console.error(e);
+  process.exit(1);
+});

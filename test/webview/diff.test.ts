@@ -1,0 +1,102 @@
+// The run diff panel in headless Chromium on the real SciFact runs: the bar chart holds the sorted deltas,
+// filters narrow it, clicking a bar asks for that query, the two lists show grades, holes and moves, a grade
+// click posts a judgement, and hostile document text stays text.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { addRunFiles, loadSession } from '../../src/core/analysis/load';
+import type { AnalysisSession } from '../../src/core/analysis/session';
+import type { DiffModel, QueryDetail } from '../../src/protocol/webview';
+import { HOSTILE, launch, openView, pwned, until } from './harness';
+
+const SHARED = join(__dirname, '../../../shared');
+const A = join(SHARED, 'runs/scifact/bm25okapi.knarfthekant.trec');
+const B = join(SHARED, 'runs/scifact/minilm-faiss.knarfthekant.trec');
+let browser: Browser;
+let session: AnalysisSession;
+let model: DiffModel;
+
+before(async () => {
+  browser = await launch();
+  session = loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
+  addRunFiles(session, [A, B]);
+  model = session.diff(A, B);
+});
+after(() => browser?.close());
+
+const chartData = (page: Page) =>
+  page.evaluate(() => {
+    const c = (document.getElementById('deltas') as unknown as { irwChart: { data: { labels: string[]; datasets: { data: number[] }[] } } }).irwChart;
+    return { labels: c.data.labels, values: c.data.datasets[0].data };
+  });
+
+test('chart holds every query sorted by delta; filters narrow it; a bar click loads that query', async () => {
+  const v = await openView(browser, 'diff');
+  await v.event('diff', 'model', model);
+  await v.page.locator('#status', { hasText: '300 of 300 queries shown' }).waitFor();
+  const all = await chartData(v.page);
+  assert.deepEqual(all.labels, model.queries);
+  assert.deepEqual(all.values, model.deltas);
+  const losses = model.deltas.filter((d) => d < -1e-9).length;
+  await v.page.locator('#filters vscode-checkbox', { hasText: 'losses' }).click();
+  await v.page.locator('#status', { hasText: `${losses} of 300 queries shown` }).waitFor();
+  const lost = await chartData(v.page);
+  assert.ok(lost.values.every((d) => d < 0));
+  // Click the middle of the first bar shown (sorted best first: the smallest loss).
+  const point = await v.page.evaluate(() => {
+    const c = (document.getElementById('deltas') as unknown as { irwChart: { getDatasetMeta(i: number): { data: { x: number; y: number; base: number }[] } } }).irwChart;
+    const bar = c.getDatasetMeta(0).data[0];
+    const r = document.getElementById('deltas')!.getBoundingClientRect();
+    return { x: r.left + bar.x, y: r.top + (bar.y + bar.base) / 2 };
+  });
+  await v.page.mouse.click(point.x, point.y);
+  const req = await v.answer('query', session.queryDetail(A, B, lost.labels[0], 10));
+  assert.deepEqual(req.params, { queryId: lost.labels[0], depth: 10 });
+  await v.page.locator('#list-a .doc').first().waitFor();
+  assert.equal(await v.page.locator('#list-a .doc').count(), 10);
+  assert.equal(await v.page.locator('#query-text').textContent(), session.queries.get(lost.labels[0])!.text);
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('query detail: grades, holes and moves; a grade click posts a judgement; more depth on demand', async () => {
+  const v = await openView(browser, 'diff');
+  await v.event('diff', 'model', model);
+  await v.page.locator('#queries tr').first().click();
+  const detail = session.queryDetail(A, B, model.queries[0], 10);
+  await v.answer('query', detail);
+  await v.page.locator('#list-b .doc').first().waitFor();
+  const holes = detail.b.filter((d) => d.grade === null).length;
+  assert.equal(await v.page.locator('#list-b .grade.hole').count(), holes);
+  assert.equal(await v.page.locator('#list-b [data-move="new"]').count(), detail.b.filter((d) => d.move === 'new').length);
+  const hole = detail.b.find((d) => d.grade === null)!;
+  const row = v.page.locator(`#list-b .doc[data-doc="${hole.docId}"]`);
+  await row.locator('.grade.hole').click();
+  await row.locator('[data-pick="1"]').click();
+  const judged = await v.answer('judge', null);
+  assert.deepEqual(judged.params, { queryId: detail.queryId, docId: hole.docId, grade: 1 });
+  await v.page.locator('#status', { hasText: `judged ${hole.docId}: 1` }).waitFor();
+  await v.page.locator('#more').click();
+  const more = await v.answer('query', session.queryDetail(A, B, detail.queryId, 20));
+  assert.equal(more.params!.depth, 20);
+  await until(async () => (await v.page.locator('#list-a .doc').count()) === 20, () => 'depth 20');
+  // Keyboard: j moves to the next query.
+  await v.page.keyboard.press('j');
+  const next = await v.answer('query', session.queryDetail(A, B, model.queries[1], 10));
+  assert.equal(next.params!.queryId, model.queries[1]);
+});
+
+test('hostile titles, snippets and query text render as text', async () => {
+  const v = await openView(browser, 'diff');
+  await v.event('diff', 'model', { ...model, a: { ...model.a, label: HOSTILE } });
+  await v.page.locator('#queries tr').first().click();
+  const d = session.queryDetail(A, B, model.queries[0], 10);
+  const hostile: QueryDetail = { ...d, text: HOSTILE, a: d.a.map((x) => ({ ...x, title: HOSTILE, snippet: HOSTILE, docId: HOSTILE + x.docId })) };
+  await v.answer('query', hostile);
+  await v.page.locator('#list-a .doc').first().waitFor();
+  assert.equal(await v.page.locator('#query-text').textContent(), HOSTILE);
+  assert.ok((await v.page.locator('#list-a').textContent())!.includes(HOSTILE));
+  assert.equal(await v.page.locator('#app img').count(), 0);
+  assert.equal(await v.page.locator('#app script').count(), 0);
+  assert.equal(await pwned(v.page), undefined);
+});

@@ -1,0 +1,144 @@
+// Run diff: per-query nDCG@10 delta (b - a) as a sorted bar chart; a query's two top-k lists side by side.
+import type { DiffModel, QueryDetail, RankedDoc } from '../../src/protocol/webview.js';
+import { barChart, themeColor, type BarChart } from '../components/chart.js';
+import { fix4, h, replace } from '../components/dom.js';
+import { gradeButton } from '../components/grades.js';
+import { Host } from '../components/host.js';
+import { checkbox } from '../components/toolkit.js';
+
+type Filter = 'wins' | 'losses' | 'ties' | 'holes';
+const app = document.getElementById('app')!;
+const host = new Host<'diff'>({ model: show });
+
+let model: DiffModel | undefined;
+const filters = new Set<Filter>();
+/** Indexes into model.queries of the queries shown, in chart order. */
+let visible: number[] = [];
+let selected: string | undefined = host.state.selected as string | undefined;
+let depth = 10;
+
+const header = h('div');
+const canvas = h('canvas', { attrs: { id: 'deltas', 'aria-label': 'Per-query delta bar chart' } });
+const list = h('div', { className: 'query-list' });
+const detail = h('div', { attrs: { id: 'detail' } });
+const status = h('div', { className: 'muted', attrs: { id: 'status', role: 'status' } });
+replace(app, header, h('div', { className: 'chart' }, canvas), status, list, detail);
+const chart: BarChart = barChart(canvas, (i) => select(model!.queries[visible[i * perBar]]), 'Δ nDCG@10');
+/** Queries per bar: 1, unless there are more queries than the canvas has pixels (then contiguous runs of the
+ * sorted deltas share a bar, drawn at their middle value; chart.js takes ~0.3 s for 10,000 bars). */
+let perBar = 1;
+
+const EPS = 1e-9;
+function keep(i: number): boolean {
+  const d = model!.deltas[i];
+  if (filters.size === 0) return true;
+  const outcome = (filters.has('wins') && d > EPS) || (filters.has('losses') && d < -EPS) || (filters.has('ties') && Math.abs(d) <= EPS);
+  const anyOutcome = filters.has('wins') || filters.has('losses') || filters.has('ties');
+  return (!anyOutcome || outcome) && (!filters.has('holes') || model!.holes[i] === 1);
+}
+
+function show(m: DiffModel): void {
+  model = m;
+  const wins = m.deltas.filter((d) => d > EPS).length;
+  const losses = m.deltas.filter((d) => d < -EPS).length;
+  replace(header,
+    h('h1', {}, `Run diff: ${m.b.label} vs ${m.a.label}`),
+    h('p', { className: 'muted' }, `${m.dataset} (${m.split}), ${m.queries.length} queries. ${m.measure}: ${m.a.label} ${fix4(m.meanA)}, ${m.b.label} ${fix4(m.meanB)}. Bars are ${m.b.label} minus ${m.a.label}, with your judgements; click one to compare the rankings.`),
+    h('div', { className: 'toolbar', attrs: { id: 'filters' } },
+      ...([['wins', `wins (${wins})`], ['losses', `losses (${losses})`], ['ties', `ties (${m.queries.length - wins - losses})`], ['holes', 'has holes']] as [Filter, string][]).map(([f, label]) =>
+        checkbox(label, filters.has(f), (on) => {
+          if (on) filters.add(f);
+          else filters.delete(f);
+          redraw();
+        }))));
+  redraw();
+  if (selected && m.queries.includes(selected)) void load(selected);
+}
+
+function redraw(): void {
+  const m = model!;
+  visible = [];
+  for (let i = 0; i < m.queries.length; i++) if (keep(i)) visible.push(i);
+  const green = themeColor('--vscode-charts-green', '#3c3');
+  const red = themeColor('--vscode-charts-red', '#c33');
+  const grey = themeColor('--vscode-descriptionForeground', '#888');
+  perBar = Math.max(1, Math.ceil(visible.length / Math.max(200, canvas.clientWidth)));
+  const bars: number[] = [];
+  for (let i = 0; i < visible.length; i += perBar) bars.push(visible[Math.min(visible.length - 1, i + (perBar >> 1))]);
+  chart.update(
+    bars.map((i, k) => (perBar === 1 ? m.queries[i] : `${m.queries[visible[k * perBar]]} … (${Math.min(perBar, visible.length - k * perBar)} queries)`)),
+    bars.map((i) => m.deltas[i]),
+    bars.map((i) => (m.deltas[i] > EPS ? green : m.deltas[i] < -EPS ? red : grey)),
+  );
+  status.textContent = `${visible.length} of ${m.queries.length} queries shown${perBar > 1 ? ` (one bar per ${perBar} queries)` : ''}`;
+  // The list is for reading and keyboard moves; the chart holds every query, the list the first 500.
+  const rows = visible.slice(0, 500).map((i) =>
+    h('tr', { className: m.queries[i] === selected ? 'selected' : '', attrs: { 'data-query': m.queries[i] }, on: { click: () => select(m.queries[i]) } },
+      h('td', {}, m.queries[i]),
+      h('td', { className: m.deltas[i] > EPS ? 'better' : m.deltas[i] < -EPS ? 'worse' : '' }, `${m.deltas[i] >= 0 ? '+' : ''}${fix4(m.deltas[i])}`),
+      h('td', {}, m.holes[i] ? 'holes' : '')));
+  replace(list, h('table', { attrs: { id: 'queries' } }, h('tbody', {}, ...rows)), visible.length > 500 ? h('p', { className: 'muted' }, `… and ${visible.length - 500} more in the chart`) : null);
+}
+
+function select(queryId: string): void {
+  selected = queryId;
+  depth = 10;
+  host.state = { selected };
+  for (const tr of list.querySelectorAll('tr')) tr.classList.toggle('selected', tr.getAttribute('data-query') === queryId);
+  void load(queryId);
+}
+
+async function load(queryId: string): Promise<void> {
+  try {
+    const d = await host.request('query', { queryId, depth });
+    if (d.queryId === selected) renderDetail(d);
+  } catch (e) {
+    replace(detail, h('p', { className: 'error' }, (e as Error).message));
+  }
+}
+
+const MOVE = { up: '▲', down: '▼', same: '•', new: '+', dropped: '✕' } as const;
+const MOVE_TEXT = { up: 'ranked higher by b', down: 'ranked lower by b', same: 'same rank', new: `not in a's top list`, dropped: `not in b's top list` } as const;
+
+function docRow(d: RankedDoc, q: QueryDetail): HTMLElement {
+  const judge = (grade: number) => {
+    status.textContent = `saving grade ${grade} for ${d.docId}…`;
+    host.request('judge', { queryId: q.queryId, docId: d.docId, grade }).then(
+      () => (status.textContent = `judged ${d.docId}: ${grade}`),
+      (e: Error) => {
+        status.className = 'error';
+        status.textContent = e.message;
+      },
+    );
+  };
+  const other = d.otherRank === null ? 'absent from the other run' : `rank ${d.otherRank} in the other run`;
+  return h('div', { className: 'doc', attrs: { 'data-doc': d.docId, 'data-move': d.move } },
+    h('div', {},
+      h('span', { className: 'muted' }, `${d.rank}. `),
+      h('span', { className: `move ${d.move}`, title: `${MOVE_TEXT[d.move]}; ${other}` }, MOVE[d.move]),
+      ' ', gradeButton(d.grade, q.grades, judge), ' ',
+      h('span', { className: 'title' }, d.title || d.docId),
+      h('span', { className: 'muted' }, ` ${d.docId}`)),
+    h('div', { className: 'snippet' }, d.snippet));
+}
+
+function renderDetail(q: QueryDetail): void {
+  const m = model!;
+  replace(detail,
+    h('h2', {}, `Query ${q.queryId}`),
+    h('p', { attrs: { id: 'query-text' } }, q.text),
+    h('div', { className: 'columns' },
+      h('div', { attrs: { id: 'list-a' } }, h('h2', {}, `a: ${m.a.label} (${fix4(q.scoreA)})`), ...q.a.map((d) => docRow(d, q))),
+      h('div', { attrs: { id: 'list-b' } }, h('h2', {}, `b: ${m.b.label} (${fix4(q.scoreB)})`), ...q.b.map((d) => docRow(d, q)))),
+    h('p', { className: 'muted' }, '▲ b ranks it higher, ▼ lower, + new in b\'s top list, ✕ dropped from it; ? is an unjudged document (a hole): click a grade to judge.'),
+    h('button', { className: 'grade', attrs: { id: 'more' }, on: { click: () => { depth += 10; void load(q.queryId); } } }, `Show ${depth + 10}`));
+}
+
+document.addEventListener('keydown', (e) => {
+  if (!model || visible.length === 0 || e.target instanceof HTMLInputElement) return;
+  const at = selected === undefined ? -1 : visible.findIndex((i) => model!.queries[i] === selected);
+  if (e.key === 'j' || e.key === 'ArrowDown') select(model.queries[visible[Math.min(visible.length - 1, at + 1)]]);
+  else if (e.key === 'k' || e.key === 'ArrowUp') select(model.queries[visible[Math.max(0, at - 1)]]);
+  else return;
+  e.preventDefault();
+});
