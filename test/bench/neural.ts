@@ -12,6 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DATASETS } from '../unit/support/paths';
 import { parseArgs } from 'node:util';
 import { Run } from '../../src/core/formats/run';
 import { readCorpusTexts } from '../../src/core/retrieval/dense/dataset';
@@ -43,7 +44,7 @@ async function pipeline(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'irw-bench-neural-'));
   try {
     const folder = writeModelFolder(join(dir, 'model'), biEncoder({ ...REALISTIC, seed: 1 }), { pooling: 'mean', normalize: true, maxLength });
-    const corpus = await readCorpusTexts('/work/shared/datasets/scifact');
+    const corpus = await readCorpusTexts(join(DATASETS, 'scifact'));
     const texts = corpus.texts.slice(0, nDocs);
 
     // The batches the pipeline will form: longest text first, then tokenized ahead of time for the bare runs.

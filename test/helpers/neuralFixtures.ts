@@ -1,6 +1,7 @@
 /** Shared fixtures for the dense / re-rank tests: generated model folders and a small real-text dataset. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DATASETS } from '../unit/support/paths';
 import { biEncoder, crossEncoder, type GeneratedModel, type ModelSpec } from './onnxModels';
 import { TINY, writeModelFolder } from './modelFolders';
 
@@ -26,7 +27,7 @@ export function tinyCrossEncoder(root: string, name: string, config: Record<stri
 export function smallDataset(root: string, docs = 40, queries = 6): { dir: string; ids: string[] } {
   const dir = join(root, 'dataset');
   mkdirSync(join(dir, 'qrels'), { recursive: true });
-  const lines = readFileSync('/work/shared/datasets/scifact/corpus.jsonl', 'utf8').split('\n').slice(0, docs);
+  const lines = readFileSync(join(DATASETS, 'scifact', 'corpus.jsonl'), 'utf8').split('\n').slice(0, docs);
   writeFileSync(join(dir, 'corpus.jsonl'), lines.join('\n') + '\n');
   const parsed = lines.map((l) => JSON.parse(l) as { _id: string; title: string });
   const q: string[] = [];

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DATASETS, RUNS } from './support/paths';
 import { after, before, describe, it } from 'node:test';
 import { evaluate } from '../../src/core/eval';
 import { readQrels, type Qrels } from '../../src/core/formats/qrels';
@@ -13,8 +14,8 @@ import { fuse } from '../../src/core/retrieval/fusion/fuse';
  * The real check: our BM25 run (Anserini defaults, in-process) fused with a real dense run
  * (all-MiniLM-L6-v2 + FAISS, produced elsewhere) beats both inputs on SciFact nDCG@10 (trec_eval -c).
  */
-const SCIFACT = '/work/shared/datasets/scifact';
-const DENSE = '/work/shared/runs/scifact/minilm-faiss.knarfthekant.trec';
+const SCIFACT = join(DATASETS, 'scifact');
+const DENSE = join(RUNS, 'scifact', 'minilm-faiss.knarfthekant.trec');
 
 describe('fusion on real SciFact runs', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'irw-fusion-scifact-'));

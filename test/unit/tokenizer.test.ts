@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DATASETS } from './support/paths';
 import { after, describe, it } from 'node:test';
 import { forEachCorpusDocSync } from '../../src/core/formats/beir';
 import { InputError } from '../../src/core/formats/errors';
@@ -45,7 +46,7 @@ describe('tokenizer: real BERT WordPiece files', () => {
 
   it('vocab.txt alone tokenizes 300 real SciFact documents exactly as tokenizer.json', () => {
     let n = 0;
-    forEachCorpusDocSync('/work/shared/datasets/scifact/corpus.jsonl', (doc) => {
+    forEachCorpusDocSync(join(DATASETS, 'scifact', 'corpus.jsonl'), (doc) => {
       if (n++ >= 300) return;
       const text = documentText(doc);
       assert.deepEqual(fromVocab.pieces(text), fromJson.pieces(text), doc.id);
