@@ -91,6 +91,17 @@ describe('BEIR reader: bad input', () => {
     });
   }
 
+  it('with onBadLine, bad lines are reported and skipped; the first of two equal ids wins', async () => {
+    const p = file('mixed.jsonl', '{"_id": "a", "text": "x"}\n{"_id": "b", "text": \n{"_id": "a", "text": "again"}\n{"_id": "c", "text": "z"}\n');
+    const bad: InputError[] = [];
+    const docs: CorpusDoc[] = [];
+    await forEachCorpusDoc(p, (d) => docs.push(d), undefined, { onBadLine: (e) => bad.push(e) });
+    assert.deepEqual(docs.map((d) => [d.id, d.text]), [['a', 'x'], ['c', 'z']]);
+    assert.deepEqual(bad.map((e) => [e.line, e.code]), [[2, 'malformed'], [3, 'duplicate']]);
+    const queries = readQueries(p, { onBadLine: (e) => bad.push(e) });
+    assert.deepEqual([...queries.keys()], ['a', 'c']);
+  });
+
   it('malformed JSON names file and line', () => {
     const p = file('bad.jsonl', '{"_id": "a", "text": "x"}\n{"_id": "b", "text": \n');
     inputError(() => readAll(p), { code: 'malformed', line: 2, file: p, message: /not valid JSON/ });

@@ -155,16 +155,30 @@ describe('store: problems in bad files', () => {
     assert.equal(summary.runs, 1);
   });
 
-  it('keeps the documents before a bad corpus line and says where indexing stopped', async () => {
+  it('skips bad corpus and queries lines, indexes the rest, and reports each with its line', async (t) => {
     const corpus = join(ws.dataset, 'corpus.jsonl');
     const lines = readFileSync(corpus, 'utf8').split('\n');
-    writeFileSync(corpus, [lines[0], lines[1], '{"_id": "broken", "text": ', ...lines.slice(2)].join('\n'));
+    const docs = lines.filter((l) => l.trim()).length;
+    // A broken line, and a second copy of the first document (the first occurrence wins).
+    writeFileSync(corpus, [lines[0], lines[1], '{"_id": "broken", "text": ', lines[0], ...lines.slice(2)].join('\n'));
+    const queries = join(ws.dataset, 'queries.jsonl');
+    const q = readFileSync(queries, 'utf8').split('\n');
+    const queryCount = q.filter((l) => l.trim()).length;
+    writeFileSync(queries, [q[0], '{"text": "no id"}', ...q.slice(1)].join('\n'));
+    t.after(() => {
+      writeFileSync(corpus, lines.join('\n'));
+      writeFileSync(queries, q.join('\n'));
+    });
     const { db } = await openDatabase(undefined);
     await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
-    const p = storedProblems(db).find((x) => x.file === corpus)!;
-    assert.equal(p.line, 3);
-    assert.match(p.message, /not valid JSON.*not indexed until it is fixed \(2 before it are\)/s);
-    assert.equal(datasetTree(db)[0].docCount, 2);
+    const corpusProblems = storedProblems(db).filter((x) => x.file === corpus);
+    assert.deepEqual(corpusProblems.map((p) => p.line), [3, 4]);
+    assert.match(corpusProblems[0].message, /not valid JSON.*skipped \(2 bad lines in the file; \d+ documents indexed\)/s);
+    assert.match(corpusProblems[1].message, /duplicate id/);
+    assert.equal(datasetTree(db)[0].docCount, docs);
+    const queryProblems = storedProblems(db).filter((x) => x.file === queries);
+    assert.deepEqual(queryProblems.map((p) => p.line), [2]);
+    assert.equal(datasetTree(db)[0].queryCount, queryCount);
   });
 
   it('says when a dataset has no queries.jsonl, once, until it appears', async () => {

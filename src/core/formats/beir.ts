@@ -127,19 +127,40 @@ class IdRegistry {
   }
 }
 
-function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void) {
+export interface ReadOptions {
+  /**
+   * Called with each bad line's error (malformed JSON, missing field, duplicate id: the first occurrence
+   * wins), which is then skipped. Without it, the first bad line throws.
+   */
+  onBadLine?: (e: InputError) => void;
+}
+
+/** Runs `parse` for one line; a bad line goes to onBadLine (and is skipped) when given, else throws. */
+function guarded(options: ReadOptions, parse: () => void): void {
+  if (!options.onBadLine) return parse();
+  try {
+    parse();
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    options.onBadLine(e);
+  }
+}
+
+function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions) {
   const ids = new IdRegistry(path);
   return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
-    const rec = parseLine('corpus', path, buf, start, end, lineNo);
-    if (!rec) return;
-    ids.add(rec.id, lineNo, rec.raw);
-    onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset, length: end - start });
+    guarded(options, () => {
+      const rec = parseLine('corpus', path, buf, start, end, lineNo);
+      if (!rec) return;
+      ids.add(rec.id, lineNo, rec.raw);
+      onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset, length: end - start });
+    });
   };
 }
 
 /** Calls `onDoc` for each document of a BEIR corpus.jsonl, in file order. */
-export function forEachCorpusDocSync(path: string, onDoc: (doc: CorpusDoc) => void): void {
-  forEachLineSync(path, corpusHandler(path, onDoc));
+export function forEachCorpusDocSync(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions = {}): void {
+  forEachLineSync(path, corpusHandler(path, onDoc, options));
 }
 
 /** Async variant: yields to the event loop between 1 MiB chunks, so cancellation can be noticed. */
@@ -147,19 +168,22 @@ export async function forEachCorpusDoc(
   path: string,
   onDoc: (doc: CorpusDoc) => void,
   signal?: AbortSignal,
+  options: ReadOptions = {},
 ): Promise<void> {
-  await forEachLine(path, corpusHandler(path, onDoc), signal);
+  await forEachLine(path, corpusHandler(path, onDoc, options), signal);
 }
 
 /** Reads every query of a BEIR queries.jsonl (all splits), in file order, keyed by id. */
-export function readQueries(path: string): Map<string, BeirQuery> {
+export function readQueries(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
   const ids = new IdRegistry(path);
   const out = new Map<string, BeirQuery>();
   forEachLineSync(path, (buf, start, end, lineNo) => {
-    const rec = parseLine('queries', path, buf, start, end, lineNo);
-    if (!rec) return;
-    ids.add(rec.id, lineNo, rec.raw);
-    out.set(rec.id, { id: rec.id, text: rec.text, line: lineNo });
+    guarded(options, () => {
+      const rec = parseLine('queries', path, buf, start, end, lineNo);
+      if (!rec) return;
+      ids.add(rec.id, lineNo, rec.raw);
+      out.set(rec.id, { id: rec.id, text: rec.text, line: lineNo });
+    });
   });
   return out;
 }

@@ -95,6 +95,7 @@ async function indexCorpus(db: Database, datasetId: number, file: FileState, ctx
   ctx.progress(`Indexing ${file.path}`, 0);
   forgetFile(db, file.path);
   let count = 0;
+  const bad: Problem[] = [];
   await transactionAsync(db, async () => {
     db.run('DELETE FROM documents WHERE dataset_id = ?', [datasetId]);
     const insert = db.prepare('INSERT INTO documents (dataset_id, doc_id, offset, length, title) VALUES (?, ?, ?, ?, ?)');
@@ -111,18 +112,17 @@ async function indexCorpus(db: Database, datasetId: number, file: FileState, ctx
           }
         },
         ctx.signal,
+        { onBadLine: (e) => bad.push(problemFrom(file.path, e)) },
       );
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
-      // The reader stops at a bad line: the documents before it stay indexed and searchable.
-      const p = problemFrom(file.path, e);
-      p.message += ` Documents from this line on are not indexed until it is fixed (${count} before it are).`;
-      ctx.problems.push(p);
+      ctx.problems.push(problemFrom(file.path, e));
     } finally {
       insert.free();
     }
     db.run('UPDATE datasets SET corpus_hash = ?, doc_count = ?, indexed_at = ? WHERE id = ?', [file.hash, count, new Date().toISOString(), datasetId]);
   });
+  reportSkipped(ctx, bad, 'document', count);
   recordFile(db, file);
   ctx.reindexed.push(file.path);
 }
@@ -132,10 +132,11 @@ function indexQueries(db: Database, datasetId: number, file: FileState, ctx: Ind
   forgetFile(db, file.path);
   db.run('DELETE FROM queries WHERE dataset_id = ?', [datasetId]);
   let count = 0;
+  const bad: Problem[] = [];
   try {
     const insert = db.prepare('INSERT INTO queries (dataset_id, query_id, text) VALUES (?, ?, ?)');
     try {
-      for (const q of readQueries(file.path).values()) {
+      for (const q of readQueries(file.path, { onBadLine: (e) => bad.push(problemFrom(file.path, e)) }).values()) {
         insert.run([datasetId, q.id, q.text]);
         count++;
       }
@@ -143,10 +144,9 @@ function indexQueries(db: Database, datasetId: number, file: FileState, ctx: Ind
       insert.free();
     }
   } catch (e) {
-    const p = problemFrom(file.path, e);
-    p.message += ' No query of this file is indexed until it is fixed.';
-    ctx.problems.push(p);
+    ctx.problems.push(problemFrom(file.path, e));
   }
+  reportSkipped(ctx, bad, 'query', count);
   db.run('UPDATE datasets SET queries_hash = ?, query_count = ? WHERE id = ?', [file.hash, count, datasetId]);
   recordFile(db, file);
   ctx.reindexed.push(file.path);
@@ -192,4 +192,12 @@ function indexAnnotations(db: Database, datasetId: number, split: string, file: 
   ctx.skippedLines += read.problems.length;
   recordFile(db, file);
   ctx.reindexed.push(file.path);
+}
+
+/** Bad corpus/queries lines are skipped (the rest is indexed); each is a problem saying so, with the count. */
+function reportSkipped(ctx: IndexContext, bad: Problem[], what: 'document' | 'query', indexed: number): void {
+  for (const p of bad) {
+    p.message += ` This line is skipped (${bad.length} bad line${bad.length === 1 ? '' : 's'} in the file; ${indexed} ${what === 'query' ? 'queries' : 'documents'} indexed): fix it and the file is re-indexed.`;
+    ctx.problems.push(p);
+  }
 }
