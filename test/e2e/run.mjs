@@ -154,7 +154,10 @@ if (failed) console.error(`test:e2e: kept ${tmp} (workspace, code-server.log, us
 else rmSync(tmp, { recursive: true, force: true });
 finish(code);
 
-/** Error lines of the remote extension host's log that come from this extension (activation or its code). */
+/**
+ * Error entries of the remote extension host's log that come from this extension: an entry is a timestamped
+ * line and the lines that continue it (a stack), kept when it is at error level and names the extension.
+ */
 function extensionHostErrors(logs) {
   const found = [];
   const walk = (dir) => {
@@ -162,8 +165,9 @@ function extensionHostErrors(logs) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (/exthost\.log$/i.test(e.name)) {
-        for (const line of readFileSync(p, 'utf8').split('\n')) {
-          if (/\[error\]/.test(line) && /ir-?workbench/i.test(line)) found.push(line.slice(0, 300));
+        const entries = readFileSync(p, 'utf8').split(/\n(?=\d{4}-\d\d-\d\d )/);
+        for (const entry of entries) {
+          if (/^\S+ \S+ \[error\]/.test(entry) && /ir-?workbench/i.test(entry)) found.push(entry.slice(0, 600));
         }
       }
     }
