@@ -128,7 +128,7 @@ export interface QueryDetail {
 export interface HoleRow extends RunRef {
   /** BEIR's definition: share of top-10 documents judged for no query at all. */
   holeBeir: number;
-  /** Per query: 1 - judged@10 (unjudged for that query), averaged. */
+  /** Per query: unj.10, the share of the top 10 not judged for that query (1 - judged.10 for full lists). */
   holeQuery: number;
   /** The same after the user's judgements. */
   holeBeirAnnotated: number;

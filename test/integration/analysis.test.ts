@@ -7,7 +7,8 @@ interface ResultsModelLike {
   dataset: string;
   numQueries: number;
   baseline: string;
-  rows: { key: string; label: string; means: number[]; vsBaseline: unknown[] | null }[];
+  rows: { key: string; label: string; means: number[]; annotated: number[] | null; vsBaseline: unknown[] | null }[];
+  judgements: number;
   untrusted: boolean;
 }
 
@@ -71,5 +72,44 @@ suite('Analysis panels', () => {
     assert.ok(model.deltas.every((d) => d < 0), 'the second run loses every query to the perfect one');
     assert.ok(model.holes.every((h) => h === 1), 'every query has an unjudged document in the second run');
     await waitFor('the diff panel tab', () => webviewTab(/^Diff: second vs bm25-perfect$/));
+  });
+
+  test('Show Holes opens the holes panel with both Hole@10 definitions and the depth-10 pool', async () => {
+    const scifact = datasetUri('scifact').fsPath;
+    const model = await vscode.commands.executeCommand<{ rows: { key: string; holeBeir: number; holeQuery: number }[]; poolSize: number; remaining: number }>(
+      'irWorkbench.showHoles',
+      { dataset: scifact, split: 'test' },
+    );
+    assert.ok(model, 'no holes model returned');
+    const second = model.rows.find((r) => r.key === runs.worse)!;
+    // Its unjudged documents are judged for no query either: both definitions agree, at least 1 of 10 per query.
+    assert.ok(second.holeBeir >= 0.1 && second.holeBeir <= 0.5, String(second.holeBeir));
+    assert.equal(second.holeQuery, second.holeBeir);
+    assert.equal(model.rows.find((r) => r.key === runs.perfect)!.holeBeir, 0);
+    assert.ok(model.poolSize >= 300 && model.remaining === model.poolSize);
+    await waitFor('the holes panel tab', () => webviewTab(/^Holes: scifact \(test\)$/));
+  });
+
+  test('judging in the sidebar appends the grade durably and every model shows the annotated scores', async () => {
+    const scifact = datasetUri('scifact');
+    type State = { item: { queryId: string; docId: string; grade: number | null } | null; index: number; total: number; judged: number; scores: { label: string; original: number; annotated: number }[] };
+    const start = await vscode.commands.executeCommand<State>('irWorkbench.judgeHoles', { dataset: scifact.fsPath, split: 'test' });
+    assert.ok(start?.item, 'the queue has a first pair');
+    const { queryId, docId } = start.item;
+    assert.match(docId, /^unjudged-/);
+    const after = await vscode.commands.executeCommand<State>('irWorkbench.judgeCurrent', { grade: 1 });
+    assert.equal(after.index, start.index + 1);
+    assert.equal(after.judged, start.judged + 1);
+    // On disk before the command returned: the store's annotation file has the line.
+    const file = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(scifact, 'qrels', 'test.annotations.tsv')));
+    assert.ok(file.split('\n').includes(`${queryId}\t${docId}\t1`), file);
+    const second = after.scores.find((r) => r.label === 'second')!;
+    assert.ok(second.annotated > second.original, 'judging a hole relevant raises the run that retrieved it');
+    const results = await vscode.commands.executeCommand<ResultsModelLike>(
+      'irWorkbench.showResults',
+      { dataset: scifact.fsPath, split: 'test' },
+    );
+    assert.equal(results.judgements, 1);
+    assert.equal(results.rows.find((r) => r.key === runs.worse)!.annotated![0], second.annotated);
   });
 });

@@ -81,6 +81,9 @@ describe('analysis session on SciFact', () => {
     assert.deepEqual(dense(s.results(BM25, { skipped: [], untrusted: false })).annotated, dense(before).means);
     const rows = s.holeRows();
     assert.ok(rows.every((r) => r.holeQuery >= r.holeBeir), 'unjudged-for-the-query includes judged-for-no-query');
+    // rank_bm25 returns 100 documents for every test query: unj.10 is exactly 1 - judged.10 there.
+    const bm25 = rows.find((r) => r.key === BM25)!;
+    assert.ok(Math.abs(bm25.holeQuery - (1 - before.rows.find((r) => r.key === BM25)!.means[col('judged_10')])) < 1e-12);
   });
 
   test('diff: deltas sorted, consistent with the per-query scores; query detail has grades, holes and moves', () => {

@@ -32,14 +32,16 @@ export const RESULT_MEASURES: readonly MeasureColumn[] = [
   { key: 'judged_10', label: 'Judged@10', tested: false },
   { key: 'hole_10', label: 'Hole@10', tested: false, lowerIsBetter: true },
 ];
-const TREC_MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'P.10', 'judged.10', 'hole.10'];
+const TREC_MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'P.10', 'judged.10', 'hole.10', 'unj.10'];
+/** Scores hold the RESULT_MEASURES columns, then these (for the holes view). */
+const EXTRA_COLUMNS = ['unj_10'];
 
 export const SIGNIFICANCE = { alpha: 0.05, trials: 10_000, seed: 1 } as const;
 
 /** Per-query values of every RESULT_MEASURES column for one run, over the evaluated queries. */
 export interface Scores {
   queries: string[];
-  /** columns[m][q]: measure m (RESULT_MEASURES order) on queries[q]. */
+  /** columns[m][q]: measure m (RESULT_MEASURES order, then EXTRA_COLUMNS) on queries[q]. */
   columns: Float64Array[];
   means: number[];
 }
@@ -146,6 +148,11 @@ export class AnalysisSession {
     return this.overlay.get(`${queryId}\t${docId}`)?.grade;
   }
 
+  /** `${qid}\t${docid}` of every pair the user judged (pool() keeps these, so pools do not shrink as one judges). */
+  userJudged(): Set<string> {
+    return new Set(this.overlay.keys());
+  }
+
   /** The grade scale of the dataset: the non-negative grades of its qrels (0 always included). */
   gradeScale(): number[] {
     const seen = new Set<number>([0]);
@@ -171,8 +178,8 @@ export class AnalysisSession {
       return {
         key: k,
         label: e.label,
-        means: this.scores(k, 'original').means,
-        annotated: this.overlay.size ? this.scores(k, 'effective').means : null,
+        means: this.scores(k, 'original').means.slice(0, RESULT_MEASURES.length),
+        annotated: this.overlay.size ? this.scores(k, 'effective').means.slice(0, RESULT_MEASURES.length) : null,
         vsBaseline: comparisons.get(k) ?? null,
         lengths: (e.lengths ??= this.lengthSummary(e.run)),
       };
@@ -296,15 +303,28 @@ export class AnalysisSession {
     };
   }
 
-  /** Hole@10 of each run both ways: BEIR's (judged for no query) and per query (1 - judged@10). */
+  /**
+   * Hole@10 of each run both ways: BEIR's (hole.10: judged for no query) and per query (unj.10: not judged
+   * for that query, i.e. 1 - judged.10 wherever a run returns at least 10 documents; both count the missing
+   * ranks of a shorter list as judged filler, as trec_eval 10's unj does).
+   */
   holeRows(): HoleRow[] {
     const hole = RESULT_MEASURES.findIndex((m) => m.key === 'hole_10');
-    const judged = RESULT_MEASURES.findIndex((m) => m.key === 'judged_10');
+    const unj = RESULT_MEASURES.length + EXTRA_COLUMNS.indexOf('unj_10');
     return [...this.runs.keys()].map((k) => {
       const o = this.scores(k, 'original').means;
       const e = this.scores(k, 'effective').means;
-      return { ...this.ref(k), holeBeir: o[hole], holeQuery: 1 - o[judged], holeBeirAnnotated: e[hole], holeQueryAnnotated: 1 - e[judged] };
+      return { ...this.ref(k), holeBeir: o[hole], holeQuery: o[unj], holeBeirAnnotated: e[hole], holeQueryAnnotated: e[unj] };
     });
+  }
+
+  /** Per run, nDCG@10 with the original qrels (holes count as non-relevant) and with the user's judgements. */
+  annotatedScores(): { label: string; original: number; annotated: number }[] {
+    return [...this.runs.values()].map((e) => ({
+      label: e.label,
+      original: this.scores(e.key, 'original').means[0],
+      annotated: this.scores(e.key, 'effective').means[0],
+    }));
   }
 
   /**
@@ -360,9 +380,9 @@ export class AnalysisSession {
     const main = evaluate(qrels, run, { ...opts, measures: TREC_MEASURES });
     const rr = evaluate(qrels, run, { ...opts, measures: ['recip_rank'], maxRetrieved: 10 });
     const rrByQuery = perQuery(rr, 'recip_rank');
-    const columns = RESULT_MEASURES.map((m) => {
-      if (m.key === 'recip_rank_10') return Float64Array.from(main.queries, (q) => rrByQuery.get(q) ?? 0);
-      const c = main.columns.findIndex((col) => col.name === m.key);
+    const columns = [...RESULT_MEASURES.map((m) => m.key), ...EXTRA_COLUMNS].map((key) => {
+      if (key === 'recip_rank_10') return Float64Array.from(main.queries, (q) => rrByQuery.get(q) ?? 0);
+      const c = main.columns.findIndex((col) => col.name === key);
       const w = main.columns.length;
       return Float64Array.from(main.queries, (_, qi) => main.values[qi * w + c]);
     });

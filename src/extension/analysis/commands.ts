@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import { isInputError } from '../../core/formats/errors';
 import { datasetAt, findDatasets } from '../datasets';
 import type { StoreHandle } from '../store/register';
+import { ANNOTATE_VIEW_ID, AnnotateView } from './annotateView';
 import { showDiff } from './diffPanel';
+import { showHoles } from './holesPanel';
 import { showResults } from './resultsPanel';
 import { AnalysisWorkbench, type OpenSplit } from './workbench';
 
@@ -24,8 +26,10 @@ export interface AnalysisArgs {
  */
 export function registerAnalysis(context: vscode.ExtensionContext, store: StoreHandle | undefined): AnalysisWorkbench {
   const wb = new AnalysisWorkbench(context, store);
+  const annotate = new AnnotateView(wb);
   context.subscriptions.push(
     wb,
+    vscode.window.registerWebviewViewProvider(ANNOTATE_VIEW_ID, annotate, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.commands.registerCommand('irWorkbench.showResults', async (args: AnalysisArgs = {}) => {
       const split = await pickSplit(wb, args, args.focus ? [args.focus] : []);
       if (!split) return undefined;
@@ -35,6 +39,22 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
         (a, b) => void vscode.commands.executeCommand('irWorkbench.showRunDiff', { dataset: split.session.datasetDir, split: split.session.split, a, b }),
         () => void vscode.commands.executeCommand('irWorkbench.showHoles', { dataset: split.session.datasetDir, split: split.session.split }),
       );
+    }),
+    vscode.commands.registerCommand('irWorkbench.showHoles', async (args: AnalysisArgs = {}) => {
+      const split = await pickSplit(wb, args);
+      if (!split) return undefined;
+      return showHoles(wb, split, async (runs, depth) => void (await annotate.start(split, runs, depth)));
+    }),
+    // Judge the depth-10 pool of every run of the split in the sidebar (Show Holes chooses runs and depth).
+    vscode.commands.registerCommand('irWorkbench.judgeHoles', async (args: AnalysisArgs = {}) => {
+      const split = await pickSplit(wb, args);
+      if (!split) return undefined;
+      return annotate.start(split, split.session.runRefs().map((r) => r.key), 10);
+    }),
+    // The sidebar's digit keys as a command (keybindings, tasks, tests): grade the current pair.
+    vscode.commands.registerCommand('irWorkbench.judgeCurrent', async (args: { grade: number }) => {
+      await annotate.judgeCurrent(args.grade);
+      return annotate.state();
     }),
     vscode.commands.registerCommand('irWorkbench.showRunDiff', async (args: AnalysisArgs = {}) => {
       const split = await pickSplit(wb, args, [args.a, args.b].filter((f): f is string => f !== undefined));

@@ -1,0 +1,58 @@
+/**
+ * A judging queue over a fixed list of (query, document) pairs — a depth-k pool taken when judging starts,
+ * so items do not shift while the judge works. Keeps the position and an undo history; recording is the
+ * caller's (durable first, then `recorded`).
+ */
+export interface QueueItem {
+  queryId: string;
+  docId: string;
+}
+
+export interface Recording extends QueueItem {
+  grade: number;
+}
+
+interface Done extends QueueItem {
+  at: number;
+  /** The effective grade before this judgement; null when the pair was unjudged. */
+  before: number | null;
+}
+
+export class AnnotationQueue {
+  index = 0;
+  private readonly history: Done[] = [];
+
+  constructor(readonly items: readonly QueueItem[]) {}
+
+  get current(): QueueItem | undefined {
+    return this.items[this.index];
+  }
+
+  move(by: number): void {
+    this.index = Math.max(0, Math.min(this.items.length - 1, this.index + by));
+  }
+
+  /** After `grade` for the current item is durable: remember what it replaced, go to the next item. */
+  recorded(before: number | null): void {
+    const item = this.current;
+    if (!item) return;
+    this.history.push({ ...item, at: this.index, before });
+    if (this.index < this.items.length - 1) this.index++;
+  }
+
+  /**
+   * What undoing the last judgement records: the grade it replaced, or -1 (trec_eval's "pooled but not
+   * judged") where there was none, since an append-only file cannot take a line back. Undefined when
+   * there is nothing to undo. The caller records it, then calls `undone`.
+   */
+  undoRecording(): Recording | undefined {
+    const last = this.history[this.history.length - 1];
+    return last && { queryId: last.queryId, docId: last.docId, grade: last.before ?? -1 };
+  }
+
+  /** After the undo's recording is durable: back to the undone item. */
+  undone(): void {
+    const last = this.history.pop();
+    if (last) this.index = last.at;
+  }
+}
