@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -20,6 +20,8 @@ export class RunWriter {
     readonly path: string,
     readonly tag: string,
     readonly tmpPath: string = defaultTmpPath(path),
+    /** What made the run (retriever and parameters): written on commit to `<path>.json`, which the store reads. */
+    private readonly config?: object,
   ) {
     if (/\s/.test(tag) || tag === '') throw new Error(`run tag must be non-empty without whitespace: ${JSON.stringify(tag)}`);
     mkdirSync(dirname(path), { recursive: true });
@@ -45,6 +47,8 @@ export class RunWriter {
     try {
       this.flush();
       closeSync(this.takeFd());
+      // The sidecar first, so whoever sees the run appear can already read its configuration.
+      if (this.config) writeSidecar(this.path, { ...this.config, tag: this.tag, finishedAt: new Date().toISOString() });
       renameSync(this.tmpPath, this.path);
     } catch (e) {
       this.abort();
@@ -102,4 +106,13 @@ export function removeQuietly(path: string): void {
   } catch {
     // absent already
   }
+}
+
+/** `<run>.json`: the configuration of a run, written atomically (temp file + rename). */
+function writeSidecar(runPath: string, config: object): void {
+  const { tmpOut: _tmp, ...rest } = config as { tmpOut?: string };
+  const target = `${runPath}.json`;
+  const tmp = defaultTmpPath(target);
+  writeFileSync(tmp, `${JSON.stringify(rest, null, 2)}\n`);
+  renameSync(tmp, target);
 }

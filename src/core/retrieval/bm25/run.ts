@@ -103,7 +103,7 @@ export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promis
   const tag = runTag(req);
   const searcher = new Searcher(index, { k1: req.k1, b: req.b });
   const rm3 = req.rm3 ? new Rm3(index.fieldIndexes[0], index.docIds.length, req.rm3) : null;
-  const writer = new RunWriter(req.out, tag, req.tmpOut);
+  const writer = new RunWriter(req.out, tag, req.tmpOut, { retriever: 'bm25', ...req });
   try {
     let lastYield = performance.now();
     const ids: string[] = [];

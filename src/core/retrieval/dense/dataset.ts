@@ -49,9 +49,9 @@ export async function readCorpusTexts(dataset: string, signal?: AbortSignal, onl
   return { ids, texts };
 }
 
-/** Writes a run (ranked in trec_eval order) atomically; nothing is left under `out` if writing fails. */
-export function writeRun(run: Run, out: string, tmpOut?: string): number {
-  const writer = new RunWriter(out, run.tag, tmpOut);
+/** Writes a run (ranked in trec_eval order) and its `<out>.json` configuration atomically; nothing is left under `out` if writing fails. */
+export function writeRun(run: Run, out: string, tmpOut?: string, config?: object): number {
+  const writer = new RunWriter(out, run.tag, tmpOut, config);
   try {
     for (const qid of run.qids) {
       const r = run.ranking(qid);

@@ -149,6 +149,6 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
 export async function runDense(req: DenseRunRequest, hooks: DenseHooks = {}): Promise<DenseRunResult> {
   const { run, result } = await denseRetrieve(req, hooks);
   hooks.signal?.throwIfAborted();
-  const lines = writeRun(run, req.out, req.tmpOut);
+  const lines = writeRun(run, req.out, req.tmpOut, { retriever: 'dense', ...req });
   return { ...result, out: req.out, lines };
 }

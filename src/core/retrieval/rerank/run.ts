@@ -118,6 +118,6 @@ export async function runRerank(req: RerankRunRequest, hooks: RerankHooks = {}):
   const t0 = performance.now();
   const { run, queries, pairs } = await rerank(req, readRun(req.firstStage), hooks);
   hooks.signal?.throwIfAborted();
-  const lines = writeRun(run, req.out, req.tmpOut);
+  const lines = writeRun(run, req.out, req.tmpOut, { retriever: 'rerank', ...req });
   return { out: req.out, tag: run.tag, queries, pairs, lines, millis: { total: performance.now() - t0 } };
 }
