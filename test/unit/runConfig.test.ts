@@ -1,11 +1,39 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { InputError } from '../../src/core/formats/errors';
 import { RunWriter } from '../../src/core/formats/runWriter';
 import { DATASETS, requireBuiltCli } from './support/paths';
+
+describe('a full disk while writing a run', () => {
+  it('is an error saying so, naming the file, and leaves no partial file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'irw-full-'));
+    const writer = new RunWriter(join(dir, 'full.trec'), 'tag');
+    const real = fs.writeSync;
+    (fs as { writeSync: unknown }).writeSync = () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    try {
+      writer.writeRanking('q1', ['d1', 'd2'], [2, 1]);
+      assert.throws(
+        () => writer.commit(),
+        (e: unknown) =>
+          e instanceof InputError &&
+          e.code === 'unwritable' &&
+          e.file === join(dir, 'full.trec') &&
+          /disk is full \(ENOSPC\); no partial run file was left/.test(e.message) &&
+          /Free some space/.test(e.hint ?? ''),
+      );
+    } finally {
+      (fs as { writeSync: unknown }).writeSync = real;
+    }
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});
 
 describe('run configuration sidecar (<run>.json)', () => {
   it('is written with the run on commit, never on abort', () => {

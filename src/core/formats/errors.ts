@@ -9,7 +9,8 @@ export type InputErrorCode =
   | 'duplicate' // same (query, document) twice, or same id twice
   | 'missing-field' // a JSON line without a required field
   | 'unknown-format' // could not tell what kind of file this is
-  | 'unknown-id'; // a reference to a query or document that does not exist
+  | 'unknown-id' // a reference to a query or document that does not exist
+  | 'unwritable'; // an output file could not be written (disk full, permission, read-only)
 
 export interface InputErrorInit {
   code: InputErrorCode;
@@ -56,4 +57,24 @@ function quote(text: string): string {
 
 export function isInputError(e: unknown): e is InputError {
   return e instanceof InputError;
+}
+
+/** An output write failure as an InputError that says what happened and what to do. */
+export function unwritable(path: string, e: unknown, what = 'nothing was left under that name'): InputError | unknown {
+  const err = e as NodeJS.ErrnoException;
+  const why: Record<string, string> = {
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is exceeded',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOENT: 'its folder does not exist',
+  };
+  if (!err || typeof err.code !== 'string' || !why[err.code]) return e;
+  return new InputError({
+    code: 'unwritable',
+    message: `cannot write file: ${why[err.code]} (${err.code}); ${what}`,
+    file: path,
+    hint: err.code === 'ENOSPC' || err.code === 'EDQUOT' ? 'Free some space (or choose another --out folder) and run again.' : 'Choose an output path you can write to and run again.',
+  });
 }

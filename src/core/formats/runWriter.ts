@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { unwritable } from './errors';
 
 /**
  * Streaming TREC run writer ("qid Q0 docid rank score tag" lines). Lines go to a temporary file next to the
@@ -24,8 +25,12 @@ export class RunWriter {
     private readonly config?: object,
   ) {
     if (/\s/.test(tag) || tag === '') throw new Error(`run tag must be non-empty without whitespace: ${JSON.stringify(tag)}`);
-    mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(tmpPath, 'wx');
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      this.fd = openSync(tmpPath, 'wx');
+    } catch (e) {
+      throw unwritable(path, e);
+    }
   }
 
   get lineCount(): number {
@@ -52,7 +57,7 @@ export class RunWriter {
       renameSync(this.tmpPath, this.path);
     } catch (e) {
       this.abort();
-      throw e;
+      throw unwritable(this.path, e, 'no partial run file was left');
     }
   }
 
@@ -77,7 +82,7 @@ export class RunWriter {
       writeAllSync(fd, Buffer.from(this.buf, 'utf8'));
     } catch (e) {
       this.abort();
-      throw e;
+      throw unwritable(this.path, e, 'no partial run file was left');
     }
     this.buf = '';
   }
