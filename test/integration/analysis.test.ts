@@ -112,4 +112,28 @@ suite('Analysis panels', () => {
     assert.equal(results.judgements, 1);
     assert.equal(results.rows.find((r) => r.key === runs.worse)!.annotated![0], second.annotated);
   });
+
+  test('an open qrels file shows query text and document title per line, and Change Grade records a judgement', async () => {
+    const scifact = datasetUri('scifact');
+    const qrelsUri = vscode.Uri.joinPath(scifact, 'qrels', 'test.tsv');
+    const doc = await vscode.workspace.openTextDocument(qrelsUri);
+    await vscode.window.showTextDocument(doc);
+    const [queryId, docId] = doc.lineAt(1).text.split('\t');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', qrelsUri, new vscode.Position(1, 0));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n').replace(/&nbsp;/g, ' ');
+    assert.match(text, new RegExp(`\\*\\*Query\\*\\* ${queryId}: \\S`));
+    assert.match(text, new RegExp(`\\*\\*Document\\*\\* ${docId}: \\S`));
+    assert.match(text, /Change grade\]\(command:irWorkbench\.changeGrade\?/);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', qrelsUri, 10);
+    assert.ok(lenses.length >= 10, `${lenses.length} lenses (the first 10 resolved)`);
+    const first = lenses.find((l) => l.range.start.line === 1)!;
+    assert.equal(first.command?.command, 'irWorkbench.changeGrade');
+    assert.match(first.command!.title, / · change grade$/);
+    const grade = await vscode.commands.executeCommand('irWorkbench.changeGrade', { datasetDir: scifact.fsPath, split: 'test', queryId, docId, grade: 0 });
+    assert.equal(grade, 0);
+    const annotations = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(scifact, 'qrels', 'test.annotations.tsv')));
+    assert.ok(annotations.split('\n').includes(`${queryId}\t${docId}\t0`));
+    const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(qrelsUri));
+    assert.equal(original, doc.getText(), 'the original qrels file is never written');
+  });
 });

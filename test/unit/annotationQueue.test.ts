@@ -1,6 +1,8 @@
+// The judging queue (position, undo) and qrels-line parsing for the editor hover and CodeLens.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AnnotationQueue } from '../../src/core/analysis/annotationQueue';
+import { parseQrelsLine, qrelsFileSplit } from '../../src/core/analysis/qrelsLine';
 
 const items = [
   { queryId: 'q1', docId: 'a' },
@@ -41,4 +43,17 @@ test('an empty queue has no current item', () => {
   assert.equal(q.current, undefined);
   q.recorded(null);
   assert.equal(q.undoRecording(), undefined);
+});
+
+test('qrels lines: BEIR and TREC layouts; headers and bad lines are not judgements', () => {
+  assert.deepEqual(parseQrelsLine('q1\td7\t2'), { queryId: 'q1', docId: 'd7', grade: 2 });
+  assert.deepEqual(parseQrelsLine('q1 0 d7 -1\r'), { queryId: 'q1', docId: 'd7', grade: -1 });
+  assert.equal(parseQrelsLine('query-id\tcorpus-id\tscore'), undefined);
+  assert.equal(parseQrelsLine(''), undefined);
+  assert.equal(parseQrelsLine('q1 d7 1.5'), undefined);
+  const scifact = `${__dirname}/../../../shared/datasets/scifact`;
+  assert.deepEqual(qrelsFileSplit(`${scifact}/qrels/test.tsv`), { datasetDir: `${scifact}`, split: 'test' });
+  assert.deepEqual(qrelsFileSplit(`${scifact}/qrels/dev.annotations.tsv`), { datasetDir: `${scifact}`, split: 'dev' });
+  assert.equal(qrelsFileSplit(`${scifact}/runs/test.tsv`), undefined);
+  assert.equal(qrelsFileSplit('/nowhere/qrels/test.tsv'), undefined);
 });

@@ -6,6 +6,7 @@ import type { StoreHandle } from '../store/register';
 import { ANNOTATE_VIEW_ID, AnnotateView } from './annotateView';
 import { showDiff } from './diffPanel';
 import { showHoles } from './holesPanel';
+import { registerQrelsEditor } from './qrelsEditor';
 import { showResults } from './resultsPanel';
 import { AnalysisWorkbench, type OpenSplit } from './workbench';
 
@@ -74,6 +75,7 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
       }
     }),
   );
+  registerQrelsEditor(context, wb);
   return wb;
 }
 

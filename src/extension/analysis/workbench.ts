@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { CorpusIndex } from '../../core/analysis/corpusIndex';
+import { CorpusIndex } from '../../core/analysis/corpusIndex';
 import { exportResults } from '../../core/analysis/exportTable';
+import { readQueries, type BeirQuery } from '../../core/formats/beir';
 import { addRunFiles, loadSession, runFilesIn } from '../../core/analysis/load';
 import type { AnalysisSession } from '../../core/analysis/session';
 import type { ExportFormat, ViewName } from '../../protocol/webview';
@@ -39,6 +40,7 @@ function settings() {
 export class AnalysisWorkbench implements vscode.Disposable {
   private readonly corpusCache = new Map<string, CorpusIndex>();
   private readonly splits = new Map<string, OpenSplit>();
+  private readonly queryCache = new Map<string, { stamp: string; queries: Map<string, BeirQuery> }>();
   private readonly disposables: vscode.Disposable[] = [];
   /** Called after each judgement is applied, with the time from request to updated scores (ms). */
   onJudged?: (ms: number) => void;
@@ -62,6 +64,24 @@ export class AnalysisWorkbench implements vscode.Disposable {
     s.skipped = [...s.skipped.filter((x) => !files.includes(x.file)), ...addRunFiles(s.session, files)];
     if (!s.session.hasRun(s.baseline)) s.baseline = defaultBaseline(s.session.runRefs().map((r) => r.key));
     return s;
+  }
+
+  /** A dataset's queries and corpus offsets (for hovers), read once while the files are unchanged. */
+  datasetText(datasetDir: string): { queries: Map<string, BeirQuery>; corpus: CorpusIndex } {
+    const corpusPath = join(datasetDir, 'corpus.jsonl');
+    let corpus = this.corpusCache.get(corpusPath);
+    if (!corpus || corpus.stamp !== CorpusIndex.stampOf(corpusPath)) {
+      corpus = CorpusIndex.build(corpusPath);
+      this.corpusCache.set(corpusPath, corpus);
+    }
+    const queriesPath = join(datasetDir, 'queries.jsonl');
+    const stamp = CorpusIndex.stampOf(queriesPath);
+    let q = this.queryCache.get(queriesPath);
+    if (!q || q.stamp !== stamp) {
+      q = { stamp, queries: readQueries(queriesPath) };
+      this.queryCache.set(queriesPath, q);
+    }
+    return { queries: q.queries, corpus };
   }
 
   /** Records a judgement durably (store: appended and fsynced), then updates every view of the split. */
