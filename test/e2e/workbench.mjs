@@ -125,12 +125,19 @@ export class Workbench {
   }
 
   /**
-   * The visible webview (an editor or view): <iframe class="webview"> (the host page) holds
-   * <iframe id="active-frame"> with the extension's html. Returns a FrameLocator to query inside it.
+   * The visible webview (an editor or a view) whose page holds `selector`: <iframe class="webview"> (the host
+   * page) holds <iframe id="active-frame"> with the extension's html; several may be visible at once (a panel
+   * and the sidebar's view) and carry no title, so they are told apart by content. Returns a FrameLocator.
    */
-  webview() {
-    return this.page.locator('iframe.webview').filter({ visible: true }).first().contentFrame()
-      .locator('#active-frame').contentFrame();
+  async webview(selector, { timeout = STEP_MS } = {}) {
+    const frames = this.page.locator('iframe.webview').filter({ visible: true });
+    const inner = (i) => frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
+    return this.waitFor(`a webview showing ${selector}`, async () => {
+      for (let i = 0, n = await frames.count(); i < n; i++) {
+        if ((await inner(i).locator(selector).count()) > 0) return inner(i);
+      }
+      return undefined;
+    }, { timeout });
   }
 
   /** Closes editors, panels' focus and any open quick input: a scenario starts from a quiet workbench. */

@@ -26,7 +26,7 @@ export async function run({ wb, shot }) {
   assert.ok(lines.some((x) => /scifact \(test\), 300 queries/.test(x)), `output channel names scifact (test), 300 queries:\n${lines.join('\n')}`);
 
   // Run BEIR Eval opens the Results panel: the run's row, nDCG@10 column.
-  const row = wb.webview().locator('#results tbody tr', { hasText: 'bm25-flat' }).first();
+  const row = (await wb.webview('#results')).locator('#results tbody tr', { hasText: 'bm25-flat' }).first();
   const cell = row.locator('td[data-measure="ndcg_cut_10"]');
   await cell.waitFor({ timeout: 30_000 });
   await shot('results panel');
