@@ -60,6 +60,22 @@ suite('Analysis panels', () => {
     await waitFor('the results panel tab', () => webviewTab(/^Results: scifact \(test\)$/));
   });
 
+  test('Show Results from a split of the Datasets view; a rewritten run file is read again', async () => {
+    const dir = datasetUri('scifact').fsPath;
+    const node = { kind: 'split', dataset: { dir }, split: { split: 'test' } };
+    const before = await vscode.commands.executeCommand<ResultsModelLike>('irWorkbench.showResults', node);
+    assert.ok(before.rows.some((r) => r.key === runs.perfect));
+    const qrels = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(datasetUri('scifact'), 'qrels', 'test.tsv')));
+    const firstQuery = qrels.split(/\r?\n/)[1].split('\t');
+    const onlyOne = await writeRun('bm25-perfect.trec', [`${firstQuery[0]} Q0 ${firstQuery[1]} 1 1 perfect`]);
+    try {
+      const after = await vscode.commands.executeCommand<ResultsModelLike>('irWorkbench.showResults', node);
+      assert.ok(after.rows.find((r) => r.key === onlyOne)!.means[0] < 0.01, 'the rewritten run now ranks one query');
+    } finally {
+      runs = await fixtureRuns();
+    }
+  });
+
   test('Show Run Diff opens a diff panel of two runs with per-query deltas', async () => {
     const scifact = datasetUri('scifact').fsPath;
     const model = await vscode.commands.executeCommand<{ queries: string[]; deltas: number[]; meanA: number; meanB: number; holes: number[] }>(

@@ -111,8 +111,14 @@ export class AnalysisSession {
     return this.effectiveQrels;
   }
 
+  /** Adds (or replaces) a run. */
   addRun(key: string, label: string, run: Run): void {
     this.runs.set(key, { key, label, run });
+    this.comparisonCache = undefined;
+  }
+
+  removeRun(key: string): void {
+    if (this.runs.delete(key)) this.comparisonCache = undefined;
   }
 
   hasRun(key: string): boolean {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { isInputError } from '../../core/formats/errors';
 import { datasetAt, findDatasets } from '../datasets';
 import type { StoreHandle } from '../store/register';
+import type { DatasetsElement } from '../views/datasetsTree';
 import { ANNOTATE_VIEW_ID, AnnotateView } from './annotateView';
 import { showDiff } from './diffPanel';
 import { showHoles } from './holesPanel';
@@ -31,7 +32,8 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
   context.subscriptions.push(
     wb,
     vscode.window.registerWebviewViewProvider(ANNOTATE_VIEW_ID, annotate, { webviewOptions: { retainContextWhenHidden: true } }),
-    vscode.commands.registerCommand('irWorkbench.showResults', async (args: AnalysisArgs = {}) => {
+    vscode.commands.registerCommand('irWorkbench.showResults', async (given?: ArgsOrNode) => {
+      const args = argsOf(given);
       const split = await pickSplit(wb, args, args.focus ? [args.focus] : []);
       if (!split) return undefined;
       return showResults(
@@ -41,13 +43,15 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
         () => void vscode.commands.executeCommand('irWorkbench.showHoles', { dataset: split.session.datasetDir, split: split.session.split }),
       );
     }),
-    vscode.commands.registerCommand('irWorkbench.showHoles', async (args: AnalysisArgs = {}) => {
+    vscode.commands.registerCommand('irWorkbench.showHoles', async (given?: ArgsOrNode) => {
+      const args = argsOf(given);
       const split = await pickSplit(wb, args);
       if (!split) return undefined;
       return showHoles(wb, split, async (runs, depth) => void (await annotate.start(split, runs, depth)));
     }),
     // Judge the depth-10 pool of every run of the split in the sidebar (Show Holes chooses runs and depth).
-    vscode.commands.registerCommand('irWorkbench.judgeHoles', async (args: AnalysisArgs = {}) => {
+    vscode.commands.registerCommand('irWorkbench.judgeHoles', async (given?: ArgsOrNode) => {
+      const args = argsOf(given);
       const split = await pickSplit(wb, args);
       if (!split) return undefined;
       return annotate.start(split, split.session.runRefs().map((r) => r.key), 10);
@@ -57,7 +61,8 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
       await annotate.judgeCurrent(args.grade);
       return annotate.state();
     }),
-    vscode.commands.registerCommand('irWorkbench.showRunDiff', async (args: AnalysisArgs = {}) => {
+    vscode.commands.registerCommand('irWorkbench.showRunDiff', async (given?: ArgsOrNode) => {
+      const args = argsOf(given);
       const split = await pickSplit(wb, args, [args.a, args.b].filter((f): f is string => f !== undefined));
       if (!split) return undefined;
       const runs = split.session.runRefs();
@@ -77,6 +82,17 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
   );
   registerQrelsEditor(context, wb);
   return wb;
+}
+
+/** Arguments as given: AnalysisArgs, or a node of the Datasets view (its context menu). */
+type ArgsOrNode = AnalysisArgs | DatasetsElement | undefined;
+
+function argsOf(x: ArgsOrNode): AnalysisArgs {
+  if (!x) return {};
+  if (!('kind' in x)) return x;
+  if (x.kind === 'dataset') return { dataset: x.dataset.dir };
+  if (x.kind === 'split') return { dataset: x.dataset.dir, split: x.split.split };
+  return { dataset: x.dataset.dir, split: x.split.split, focus: x.run.path };
 }
 
 /** The dataset split named by `args`, else picked; opened with its runs. Errors are shown, not thrown. */

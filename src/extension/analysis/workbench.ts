@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { CorpusIndex } from '../../core/analysis/corpusIndex';
@@ -22,6 +22,8 @@ export interface OpenSplit {
   baseline: string;
   skipped: { file: string; reason: string }[];
   views: Set<SplitView>;
+  /** Size and mtime of each run file when read. */
+  stamps: Map<string, string>;
 }
 
 function settings() {
@@ -57,10 +59,16 @@ export class AnalysisWorkbench implements vscode.Disposable {
     if (!s) {
       const cfg = settings();
       const session = loadSession({ datasetDir, split, complete: cfg.complete, relevanceLevel: cfg.relevanceLevel, corpusCache: this.corpusCache });
-      s = { key, session, baseline: '', skipped: [], views: new Set() };
+      s = { key, session, baseline: '', skipped: [], views: new Set(), stamps: new Map() };
       this.splits.set(key, s);
     }
-    const files = [...runFilesIn(join(datasetDir, settings().runsFolder)), ...extraRuns];
+    const files = [...new Set([...runFilesIn(join(datasetDir, settings().runsFolder)), ...extraRuns])];
+    // Runs whose file changed or went since they were read are read again or dropped.
+    for (const { key } of s.session.runRefs()) {
+      const now = existsSync(key) ? CorpusIndex.stampOf(key) : undefined;
+      if (now !== s.stamps.get(key)) s.session.removeRun(key);
+    }
+    for (const f of files) if (!s.session.hasRun(f) && existsSync(f)) s.stamps.set(f, CorpusIndex.stampOf(f));
     s.skipped = [...s.skipped.filter((x) => !files.includes(x.file)), ...addRunFiles(s.session, files)];
     if (!s.session.hasRun(s.baseline)) s.baseline = defaultBaseline(s.session.runRefs().map((r) => r.key));
     return s;
