@@ -16,13 +16,13 @@ import { CorpusIndex } from '../../src/core/analysis/corpusIndex';
 import { addRunFiles, loadSession, runFilesIn } from '../../src/core/analysis/load';
 import { StoreClient } from '../../src/core/store/client';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
+import { SHARED } from '../unit/support/paths';
 import { launch, openView, until } from '../webview/harness';
 
 const REPO = resolve(__dirname, '..', '..');
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 10_000);
 const JUDGEMENTS = Number(process.env.BENCH_JUDGEMENTS ?? 30);
 const DIR = join(REPO, '.bench', `ui-${QUERIES}`);
-const SHARED = resolve(REPO, '..', 'shared');
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const p95 = (v: number[]) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(v.length * 0.95))];

@@ -10,8 +10,8 @@ import { addRunFiles, loadSession } from '../../src/core/analysis/load';
 import { boxSummary, RESULT_MEASURES, topDocs, type AnalysisSession } from '../../src/core/analysis/session';
 import { holmAdjust, pairedTTest, randomizationTest } from '../../src/core/eval/significance';
 import type { ResultsModel } from '../../src/protocol/webview';
+import { SHARED } from './support/paths';
 
-const SHARED = join(__dirname, '../../../shared');
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
 const BM25 = join(RUNS, 'bm25okapi.knarfthekant.trec');

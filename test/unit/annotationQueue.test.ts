@@ -1,8 +1,10 @@
 // The judging queue (position, undo) and qrels-line parsing for the editor hover and CodeLens.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { AnnotationQueue } from '../../src/core/analysis/annotationQueue';
 import { parseQrelsLine, qrelsFileSplit } from '../../src/core/analysis/qrelsLine';
+import { DATASETS } from './support/paths';
 
 const items = [
   { queryId: 'q1', docId: 'a' },
@@ -51,9 +53,9 @@ test('qrels lines: BEIR and TREC layouts; headers and bad lines are not judgemen
   assert.equal(parseQrelsLine('query-id\tcorpus-id\tscore'), undefined);
   assert.equal(parseQrelsLine(''), undefined);
   assert.equal(parseQrelsLine('q1 d7 1.5'), undefined);
-  const scifact = `${__dirname}/../../../shared/datasets/scifact`;
-  assert.deepEqual(qrelsFileSplit(`${scifact}/qrels/test.tsv`), { datasetDir: `${scifact}`, split: 'test' });
-  assert.deepEqual(qrelsFileSplit(`${scifact}/qrels/dev.annotations.tsv`), { datasetDir: `${scifact}`, split: 'dev' });
-  assert.equal(qrelsFileSplit(`${scifact}/runs/test.tsv`), undefined);
+  const scifact = join(DATASETS, 'scifact');
+  assert.deepEqual(qrelsFileSplit(join(scifact, 'qrels/test.tsv')), { datasetDir: scifact, split: 'test' });
+  assert.deepEqual(qrelsFileSplit(join(scifact, 'qrels/dev.annotations.tsv')), { datasetDir: scifact, split: 'dev' });
+  assert.equal(qrelsFileSplit(join(scifact, 'runs/test.tsv')), undefined);
   assert.equal(qrelsFileSplit('/nowhere/qrels/test.tsv'), undefined);
 });

@@ -9,8 +9,8 @@ import { addRunFiles, loadSession } from '../../src/core/analysis/load';
 import type { AnalysisSession } from '../../src/core/analysis/session';
 import type { DiffModel, QueryDetail } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned, until } from './harness';
+import { SHARED } from '../unit/support/paths';
 
-const SHARED = join(__dirname, '../../../shared');
 const A = join(SHARED, 'runs/scifact/bm25okapi.knarfthekant.trec');
 const B = join(SHARED, 'runs/scifact/minilm-faiss.knarfthekant.trec');
 let browser: Browser;

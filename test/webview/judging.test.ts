@@ -9,8 +9,8 @@ import { addRunFiles, loadSession } from '../../src/core/analysis/load';
 import type { AnalysisSession } from '../../src/core/analysis/session';
 import type { AnnotationState, ViewEvents } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned, until } from './harness';
+import { SHARED } from '../unit/support/paths';
 
-const SHARED = join(__dirname, '../../../shared');
 const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(SHARED, 'runs/scifact', f));
 let browser: Browser;
 let session: AnalysisSession;
@@ -80,18 +80,24 @@ test('annotation sidebar: digits grade, n/p move, u undoes; one request at a tim
   await v.page.locator('#status', { hasText: 'saving grade 1' }).waitFor();
   const j = await v.answer('judge', null);
   assert.deepEqual(j.params, { grade: 1 });
+  // A key acts once the previous answer has arrived (body[data-busy] is gone).
+  const idle = () => v.page.locator('body:not([data-busy])').waitFor({ state: 'attached' });
   await v.event('annotate', 'state', annotationState(1));
   await v.page.locator('#progress', { hasText: `2 of ${total}` }).waitFor();
+  await idle();
   await v.page.keyboard.press('n');
   assert.deepEqual((await v.answer('move', null)).params, { by: 1 });
+  await idle();
   await v.page.keyboard.press('p');
   assert.deepEqual((await v.answer('move', null)).params, { by: -1 });
+  await idle();
   await v.page.keyboard.press('u');
   await v.answer('undo', 'nothing to undo', false);
   await v.page.locator('#status.error', { hasText: 'nothing to undo' }).waitFor();
   const requests = (await v.posted()).filter((m) => m.type === 'request').map((m) => m.method);
   assert.deepEqual(requests, ['judge', 'move', 'move', 'undo']);
   // The grade buttons do what the digit keys do.
+  await idle();
   await v.page.locator('#grades vscode-button[data-grade="0"]').click();
   assert.deepEqual((await v.answer('judge', null)).params, { grade: 0 });
   assert.deepEqual(await v.problems(), []);

@@ -8,8 +8,8 @@ import type { Browser } from 'playwright-core';
 import { addRunFiles, loadSession } from '../../src/core/analysis/load';
 import type { ResultsModel } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned } from './harness';
+import { SHARED } from '../unit/support/paths';
 
-const SHARED = join(__dirname, '../../../shared');
 const RUNS = join(SHARED, 'runs/scifact');
 let browser: Browser;
 let model: ResultsModel;

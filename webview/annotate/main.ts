@@ -11,18 +11,23 @@ let busy = false;
 const status = h('div', { className: 'muted', attrs: { id: 'status', role: 'status' } });
 
 /** One request at a time: a grade is confirmed (durable) before the next key acts. */
+function setBusy(on: boolean): void {
+  busy = on;
+  document.body.toggleAttribute('data-busy', on);
+}
+
 function send(p: () => Promise<unknown>, saving: string): void {
   if (busy) return;
-  busy = true;
+  setBusy(true);
   status.className = 'muted';
   status.textContent = saving;
   p().then(
     () => {
-      busy = false;
+      setBusy(false);
       if (status.textContent === saving) status.textContent = '';
     },
     (e: Error) => {
-      busy = false;
+      setBusy(false);
       status.className = 'error';
       status.textContent = e.message;
     },
