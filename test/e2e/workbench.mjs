@@ -38,24 +38,27 @@ export class Workbench {
       }
     }
     if (screenshot) await this.shot(`palette ${title}`);
-    await this.page.keyboard.press('Enter');
+    await row.click(); // not Enter: the first row may be another match (e.g. the view's "Focus on … View")
   }
 
-  /** A row of the open quick input whose label is `label` (text match, as a person reads it). */
+  /** The row of the open quick input whose label is exactly `label` (descriptions aside). */
   quickRow(label) {
-    return this.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+    const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    return this.quickInput.locator('.quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: exact }) }).first();
   }
 
   /**
-   * Answers the quick pick titled (or placeholder-ed) `title` by typing `label` into its filter and pressing Enter
-   * once that row is there.
+   * Answers the quick pick titled (or placeholder-ed) `title` by typing `label` into its filter and choosing the
+   * row labelled exactly `label`.
    */
   async pick(title, label) {
     await this.quickInput.filter({ hasText: title }).waitFor({ state: 'visible', timeout: STEP_MS });
     await this.quickInputBox.fill(label);
-    await this.quickRow(label).waitFor({ timeout: STEP_MS });
+    const row = this.quickRow(label);
+    await row.waitFor({ timeout: STEP_MS });
     await this.shot(`pick ${label}`);
-    await this.page.keyboard.press('Enter');
+    await row.click();
     await this.quickInput.filter({ hasText: title }).waitFor({ state: 'hidden', timeout: STEP_MS });
   }
 
@@ -66,7 +69,13 @@ export class Workbench {
   async openFile(title, path) {
     const dialog = this.quickInput.filter({ hasText: title });
     await dialog.waitFor({ state: 'visible', timeout: STEP_MS });
-    await this.quickInputBox.fill(path);
+    // The dialog fills in its start folder asynchronously: type once it has, and again if it overwrote the path.
+    await this.waitFor('the dialog to show its start folder', async () => (await this.quickInputBox.inputValue()) !== '');
+    await this.waitFor(`the dialog to hold ${path}`, async () => {
+      if ((await this.quickInputBox.inputValue()) === path) return true;
+      await this.quickInputBox.fill(path);
+      return false;
+    });
     await this.shot(`open ${path.split('/').pop()}`);
     await this.page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'hidden', timeout: STEP_MS });
