@@ -76,6 +76,13 @@ suite('Analysis panels', () => {
     }
   });
 
+  test('Run BEIR Eval opens the results panel when it has figures', async () => {
+    const scifact = datasetUri('scifact').fsPath;
+    const figures = await vscode.commands.executeCommand('irWorkbench.runBeirEval', { dataset: scifact, split: 'test', retriever: 'file', runFile: runs.worse });
+    assert.ok(figures, 'Run BEIR Eval returned no figures');
+    await waitFor('the results panel tab', () => webviewTab(/^Results: scifact \(test\)$/));
+  });
+
   test('Show Run Diff opens a diff panel of two runs with per-query deltas', async () => {
     const scifact = datasetUri('scifact').fsPath;
     const model = await vscode.commands.executeCommand<{ queries: string[]; deltas: number[]; meanA: number; meanB: number; holes: number[] }>(
