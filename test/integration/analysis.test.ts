@@ -1,5 +1,7 @@
 // The analysis panels open from their commands in a real extension host, on the SciFact fixture.
 import * as assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateExtension, datasetUri, waitFor } from './helpers';
 
@@ -158,5 +160,18 @@ suite('Analysis panels', () => {
     assert.ok(annotations.split('\n').includes(`${queryId}\t${docId}\t0`));
     const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(qrelsUri));
     assert.equal(original, doc.getText(), 'the original qrels file is never written');
+  });
+
+  test('a judgement appended to the annotations file from outside reaches the open views', async () => {
+    const scifact = datasetUri('scifact');
+    const dir = scifact.fsPath;
+    const before = await vscode.commands.executeCommand<ResultsModelLike>('irWorkbench.showResults', { dataset: dir, split: 'test' });
+    const qrels = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(scifact, 'qrels', 'test.tsv')));
+    const queryId = qrels.split(/\r?\n/)[1].split('\t')[0];
+    appendFileSync(join(dir, 'qrels', 'test.annotations.tsv'), `${queryId}\texternally-judged\t2\n`);
+    await waitFor('the external judgement in the results model', async () => {
+      const m = await vscode.commands.executeCommand<ResultsModelLike>('irWorkbench.showResults', { dataset: dir, split: 'test' });
+      return m.judgements === before.judgements + 1;
+    });
   });
 });

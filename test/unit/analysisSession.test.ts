@@ -79,6 +79,14 @@ describe('analysis session on SciFact', () => {
     s.judge(hole.queryId, hole.docId, -1);
     assert.equal(s.grade(hole.queryId, hole.docId), null);
     assert.deepEqual(dense(s.results(BM25, { skipped: [], untrusted: false })).annotated, dense(before).means);
+    // The file as now on disk replaces the held judgements; the same judgements again change nothing.
+    assert.equal(s.replaceJudgements([{ ...hole, grade: -1 }]), false);
+    assert.equal(s.replaceJudgements([{ ...hole, grade: 1 }]), true);
+    assert.equal(s.grade(hole.queryId, hole.docId), 1);
+    assert.equal(s.replaceJudgements([]), true);
+    assert.equal(s.judgementCount, 0);
+    // Pool order does not depend on the order of the runs (nor on their ranks).
+    assert.deepEqual(s.pool([DENSE, BM25], 10), s.pool([BM25, DENSE], 10));
     const rows = s.holeRows();
     assert.ok(rows.every((r) => r.holeQuery >= r.holeBeir), 'unjudged-for-the-query includes judged-for-no-query');
     // rank_bm25 returns 100 documents for every test query: unj.10 is exactly 1 - judged.10 there.

@@ -143,6 +143,22 @@ export class AnalysisSession {
     this.version++;
   }
 
+  /**
+   * Takes the user's judgements as now on disk (the annotations file changed outside this view: another
+   * window, an edit, a deleted file). Returns false, changing nothing, when they are the ones already held.
+   */
+  replaceJudgements(judgements: Iterable<{ queryId: string; docId: string; grade: number }>): boolean {
+    const next = new Map<string, { queryId: string; docId: string; grade: number }>();
+    for (const j of judgements) next.set(`${j.queryId}\t${j.docId}`, { queryId: j.queryId, docId: j.docId, grade: j.grade });
+    if (next.size === this.overlay.size && [...next].every(([k, j]) => this.overlay.get(k)?.grade === j.grade)) return false;
+    this.overlay.clear();
+    for (const [k, j] of next) this.overlay.set(k, j);
+    this.effectiveQrels = this.merge();
+    for (const r of this.runs.values()) r.effective = undefined;
+    this.version++;
+    return true;
+  }
+
   /** The effective grade, or null when the document is not judged (>= 0) for the query. */
   grade(queryId: string, docId: string): number | null {
     const g = this.effectiveQrels.grade(queryId, docId);
@@ -335,22 +351,24 @@ export class AnalysisSession {
 
   /**
    * Depth-k pool of the unjudged (query, document) pairs in the given runs, deduplicated, in query order
-   * (trec_eval's), then by best rank over the runs. Judged pairs (qrels or the user's) are left out, except
-   * those the user judged in this pool (kept with their grade, so a queue does not shift under the judge).
+   * (trec_eval's). Within a query the order comes from a hash of the document id, not from the ranks, so
+   * the order gives the judge no hint of how high a run ranked a document. Judged pairs (qrels or the
+   * user's) are left out, except those in `keep` (the user's judgements, so a queue does not shift under
+   * the judge).
    */
   pool(keys: readonly string[], depth: number, keep: ReadonlySet<string> = new Set()): { queryId: string; docId: string }[] {
     const out: { queryId: string; docId: string }[] = [];
     const runs = keys.filter((k) => this.runs.has(k)).map((k) => this.entry(k).run);
     for (const qid of this.original.queryIds()) {
-      const best = new Map<string, number>();
+      const docs = new Set<string>();
       for (const run of runs) {
         for (const d of topDocs(run, qid, depth)) {
-          const pairKey = `${qid}\t${d.docId}`;
-          if (this.grade(qid, d.docId) !== null && !keep.has(pairKey)) continue;
-          best.set(d.docId, Math.min(best.get(d.docId) ?? Infinity, d.rank));
+          if (this.grade(qid, d.docId) !== null && !keep.has(`${qid}\t${d.docId}`)) continue;
+          docs.add(d.docId);
         }
       }
-      for (const [docId] of [...best].sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1))) out.push({ queryId: qid, docId });
+      const order = [...docs].map((d) => [fnv1a(d), d] as const).sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1));
+      for (const [, docId] of order) out.push({ queryId: qid, docId });
     }
     return out;
   }
@@ -427,6 +445,13 @@ function aligned(a: Scores, b: Scores, mi: number): [Float64Array, Float64Array]
     xb.push(b.columns[mi][j]);
   });
   return [Float64Array.from(xa), Float64Array.from(xb)];
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 code units: a fixed, rank-free order for pooled documents. */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** A query's first `depth` documents in trec_eval's ranking order (1-based ranks). */

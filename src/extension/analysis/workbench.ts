@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { CorpusIndex } from '../../core/analysis/corpusIndex';
 import { exportResults } from '../../core/analysis/exportTable';
 import { readQueries, type BeirQuery } from '../../core/formats/beir';
+import { annotationPaths, readAnnotations } from '../../core/store/annotations';
 import { addRunFiles, loadSession, runFilesIn } from '../../core/analysis/load';
 import type { AnalysisSession } from '../../core/analysis/session';
 import type { ExportFormat, ViewName } from '../../protocol/webview';
@@ -90,6 +91,15 @@ export class AnalysisWorkbench implements vscode.Disposable {
       this.queryCache.set(queriesPath, q);
     }
     return { queries: q.queries, corpus };
+  }
+
+  /** The annotations file of a split changed on disk: open views take what it now holds. */
+  annotationsChanged(file: string): void {
+    for (const split of this.splits.values()) {
+      if (annotationPaths(split.session.datasetDir, split.session.split).tsv !== file) continue;
+      const judgements = existsSync(file) ? readAnnotations(file).judgements : [];
+      if (split.session.replaceJudgements(judgements)) for (const v of split.views) v.refresh();
+    }
   }
 
   /** Records a judgement durably (store: appended and fsynced), then updates every view of the split. */
