@@ -133,6 +133,14 @@ export class Workbench {
     return row;
   }
 
+  /** Clicks the inline action `title` (its hover icon, e.g. "Show Results") of a tree row from treeRow(). */
+  async treeAction(row, title) {
+    await row.hover();
+    const action = row.locator(`.actions .action-label[aria-label^="${title}"]`).first();
+    await action.waitFor({ timeout: STEP_MS });
+    await action.click();
+  }
+
   /**
    * The visible webview (an editor or a view) whose page holds `selector`: <iframe class="webview"> (the host
    * page) holds <iframe id="active-frame"> with the extension's html; several may be visible at once (a panel
