@@ -66,8 +66,9 @@ function render(s: AnnotationState): void {
     h('p', { className: 'keys muted' },
       ...s.grades.flatMap((g) => [h('kbd', {}, String(g)), ' ']), 'grade · ', h('kbd', {}, 'n'), ' next · ', h('kbd', {}, 'p'), ' previous · ', h('kbd', {}, 'u'), ' undo'),
     status,
-    h('table', { attrs: { id: 'scores' } },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Run'), h('th', { title: 'original qrels: holes count as non-relevant' }, 'nDCG@10 original'), h('th', {}, 'annotated'))),
+    h('table', { className: 'compact', attrs: { id: 'scores' } },
+      h('caption', { className: 'muted' }, 'nDCG@10: original qrels (holes count as non-relevant) and with your judgements'),
+      h('thead', {}, h('tr', {}, h('th', {}, 'Run'), h('th', {}, 'original'), h('th', {}, 'annotated'))),
       h('tbody', {}, ...s.scores.map((r) => h('tr', {}, h('td', {}, r.label), h('td', {}, fix4(r.original)), h('td', {}, fix4(r.annotated)))))),
   );
 }

@@ -56,13 +56,13 @@ function render(m: Model): void {
       button('Judge in the sidebar', () => report(host.request('annotate', {})), { id: 'annotate' }),
       status),
     h('table', { attrs: { id: 'queue' } },
-      h('thead', {}, h('tr', {}, ...['Query', 'Text', 'Document', 'Grade'].map((t) => h('th', {}, t)))),
+      h('thead', {}, h('tr', {}, ...['Query', 'Text', 'Document', 'Grade'].map((t) => h('th', { className: 'text' }, t)))),
       h('tbody', {}, ...m.queue.map((p) =>
         h('tr', { attrs: { 'data-pair': `${p.queryId}\t${p.docId}` } },
-          h('td', {}, p.queryId),
-          h('td', { title: p.queryText }, p.queryText.length > 80 ? `${p.queryText.slice(0, 79)}…` : p.queryText),
-          h('td', {}, p.docId),
-          h('td', {}, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`))))))),
+          h('td', { className: 'text' }, p.queryId),
+          h('td', { className: 'text', title: p.queryText }, p.queryText.length > 80 ? `${p.queryText.slice(0, 79)}…` : p.queryText),
+          h('td', { className: 'text' }, p.docId),
+          h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`))))))),
     m.queue.length < m.poolSize ? h('p', { className: 'muted' }, `The first ${m.queue.length} pairs are listed; the sidebar takes them all.`) : null,
   );
 }
