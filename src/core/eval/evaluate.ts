@@ -43,7 +43,7 @@ export interface EvalResult {
 }
 
 /**
- * Evaluates a run against qrels exactly as trec_eval 9.0.8 does (see docs/evaluation in README): queries in
+ * Evaluates a run against qrels exactly as trec_eval 9.0.8 does (README: "irw eval", conventions): queries in
  * byte order of qid, documents ranked by score then docno descending, unjudged and negatively judged
  * documents non-relevant with gain 0, averages over queries in both qrels and run (or all qrels queries with
  * `complete`).
