@@ -17,8 +17,6 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
   private channel: ViewChannel<'annotate'> | undefined;
   private split: OpenSplit | undefined;
   private queue: AnnotationQueue | undefined;
-  /** Resolves when the view's page is loaded (tests wait on it). */
-  ready: Promise<void> = new Promise(() => undefined);
 
   constructor(private readonly wb: AnalysisWorkbench) {}
 
@@ -34,8 +32,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
         return null;
       },
       undo: () => this.undo(),
-    });
-    this.ready = this.channel.whenReady;
+    }, () => this.refresh());
     view.onDidDispose(() => {
       this.channel?.dispose();
       this.channel = undefined;

@@ -126,8 +126,8 @@ export class AnalysisWorkbench implements vscode.Disposable {
       retainContextWhenHidden: true,
     });
     panel.webview.html = viewHtml(panel.webview, this.context.extensionUri, name, title);
-    const channel = new ViewChannel<V>(panel.webview, handlers);
     const view: SplitView = { refresh: () => refresh(channel) };
+    const channel: ViewChannel<V> = new ViewChannel<V>(panel.webview, handlers, view.refresh);
     split.views.add(view);
     panel.onDidDispose(() => {
       split.views.delete(view);

@@ -18,21 +18,19 @@ export type RequestHandlers<V extends ViewName> = {
 
 /**
  * The host's end of the protocol for one webview: answers each request once (errors as messages the view
- * shows), and sends events only once the page said it is ready (earlier ones keep the latest per kind).
+ * shows), and sends events only once the page said it is ready (earlier ones keep the latest per kind). A
+ * page that loads again (a reload of the webview) says ready again and gets `onReload`.
  */
 export class ViewChannel<V extends ViewName> implements vscode.Disposable {
   private ready = false;
   private readonly queued = new Map<string, EventMessage<V>>();
   private readonly sub: vscode.Disposable;
-  /** Resolves when the page has loaded and said so (tests wait on it). */
-  readonly whenReady: Promise<void>;
-  private markReady!: () => void;
 
   constructor(
     private readonly webview: vscode.Webview,
     private readonly handlers: RequestHandlers<V>,
+    private readonly onReload?: () => void,
   ) {
-    this.whenReady = new Promise((r) => (this.markReady = r));
     this.sub = webview.onDidReceiveMessage((m: unknown) => void this.receive(m));
   }
 
@@ -52,10 +50,13 @@ export class ViewChannel<V extends ViewName> implements vscode.Disposable {
   private async receive(raw: unknown): Promise<void> {
     if (!isFromView(raw)) return;
     if (raw.type === 'ready') {
+      if (this.ready) {
+        this.onReload?.();
+        return;
+      }
       this.ready = true;
       for (const m of this.queued.values()) void this.webview.postMessage(m);
       this.queued.clear();
-      this.markReady();
       return;
     }
     if (raw.type !== 'request') return;
