@@ -23,7 +23,8 @@ export function contentSecurityPolicy(nonce: string, cspSource: string): string 
   ].join('; ');
 }
 
-const attr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Escapes text for a double-quoted attribute or element content (the CSP's quotes stay readable). */
+const attr = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function pageHtml(p: PageParts): string {
   return `<!DOCTYPE html>
