@@ -1,0 +1,44 @@
+// Show Holes: per run, Hole@10 as BEIR defines it and unjudged@10 (trec_eval 10's unj.10), each as irw eval -c
+// gives it from the installed package's CLI; "Judge in the sidebar" hands the pool's unjudged pairs to the
+// Judge Holes view.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const title = 'Holes panel: Hole@10 and unjudged@10 as irw eval gives them; its pool goes to the sidebar';
+
+const RUN = 'minilm-faiss.knarfthekant';
+
+export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
+  const dataset = join(workspace, 'scifact');
+  mkdirSync(join(dataset, 'runs'), { recursive: true });
+  copyFileSync(join(sharedRuns, 'scifact', `${RUN}.trec`), join(dataset, 'runs', `${RUN}.trec`));
+
+  await wb.runCommand('IR Workbench: Show Holes');
+  await wb.pick('Split of scifact', 'test');
+  const panel = await wb.webview('#holes');
+  const row = panel.locator('#holes tbody tr', { hasText: RUN }).first();
+  await row.waitFor();
+  await shot('holes panel');
+  const [, hole, holeAnnotated, unjudged] = await row.locator('td').allTextContents();
+
+  // The original columns use the qrels alone, as irw eval does (the annotated ones add the user's judgements).
+  const ev = spawnSync(process.execPath, [join(extensionDir, 'dist', 'cli.js'), 'eval', '-c', '-m', 'hole.10', '-m', 'unj.10',
+    join(dataset, 'qrels', 'test.tsv'), join(dataset, 'runs', `${RUN}.trec`)], { encoding: 'utf8' });
+  assert.equal(ev.status, 0, ev.stderr);
+  const figure = (name) => new RegExp(`^${name}\\s+all\\s+(\\S+)$`, 'm').exec(ev.stdout)[1];
+  assert.equal(hole.trim(), figure('hole_10'), 'Hole@10 (BEIR)');
+  assert.equal(unjudged.trim(), figure('unj_10'), 'unjudged@10');
+  assert.match(holeAnnotated.trim(), /^0\.\d{4}$/);
+
+  // The sidebar takes the whole pool (pairs of the runs' top 10), judged ones included, one at a time.
+  const pool = (await panel.locator('#pool-size').textContent()).trim();
+  const [, size, remaining] = /^(\d+) distinct .*; (\d+) still unjudged/.exec(pool).map(Number);
+  assert.ok(remaining > 0 && remaining <= size, `pool: "${pool}"`);
+  await panel.locator('#annotate').click();
+  const side = await wb.webview('#grades', { timeout: 60_000 });
+  const progress = (await side.locator('#progress').textContent()).trim();
+  await shot('sidebar');
+  assert.match(progress, new RegExp(`^\\d+ of ${size}$`));
+}
