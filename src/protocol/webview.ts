@@ -72,6 +72,8 @@ export interface ResultsModel {
   alpha: number;
   trials: number;
   seed: number;
+  /** Significance is being computed (large splits): vsBaseline is null until a later model. */
+  significancePending: boolean;
   judgements: number;
   /** Run files that could not be used, with why. */
   skipped: { file: string; reason: string }[];

@@ -45,6 +45,23 @@ describe('analysis session on SciFact', () => {
     assert.ok(row(BM25).lengths.median > 50 && row(BM25).lengths.queries === 300, JSON.stringify(row(BM25).lengths));
   });
 
+  test('significance can be computed in steps: pending until the steps ran, then the same as at once', () => {
+    const s = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    addRunFiles(s, [BM25, DENSE, TFIDF]);
+    const pending = s.results(DENSE, { skipped: [], untrusted: false }, { pending: true });
+    assert.equal(pending.significancePending, true);
+    assert.ok(pending.rows.every((r) => r.vsBaseline === null));
+    let steps = 0;
+    for (const _ of s.significanceSteps(DENSE)) steps++;
+    assert.equal(steps, 2 * 5, 'one step per compared run and tested measure');
+    const done = s.results(DENSE, { skipped: [], untrusted: false }, { pending: true });
+    assert.equal(done.significancePending, false);
+    const fresh = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    addRunFiles(fresh, [BM25, DENSE, TFIDF]);
+    assert.deepEqual(done.rows.map((r) => r.vsBaseline), fresh.results(DENSE, { skipped: [], untrusted: false }).rows.map((r) => r.vsBaseline));
+    assert.equal([...s.significanceSteps(DENSE)].length, 0, 'known: nothing to do');
+  });
+
   test('significance against the baseline is the tests on the per-query values, Holm over the two compared runs', () => {
     const ni = col('ndcg_cut_10');
     const base = session.scores(BM25, 'original').columns[ni];
@@ -133,7 +150,7 @@ describe('analysis session on SciFact', () => {
 
 test('exports escape hostile run names', () => {
   const base: ResultsModel = {
-    dataset: 'd', split: 't', numQueries: 1, measures: [RESULT_MEASURES[0]], baseline: 'x', alpha: 0.05, trials: 1, seed: 1,
+    dataset: 'd', split: 't', numQueries: 1, measures: [RESULT_MEASURES[0]], baseline: 'x', alpha: 0.05, trials: 1, seed: 1, significancePending: false,
     judgements: 0, skipped: [], untrusted: false,
     rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]) }],
   };

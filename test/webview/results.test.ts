@@ -54,6 +54,17 @@ test('baseline, export and diff controls post typed requests; errors are shown',
   await v.page.locator('#status.error', { hasText: 'no dataset' }).waitFor();
 });
 
+test('while significance is computed the table shows without markers and says so', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', { ...model, significancePending: true, rows: model.rows.map((r) => ({ ...r, vsBaseline: null })) });
+  await v.page.locator('#significance-pending').waitFor();
+  assert.equal(await v.page.locator('#results .sig').count(), 0);
+  await v.event('results', 'model', model);
+  await v.page.locator('#significance').waitFor();
+  assert.equal(await v.page.locator('#significance-pending').count(), 0);
+  assert.ok((await v.page.locator('#results .sig').count()) > 0);
+});
+
 test('hostile run names and file names render as text; restricted mode says why', async () => {
   const v = await openView(browser, 'results');
   const hostile: ResultsModel = {

@@ -46,7 +46,7 @@ function render(m: ResultsModel): void {
       `Against ${base?.label ?? '?'}: `, h('span', { className: 'sig' }, '*'), ' paired t-test, ', h('span', { className: 'sig' }, '†'),
       ` randomization test (${m.trials.toLocaleString()} trials, seed ${m.seed}), each significant at ${m.alpha} after Holm-Bonferroni over the ${Math.max(0, m.rows.length - 1)} compared runs.`),
     h('h2', {}, 'Significance against the baseline'),
-    significanceTable(m),
+    m.significancePending ? h('p', { className: 'muted', attrs: { id: 'significance-pending' } }, 'Computing the tests…') : significanceTable(m),
     h('h2', {}, 'Top-10 document length'),
     h('p', { className: 'muted' }, 'Per query, the average length in words (title + text) of the top-10 documents; boxes show quartiles over queries (as Figure 4 of the BEIR paper).'),
     lengthPlot(m.rows),

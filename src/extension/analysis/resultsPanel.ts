@@ -5,12 +5,13 @@ import type { AnalysisWorkbench, OpenSplit } from './workbench';
 /** The results panel of a split (one per split: opening it again reveals it). */
 const open = new Map<string, { panel: vscode.WebviewPanel; refresh(): void }>();
 
-export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (a: string, b: string) => void, openHoles: () => void): ResultsModel {
+/** Resolves to the model with its significance (the panel shows the table at once, significance when known). */
+export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (a: string, b: string) => void, openHoles: () => void): Promise<ResultsModel> {
   const existing = open.get(split.key);
   if (existing) {
     existing.refresh();
     existing.panel.reveal();
-    return wb.resultsModel(split);
+    return wb.completeResultsModel(split);
   }
   const { panel, view } = wb.panel<'results'>(
     'results',
@@ -37,5 +38,5 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
   );
   open.set(split.key, { panel, refresh: view.refresh });
   panel.onDidDispose(() => open.delete(split.key));
-  return wb.resultsModel(split);
+  return wb.completeResultsModel(split);
 }

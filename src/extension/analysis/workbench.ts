@@ -7,7 +7,7 @@ import { readQueries, type BeirQuery } from '../../core/formats/beir';
 import { annotationPaths, readAnnotations } from '../../core/store/annotations';
 import { addRunFiles, loadSession, runFilesIn } from '../../core/analysis/load';
 import type { AnalysisSession } from '../../core/analysis/session';
-import type { ExportFormat, ViewName } from '../../protocol/webview';
+import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
 import type { StoreHandle } from '../store/register';
 import { ViewChannel, type RequestHandlers } from '../webview/channel';
 import { viewHtml, webviewOptions } from '../webview/html';
@@ -43,6 +43,7 @@ function settings() {
 export class AnalysisWorkbench implements vscode.Disposable {
   private readonly corpusCache = new Map<string, CorpusIndex>();
   private readonly splits = new Map<string, OpenSplit>();
+  private readonly stepping = new Map<string, Promise<void>>();
   private readonly queryCache = new Map<string, { stamp: string; queries: Map<string, BeirQuery> }>();
   private readonly disposables: vscode.Disposable[] = [];
   /** Called after each judgement is applied, with the time from request to updated scores (ms). */
@@ -149,12 +150,42 @@ export class AnalysisWorkbench implements vscode.Disposable {
       title: `Export the results table (${format})`,
     });
     if (!uri) return null;
-    writeFileSync(uri.fsPath, exportResults(this.resultsModel(split), format));
+    writeFileSync(uri.fsPath, exportResults(await this.completeResultsModel(split), format));
     return uri.fsPath;
   }
 
-  resultsModel(split: OpenSplit) {
-    return split.session.results(split.baseline, { skipped: split.skipped, untrusted: !vscode.workspace.isTrusted });
+  /** The results table now; significance not yet known is computed in the background and pushed after. */
+  resultsModel(split: OpenSplit): ResultsModel {
+    const model = split.session.results(split.baseline, { skipped: split.skipped, untrusted: !vscode.workspace.isTrusted }, { pending: true });
+    if (model.significancePending) void this.significance(split);
+    return model;
+  }
+
+  /** The results table with its significance (waits for it). */
+  async completeResultsModel(split: OpenSplit): Promise<ResultsModel> {
+    for (;;) {
+      const model = this.resultsModel(split);
+      if (!model.significancePending) return model;
+      await this.significance(split);
+    }
+  }
+
+  /**
+   * Runs the significance steps of the split's baseline one at a time, yielding to the event loop between
+   * them (a large split takes seconds; the extension host stays responsive), then refreshes its views.
+   */
+  private significance(split: OpenSplit): Promise<void> {
+    const running = this.stepping.get(split.key);
+    if (running) return running;
+    const work = (async () => {
+      const steps = split.session.significanceSteps(split.baseline);
+      while (!steps.next().done) await new Promise((r) => setImmediate(r));
+    })().finally(() => {
+      this.stepping.delete(split.key);
+      for (const v of split.views) v.refresh();
+    });
+    this.stepping.set(split.key, work);
+    return work;
   }
 
   dispose(): void {
