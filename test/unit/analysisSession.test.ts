@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { join } from 'node:path';
-import { countWords, snippet } from '../../src/core/analysis/corpusIndex';
+import { CorpusIndex, countWords, snippet } from '../../src/core/analysis/corpusIndex';
 import { exportResults } from '../../src/core/analysis/exportTable';
 import { addRunFiles, loadSession } from '../../src/core/analysis/load';
 import { boxSummary, RESULT_MEASURES, topDocs, type AnalysisSession } from '../../src/core/analysis/session';
@@ -157,6 +157,19 @@ test('exports escape hostile run names', () => {
   assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
   assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8}$/m);
   assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
+});
+
+test('the corpus index read in yielding chunks equals the one read at once', async () => {
+  const path = join(SCIFACT, 'corpus.jsonl');
+  const [sync, chunked] = [CorpusIndex.build(path), await CorpusIndex.buildAsync(path)];
+  assert.equal(sync.size, 5183);
+  assert.equal(chunked.size, sync.size);
+  for (const id of ['4983', '31715818', '14717500']) {
+    assert.equal(chunked.words(id), sync.words(id));
+    assert.deepEqual(chunked.read(id), sync.read(id));
+  }
+  assert.equal(sync.words('no such document'), -1);
+  assert.equal(sync.read('no such document'), null);
 });
 
 test('word counts, snippets and box summaries', () => {

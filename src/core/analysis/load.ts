@@ -20,11 +20,20 @@ export interface LoadOptions {
 /** Opens a split for analysis: its qrels, queries, corpus offsets and the user's judgements so far. */
 export function loadSession(o: LoadOptions): AnalysisSession {
   const corpusPath = join(o.datasetDir, 'corpus.jsonl');
-  let corpus = o.corpusCache?.get(corpusPath);
-  if (!corpus || corpus.stamp !== CorpusIndex.stampOf(corpusPath)) {
+  let corpus = cachedCorpus(corpusPath, o.corpusCache);
+  if (!corpus) {
     corpus = CorpusIndex.build(corpusPath);
     o.corpusCache?.set(corpusPath, corpus);
   }
+  return sessionWith(o, corpus);
+}
+
+function cachedCorpus(path: string, cache: Map<string, CorpusIndex> | undefined): CorpusIndex | undefined {
+  const c = cache?.get(path);
+  return c && c.stamp === CorpusIndex.stampOf(path) ? c : undefined;
+}
+
+function sessionWith(o: LoadOptions, corpus: CorpusIndex): AnalysisSession {
   const annotations = annotationPaths(o.datasetDir, o.split).tsv;
   return new AnalysisSession({
     datasetDir: o.datasetDir,

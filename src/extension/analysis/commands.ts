@@ -125,7 +125,7 @@ export async function pickSplit(wb: AnalysisWorkbench, args: AnalysisArgs, extra
   const split = args.split ?? (splits.length === 1 ? splits[0] : await vscode.window.showQuickPick(splits, { title: `Split of ${basename(dir)}` }));
   if (!split) return undefined;
   try {
-    const s = wb.open(dir, split, extraRuns);
+    const s = await wb.open(dir, split, extraRuns);
     if (s.session.runRefs().length === 0) {
       void vscode.window.showWarningMessage(`IR Workbench: no run of ${basename(dir)} (${split}) to show: put TREC runs in its runs folder or run Run BEIR Eval.`);
       return undefined;

@@ -32,11 +32,11 @@ class QrelsLens extends vscode.CodeLens {
  * store (the original qrels file is never written).
  */
 export function registerQrelsEditor(context: vscode.ExtensionContext, wb: AnalysisWorkbench): void {
-  const describe = (doc: vscode.TextDocument, line: number) => {
+  const describe = async (doc: vscode.TextDocument, line: number) => {
     const where = qrelsFileSplit(doc.uri.fsPath);
     const j = parseQrelsLine(doc.lineAt(line).text);
     if (!where || !j) return undefined;
-    const info = wb.datasetText(where.datasetDir);
+    const info = await wb.datasetText(where.datasetDir);
     const query = info.queries.get(j.queryId)?.text;
     const title = info.corpus.has(j.docId) ? info.corpus.read(j.docId)!.title : undefined;
     const args: ChangeGradeArgs = { ...where, queryId: j.queryId, docId: j.docId };
@@ -44,8 +44,8 @@ export function registerQrelsEditor(context: vscode.ExtensionContext, wb: Analys
   };
   context.subscriptions.push(
     vscode.languages.registerHoverProvider(SELECTOR, {
-      provideHover(doc, pos) {
-        const d = describe(doc, pos.line);
+      async provideHover(doc, pos) {
+        const d = await describe(doc, pos.line);
         if (!d) return undefined;
         const md = new vscode.MarkdownString(undefined, true);
         md.isTrusted = { enabledCommands: ['irWorkbench.changeGrade'] };
@@ -65,8 +65,8 @@ export function registerQrelsEditor(context: vscode.ExtensionContext, wb: Analys
         return lenses;
       },
       // Resolved only for the lines on screen: the corpus is read by offset per visible line.
-      resolveCodeLens(lens: vscode.CodeLens) {
-        const d = lens instanceof QrelsLens ? describe(lens.doc, lens.range.start.line) : undefined;
+      async resolveCodeLens(lens: vscode.CodeLens) {
+        const d = lens instanceof QrelsLens ? await describe(lens.doc, lens.range.start.line) : undefined;
         if (!d) return lens;
         const short = (s: string | undefined, n: number) => (s === undefined ? '?' : s.length > n ? `${s.slice(0, n - 1)}…` : s);
         lens.command = {
@@ -79,7 +79,7 @@ export function registerQrelsEditor(context: vscode.ExtensionContext, wb: Analys
       },
     }),
     vscode.commands.registerCommand('irWorkbench.changeGrade', async (args: ChangeGradeArgs) => {
-      const split = wb.open(args.datasetDir, args.split);
+      const split = await wb.open(args.datasetDir, args.split);
       const scale = split.session.gradeScale();
       const current = split.session.grade(args.queryId, args.docId);
       const grade =

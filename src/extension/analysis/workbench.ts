@@ -45,18 +45,42 @@ export class AnalysisWorkbench implements vscode.Disposable {
   private readonly splits = new Map<string, OpenSplit>();
   private readonly stepping = new Map<string, Promise<void>>();
   private readonly queryCache = new Map<string, { stamp: string; queries: Map<string, BeirQuery> }>();
-  private readonly disposables: vscode.Disposable[] = [];
-  /** Called after each judgement is applied, with the time from request to updated scores (ms). */
-  onJudged?: (ms: number) => void;
+  private readonly corpusLoads = new Map<string, Promise<CorpusIndex>>();
 
   constructor(
     readonly context: vscode.ExtensionContext,
     private readonly store: StoreHandle | undefined,
   ) {}
 
+  /**
+   * The corpus offset index of a dataset, read once while the file is unchanged, in chunks that yield to
+   * the event loop (a large corpus takes a while; the extension host stays responsive), with progress.
+   */
+  private corpus(datasetDir: string): Promise<CorpusIndex> {
+    const path = join(datasetDir, 'corpus.jsonl');
+    const cached = this.corpusCache.get(path);
+    if (cached && cached.stamp === CorpusIndex.stampOf(path)) return Promise.resolve(cached);
+    let loading = this.corpusLoads.get(path);
+    if (!loading) {
+      loading = Promise.resolve(
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `IR Workbench: reading ${basename(datasetDir)}/corpus.jsonl` }, () =>
+          CorpusIndex.buildAsync(path),
+        ),
+      )
+        .then((c) => {
+          this.corpusCache.set(path, c);
+          return c;
+        })
+        .finally(() => this.corpusLoads.delete(path));
+      this.corpusLoads.set(path, loading);
+    }
+    return loading;
+  }
+
   /** Opens (or returns) the split, with the runs in its runs folder plus `extraRuns`. */
-  open(datasetDir: string, split: string, extraRuns: readonly string[] = []): OpenSplit {
+  async open(datasetDir: string, split: string, extraRuns: readonly string[] = []): Promise<OpenSplit> {
     const key = `${datasetDir}\t${split}`;
+    if (!this.splits.has(key)) await this.corpus(datasetDir);
     let s = this.splits.get(key);
     if (!s) {
       const cfg = settings();
@@ -77,13 +101,8 @@ export class AnalysisWorkbench implements vscode.Disposable {
   }
 
   /** A dataset's queries and corpus offsets (for hovers), read once while the files are unchanged. */
-  datasetText(datasetDir: string): { queries: Map<string, BeirQuery>; corpus: CorpusIndex } {
-    const corpusPath = join(datasetDir, 'corpus.jsonl');
-    let corpus = this.corpusCache.get(corpusPath);
-    if (!corpus || corpus.stamp !== CorpusIndex.stampOf(corpusPath)) {
-      corpus = CorpusIndex.build(corpusPath);
-      this.corpusCache.set(corpusPath, corpus);
-    }
+  async datasetText(datasetDir: string): Promise<{ queries: Map<string, BeirQuery>; corpus: CorpusIndex }> {
+    const corpus = await this.corpus(datasetDir);
     const queriesPath = join(datasetDir, 'queries.jsonl');
     const stamp = CorpusIndex.stampOf(queriesPath);
     let q = this.queryCache.get(queriesPath);
@@ -105,13 +124,11 @@ export class AnalysisWorkbench implements vscode.Disposable {
 
   /** Records a judgement durably (store: appended and fsynced), then updates every view of the split. */
   async judge(split: OpenSplit, queryId: string, docId: string, grade: number): Promise<void> {
-    const started = performance.now();
     if (!this.store) throw new Error('the workspace store is not running, so judgements cannot be saved');
     const client = await this.store.client;
     await client.request('judge', { datasetDir: split.session.datasetDir, split: split.session.split, queryId, docId, grade });
     split.session.judge(queryId, docId, grade);
     for (const v of split.views) v.refresh();
-    this.onJudged?.(performance.now() - started);
   }
 
   /** Creates a webview panel for `name` with the strict page and a typed channel. */
@@ -189,7 +206,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.splits.clear();
   }
 }
 
