@@ -23,8 +23,8 @@ export interface AnalysisArgs {
 }
 
 /**
- * Registers the analysis views: Show Results, Show Run Diff, Show Holes. Returns the workbench (tests and
- * the annotation view use it).
+ * Registers the analysis and judging UI: Show Results, Show Run Diff, Show Holes, the Judge Holes sidebar and
+ * its commands, the qrels hover/CodeLens with Change Grade, and the watcher of annotation files.
  */
 export function registerAnalysis(context: vscode.ExtensionContext, store: StoreHandle | undefined): AnalysisWorkbench {
   const wb = new AnalysisWorkbench(context, store);
