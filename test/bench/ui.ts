@@ -83,7 +83,7 @@ async function benchDiff(): Promise<void> {
     t = performance.now();
     const s = loadSession({ datasetDir: DIR, split: 'test', corpusCache: cache });
     const [a, b] = runFilesIn(join(DIR, 'runs'));
-    const skipped = addRunFiles(s, [a, b]);
+    const skipped = await addRunFiles(s, [a, b]);
     if (skipped.length) throw new Error(skipped.map((x) => x.reason).join('\n'));
     s.diff(a, b);
     cold.push(performance.now() - t);
@@ -119,7 +119,7 @@ async function benchJudge(): Promise<void> {
     await client.request('index', { roots: [tmp], runsFolder: 'runs', measures: ['ndcg_cut.10', 'hole.10'], complete: true, relevanceLevel: 1 });
     const s = loadSession({ datasetDir: ds, split: 'test' });
     const keys = runFilesIn(join(ds, 'runs'));
-    addRunFiles(s, keys);
+    await addRunFiles(s, keys);
     s.results(keys[0], { skipped: [], untrusted: false }); // the panel was open before the judgement
     const pool = s.pool(keys, 10).slice(0, JUDGEMENTS);
     const browser = await launch();

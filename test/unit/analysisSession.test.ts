@@ -22,9 +22,9 @@ const col = (key: string) => RESULT_MEASURES.findIndex((m) => m.key === key);
 describe('analysis session on SciFact', () => {
   let session: AnalysisSession;
   let model: ResultsModel;
-  before(() => {
+  before(async () => {
     session = loadSession({ datasetDir: SCIFACT, split: 'test' });
-    const skipped = addRunFiles(session, [BM25, DENSE, TFIDF, join(SCIFACT, 'queries.jsonl')]);
+    const skipped = await addRunFiles(session, [BM25, DENSE, TFIDF, join(SCIFACT, 'queries.jsonl')]);
     assert.equal(skipped.length, 1, 'queries.jsonl is no run');
     assert.match(skipped[0].reason, /queries\.jsonl/);
     model = session.results(BM25, { skipped, untrusted: false });
@@ -45,9 +45,9 @@ describe('analysis session on SciFact', () => {
     assert.ok(row(BM25).lengths.median > 50 && row(BM25).lengths.queries === 300, JSON.stringify(row(BM25).lengths));
   });
 
-  test('significance can be computed in steps: pending until the steps ran, then the same as at once', () => {
+  test('significance can be computed in steps: pending until the steps ran, then the same as at once', async () => {
     const s = loadSession({ datasetDir: SCIFACT, split: 'test' });
-    addRunFiles(s, [BM25, DENSE, TFIDF]);
+    await addRunFiles(s, [BM25, DENSE, TFIDF]);
     const pending = s.results(DENSE, { skipped: [], untrusted: false }, { pending: true });
     assert.equal(pending.significancePending, true);
     assert.ok(pending.rows.every((r) => r.vsBaseline === null));
@@ -57,7 +57,7 @@ describe('analysis session on SciFact', () => {
     const done = s.results(DENSE, { skipped: [], untrusted: false }, { pending: true });
     assert.equal(done.significancePending, false);
     const fresh = loadSession({ datasetDir: SCIFACT, split: 'test' });
-    addRunFiles(fresh, [BM25, DENSE, TFIDF]);
+    await addRunFiles(fresh, [BM25, DENSE, TFIDF]);
     assert.deepEqual(done.rows.map((r) => r.vsBaseline), fresh.results(DENSE, { skipped: [], untrusted: false }).rows.map((r) => r.vsBaseline));
     assert.equal([...s.significanceSteps(DENSE)].length, 0, 'known: nothing to do');
   });
@@ -76,9 +76,9 @@ describe('analysis session on SciFact', () => {
     assert.equal(model.rows.find((r) => r.key === DENSE)!.vsBaseline![col('hole_10')], null, 'coverage is not tested');
   });
 
-  test('a judgement of a hole changes the annotated figures, never the original ones', () => {
+  test('a judgement of a hole changes the annotated figures, never the original ones', async () => {
     const s = loadSession({ datasetDir: SCIFACT, split: 'test' });
-    addRunFiles(s, [BM25, DENSE]);
+    await addRunFiles(s, [BM25, DENSE]);
     const before = s.results(BM25, { skipped: [], untrusted: false });
     const pool = s.pool([BM25, DENSE], 10);
     assert.ok(pool.length > 1000, `pool ${pool.length}`);

@@ -20,7 +20,7 @@ let model: DiffModel;
 before(async () => {
   browser = await launch();
   session = loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
-  addRunFiles(session, [A, B]);
+  await addRunFiles(session, [A, B]);
   model = session.diff(A, B);
 });
 after(() => browser?.close());

@@ -18,7 +18,7 @@ let session: AnalysisSession;
 before(async () => {
   browser = await launch();
   session = loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
-  addRunFiles(session, RUNS);
+  await addRunFiles(session, RUNS);
 });
 after(() => browser?.close());
 

@@ -17,7 +17,7 @@ let model: ResultsModel;
 before(async () => {
   browser = await launch();
   const s = loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
-  addRunFiles(s, ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f)));
+  await addRunFiles(s, ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f)));
   model = s.results(join(RUNS, 'bm25okapi.knarfthekant.trec'), { skipped: [{ file: 'x.trec', reason: 'bad' }], untrusted: false });
 });
 after(() => browser?.close());

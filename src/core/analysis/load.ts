@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { readQueries } from '../formats/beir';
 import { isInputError } from '../formats/errors';
 import { readQrels } from '../formats/qrels';
-import { readRun } from '../formats/run';
+import { readRunAsync } from '../formats/run';
 import { annotationPaths, readAnnotations } from '../store/annotations';
 import { CorpusIndex } from './corpusIndex';
 import { AnalysisSession } from './session';
@@ -61,14 +61,15 @@ export function runFilesIn(dir: string): string[] {
 
 /**
  * Adds run files to the session; a file that is not a valid run, or that ranks none of the split's judged
- * queries, is left out with the reason (a runs folder often holds runs of other splits).
+ * queries, is left out with the reason (a runs folder often holds runs of other splits). Files are read in
+ * chunks that yield to the event loop, so the editor's thread stays responsive on large runs.
  */
-export function addRunFiles(session: AnalysisSession, files: readonly string[]): { file: string; reason: string }[] {
+export async function addRunFiles(session: AnalysisSession, files: readonly string[]): Promise<{ file: string; reason: string }[]> {
   const skipped: { file: string; reason: string }[] = [];
   for (const file of files) {
     if (session.hasRun(file)) continue;
     try {
-      const run = readRun(file);
+      const run = await readRunAsync(file);
       if (!session.original.queryIds().some((q) => run.queryIndex(q) >= 0)) {
         skipped.push({ file, reason: `ranks no query judged in qrels/${session.split}.tsv` });
         continue;

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { DocArena, EntrySet, type DocIds } from './docArena';
 import { IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLineSync, splitFields } from './lines';
+import { forEachLine, forEachLineSync, splitFields } from './lines';
 import { parseFloatBytes } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -185,26 +185,46 @@ const RUN_HINT = 'A TREC run line is "qid Q0 docid rank score tag", separated by
  * skipped, as trec_eval does). A document listed twice for one query is an error, as in trec_eval.
  */
 export function readRun(path: string): Run {
-  let size = 0;
-  try {
-    size = statSync(path).size;
-  } catch {
-    // forEachLineSync reports the unreadable file
+  const parser = new RunParser(path);
+  forEachLineSync(path, parser.onLine);
+  return parser.finish();
+}
+
+/** As readRun(), yielding to the event loop between 1 MiB chunks (for the editor's thread). */
+export async function readRunAsync(path: string, signal?: AbortSignal): Promise<Run> {
+  const parser = new RunParser(path);
+  await forEachLine(path, parser.onLine, signal);
+  return parser.finish();
+}
+
+/** Turns a run file's lines into columns; finish() groups and ranks them. */
+class RunParser {
+  private readonly b: RunBuilder;
+  private readonly qids = new IdTable(1024);
+  private readonly f: number[] = [];
+  private tag = Buffer.alloc(0);
+  private lastQid = Buffer.alloc(0);
+  private lastQ = -1;
+
+  constructor(private readonly path: string) {
+    let size = 0;
+    try {
+      size = statSync(path).size;
+    } catch {
+      // the line reader reports the unreadable file
+    }
+    this.b = new RunBuilder(Math.ceil(size / 32));
   }
-  const b = new RunBuilder(Math.ceil(size / 32));
-  const qids = new IdTable(1024);
-  const f: number[] = [];
-  let tag = Buffer.alloc(0);
-  let lastQid = Buffer.alloc(0);
-  let lastQ = -1;
-  forEachLineSync(path, (buf, start, end, lineNo) => {
+
+  readonly onLine = (buf: Buffer, start: number, end: number, lineNo: number): void => {
+    const f = this.f;
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;
     if (n < 6) {
       throw new InputError({
         code: 'malformed',
         message: `expected 6 columns, found ${n}`,
-        file: path,
+        file: this.path,
         line: lineNo,
         text: buf.toString('utf8', start, end),
         hint: RUN_HINT,
@@ -215,34 +235,38 @@ export function readRun(path: string): Run {
       throw new InputError({
         code: 'not-a-number',
         message: `score '${buf.toString('utf8', f[8], f[9])}' (column 5) is not a number`,
-        file: path,
+        file: this.path,
         line: lineNo,
         text: buf.toString('utf8', start, end),
         hint: RUN_HINT,
       });
     }
     // Runs list a query's lines together: reuse the previous line's query id when the bytes match.
-    if (lastQ < 0 || !sameBytes(lastQid, buf, f[0], f[1])) {
-      lastQ = qids.intern(buf, f[0], f[1]);
-      lastQid = Buffer.from(buf.subarray(f[0], f[1]));
+    if (this.lastQ < 0 || !sameBytes(this.lastQid, buf, f[0], f[1])) {
+      this.lastQ = this.qids.intern(buf, f[0], f[1]);
+      this.lastQid = Buffer.from(buf.subarray(f[0], f[1]));
     }
-    b.push(lastQ, b.docs.add(buf, f[4], f[5]), score);
-    if (!sameBytes(tag, buf, f[10], f[11])) tag = Buffer.from(buf.subarray(f[10], f[11]));
-  });
-  if (b.n === 0) {
-    throw new InputError({ code: 'malformed', message: 'the run file has no result lines', file: path, hint: RUN_HINT });
-  }
-  return b.finish(tag.toString('utf8'), qids, (qid, docid) => {
-    const lines = findLines(path, qid, docid);
-    throw new InputError({
-      code: 'duplicate',
-      message: `document '${docid}' is listed twice for query '${qid}' (lines ${lines.join(' and ')})`,
-      file: path,
-      line: lines[1],
-      text: lines.text,
-      hint: 'trec_eval refuses a run that retrieves the same document twice for a query: keep one line (usually the higher-scored).',
+    this.b.push(this.lastQ, this.b.docs.add(buf, f[4], f[5]), score);
+    if (!sameBytes(this.tag, buf, f[10], f[11])) this.tag = Buffer.from(buf.subarray(f[10], f[11]));
+  };
+
+  finish(): Run {
+    const path = this.path;
+    if (this.b.n === 0) {
+      throw new InputError({ code: 'malformed', message: 'the run file has no result lines', file: path, hint: RUN_HINT });
+    }
+    return this.b.finish(this.tag.toString('utf8'), this.qids, (qid, docid) => {
+      const lines = findLines(path, qid, docid);
+      throw new InputError({
+        code: 'duplicate',
+        message: `document '${docid}' is listed twice for query '${qid}' (lines ${lines.join(' and ')})`,
+        file: path,
+        line: lines[1],
+        text: lines.text,
+        hint: 'trec_eval refuses a run that retrieves the same document twice for a query: keep one line (usually the higher-scored).',
+      });
     });
-  });
+  }
 }
 
 /** Byte equality without a native call per line (tags are short and nearly always equal). */

@@ -95,7 +95,8 @@ export class AnalysisWorkbench implements vscode.Disposable {
       if (now !== s.stamps.get(key)) s.session.removeRun(key);
     }
     for (const f of files) if (!s.session.hasRun(f) && existsSync(f)) s.stamps.set(f, CorpusIndex.stampOf(f));
-    s.skipped = [...s.skipped.filter((x) => !files.includes(x.file)), ...addRunFiles(s.session, files)];
+    const skipped = await addRunFiles(s.session, files);
+    s.skipped = [...s.skipped.filter((x) => !files.includes(x.file)), ...skipped];
     if (!s.session.hasRun(s.baseline)) s.baseline = defaultBaseline(s.session.runRefs().map((r) => r.key));
     return s;
   }
