@@ -3,6 +3,8 @@
 // annotated figures only, the diff and pool are consistent, exports carry the table.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CorpusIndex, countWords, snippet } from '../../src/core/analysis/corpusIndex';
 import { exportResults } from '../../src/core/analysis/exportTable';
@@ -178,4 +180,17 @@ test('word counts, snippets and box summaries', () => {
   assert.equal(snippet('short'), 'short');
   assert.equal(snippet('word '.repeat(100), 20), 'word word word word…');
   assert.deepEqual(boxSummary([4, 1, 3, 2]), { min: 1, q1: 1.75, median: 2.5, q3: 3.25, max: 4, mean: 2.5, queries: 4 });
+});
+
+describe('run labels', () => {
+  test('two run files with the same name in different folders get their folder in the label', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'irw-labels-'));
+    for (const sub of ['a', 'b']) {
+      mkdirSync(join(dir, sub));
+      copyFileSync(BM25, join(dir, sub, 'bm25.trec'));
+    }
+    const s = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    assert.deepEqual(await addRunFiles(s, [join(dir, 'a', 'bm25.trec'), join(dir, 'b', 'bm25.trec')]), []);
+    assert.deepEqual(s.runRefs().map((r) => r.label), ['bm25', 'b/bm25']);
+  });
 });

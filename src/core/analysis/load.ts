@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { readQueries } from '../formats/beir';
 import { isInputError } from '../formats/errors';
 import { readQrels } from '../formats/qrels';
@@ -74,12 +74,18 @@ export async function addRunFiles(session: AnalysisSession, files: readonly stri
         skipped.push({ file, reason: `ranks no query judged in qrels/${session.split}.tsv` });
         continue;
       }
-      session.addRun(file, runLabel(file), run);
+      session.addRun(file, uniqueLabel(file, session.runRefs().map((r) => r.label)), run);
     } catch (e) {
       skipped.push({ file, reason: isInputError(e) ? e.format() : (e as Error).message });
     }
   }
   return skipped;
+}
+
+/** A run's label, with its folder added when another run of the split already has the same file name. */
+function uniqueLabel(file: string, taken: readonly string[]): string {
+  const label = runLabel(file);
+  return taken.includes(label) ? `${basename(dirname(file))}/${label}` : label;
 }
 
 /** A run's name in the views: its file name without the extension. */
