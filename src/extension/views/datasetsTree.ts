@@ -1,4 +1,4 @@
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import * as vscode from 'vscode';
 import type { DatasetNode, RunNode, SplitNode } from '../../core/store/model';
 
@@ -57,7 +57,10 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       return item;
     }
     const r = e.run;
-    const item = new vscode.TreeItem(basename(r.path, extname(r.path)), vscode.TreeItemCollapsibleState.None);
+    // Two runs with one file name (e.g. imported twice) are told apart by their folder.
+    const stem = (p: string) => basename(p, extname(p));
+    const twin = e.split.runs.some((o) => o !== r && stem(o.path) === stem(r.path));
+    const item = new vscode.TreeItem(twin ? `${basename(dirname(r.path))}/${stem(r.path)}` : stem(r.path), vscode.TreeItemCollapsibleState.None);
     item.description = `nDCG@10 ${fmt(r.means.ndcg_cut_10)} · Hole@10 ${fmt(r.means.hole_10)}`;
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`\n\n`);
