@@ -65,6 +65,10 @@ for (const file of readdirSync(SCENARIOS).filter((f) => f.endsWith('.mjs')).sort
   const mod = await import(pathToFileURL(join(SCENARIOS, file)).href);
   if (!GREP || file.includes(GREP) || mod.title.includes(GREP)) scenarios.push({ file, ...mod });
 }
+if (scenarios.length === 0) {
+  console.error(`test:e2e: no scenario in ${SCENARIOS} matches IRW_E2E_GREP=${GREP}`);
+  finish(1);
+}
 
 const tmp = mkdtempSync(join(tmpdir(), 'irw-e2e-'));
 rmSync(ARTIFACTS, { recursive: true, force: true });
