@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { uniform } from '../../src/core/random';
 
 const REPO = resolve(__dirname, '..', '..');
 const DIR = join(REPO, '.bench');
@@ -15,15 +16,6 @@ const RUN = join(DIR, `eval-${QUERIES}x${DEPTH}.run`);
 const QRELS = join(DIR, `eval-${QUERIES}x${DEPTH}.qrels`);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 
-/** Deterministic PRNG so every machine benchmarks the same files. */
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Writer {
   private fd: number;
@@ -50,7 +42,7 @@ class Writer {
 
 function generate(): void {
   mkdirSync(DIR, { recursive: true });
-  const rnd = mulberry32(42);
+  const rnd = uniform(42);
   const run = new Writer(RUN);
   const qrels = new Writer(QRELS);
   const pool = 1_000_000;

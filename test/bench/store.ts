@@ -8,6 +8,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StoreClient } from '../../src/core/store/client';
+import { uniform } from '../../src/core/random';
 
 const REPO = resolve(__dirname, '..', '..');
 const DOCS = Number(process.env.BENCH_DOCS ?? 171_332);
@@ -16,14 +17,6 @@ const DATASET = join(ROOT, 'datasets', 'synthetic-covid');
 const QUERIES = 50;
 const JUDGEMENTS = Number(process.env.BENCH_JUDGEMENTS ?? 500);
 
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Buffered file writer: the corpus is ~190 MB and must not be built as one string. */
 function writeLines(path: string, lines: (emit: (s: string) => void) => void): void {
@@ -49,7 +42,7 @@ function generate(): void {
   rmSync(ROOT, { recursive: true, force: true });
   mkdirSync(join(DATASET, 'qrels'), { recursive: true });
   mkdirSync(join(ROOT, 'runs', 'synthetic-covid'), { recursive: true });
-  const rand = mulberry32(171332);
+  const rand = uniform(171332);
   const vocab = Array.from({ length: 20000 }, (_, i) => `w${i.toString(36)}`);
   const words = (n: number) => Array.from({ length: n }, () => vocab[Math.floor(rand() ** 2 * vocab.length)]).join(' ');
   const docId = (i: number) => `doc${(i * 7919).toString(36)}`;

@@ -18,6 +18,7 @@ import { StoreClient } from '../../src/core/store/client';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
 import { SHARED } from '../unit/support/paths';
 import { launch, openView, until } from '../webview/harness';
+import { uniform } from '../../src/core/random';
 
 const REPO = resolve(__dirname, '..', '..');
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 10_000);
@@ -28,18 +29,10 @@ const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length
 const p95 = (v: number[]) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(v.length * 0.95))];
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A run of 100 results per query: the relevant document (q<i> -> its source doc) at a random rank or absent. */
 function writeRun(path: string, docs: number, seed: number, relevant: Map<string, string>): void {
-  const rand = rng(seed);
+  const rand = uniform(seed);
   const out: string[] = [];
   for (const [qid, rel] of relevant) {
     const at = rand() < 0.8 ? Math.floor(rand() * 20) : -1;

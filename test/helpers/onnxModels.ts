@@ -13,6 +13,7 @@
  * MiniLM's shape, used by the benchmark so that inference costs what a real model's does.
  */
 import { onnx } from 'onnx-proto';
+import { mulberry32 } from '../../src/core/random';
 
 export interface ModelSpec {
   vocab: number;
@@ -46,14 +47,8 @@ const I64 = onnx.TensorProto.DataType.INT64;
 
 /** Deterministic uniform(-1, 1) numbers (mulberry32). */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
+  const next = mulberry32(seed);
+  return () => (next() / 4294967296) * 2 - 1;
 }
 
 function randomArray(n: number, scale: number, next: () => number): Float32Array {

@@ -1,4 +1,5 @@
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import { mulberry32 } from '../random';
 
 /**
  * Significance tests for comparing two runs query by query (the same queries, in the same order).
@@ -139,14 +140,3 @@ function checkPaired(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return a.length;
 }
 
-/** mulberry32: a small, fast 32-bit generator; plenty for sign flips, and reproducible from its seed. */
-function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return (z ^ (z >>> 14)) >>> 0;
-  };
-}
