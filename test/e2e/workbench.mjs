@@ -144,14 +144,18 @@ export class Workbench {
   /**
    * The visible webview (an editor or a view) whose page holds `selector`: <iframe class="webview"> (the host
    * page) holds <iframe id="active-frame"> with the extension's html; several may be visible at once (a panel
-   * and the sidebar's view) and carry no title, so they are told apart by content. Returns a FrameLocator.
+   * and the sidebar's view) and carry no title, so they are told apart by content. Returns a FrameLocator that
+   * keeps pointing at that webview.
    */
   async webview(selector, { timeout = STEP_MS } = {}) {
     const frames = this.page.locator('iframe.webview').filter({ visible: true });
-    const inner = (i) => frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
+    const inner = (frame) => frame.contentFrame().locator('#active-frame').contentFrame();
     return this.waitFor(`a webview showing ${selector}`, async () => {
       for (let i = 0, n = await frames.count(); i < n; i++) {
-        if ((await inner(i).locator(selector).count()) > 0) return inner(i);
+        if ((await inner(frames.nth(i)).locator(selector).count()) === 0) continue;
+        // Pin it by its unique name: the order of the visible webviews changes as others open.
+        const name = await frames.nth(i).getAttribute('name');
+        return inner(this.page.locator(`iframe.webview[name="${name}"]`));
       }
       return undefined;
     }, { timeout });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { showResultsOfRun } from '../steps.mjs';
 
 export const title = 'Import TREC Run brings in a shared run (nDCG@10 0.6451); its results, and a diff against it';
 
@@ -35,8 +36,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   assert.match(text, /nDCG@10 0\.6451/);
 
   // Show Results from the imported run's row: it is compared with the runs of the dataset's runs folder.
-  await wb.treeAction(row, 'Show Results');
-  const results = await wb.webview('#results');
+  const results = await showResultsOfRun(wb, new RegExp(esc(RUN)));
   const rowOf = (r) => results.locator('#results tbody tr', { hasText: r }).first();
   await rowOf(RUN).locator('td[data-measure="ndcg_cut_10"]').waitFor();
   await shot('results');

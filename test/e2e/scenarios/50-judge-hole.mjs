@@ -1,12 +1,12 @@
-// Judge Holes in the sidebar with the keyboard: the first unjudged document of the runs' top-10 pool is graded
-// relevant by pressing its digit; the grade is written to qrels/test.annotations.tsv before the view moves on,
-// and the sidebar's recomputed nDCG@10 of each run equals trec_eval (irw eval -c, from the installed package)
-// on the original qrels plus that judgement.
+// Judge Holes in the sidebar with the keyboard: an unjudged document of the runs' top-10 pool is graded relevant
+// by pressing its digit; the grade is written to qrels/test.annotations.tsv before the view moves on,
+// and the sidebar's recomputed nDCG@10 of the run equals trec_eval's (irw eval -c, from the installed package)
+// on the original qrels plus the judgements.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { irwEvalJudged } from '../figures.mjs';
+import { judgeNextHole } from '../steps.mjs';
 
 export const title = 'Judge a hole from the sidebar by keyboard: nDCG@10 recomputed as trec_eval gives it';
 
@@ -20,49 +20,25 @@ export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
   await wb.runCommand('IR Workbench: Judge Holes');
   await wb.pick('Split of scifact', 'test');
   const side = await wb.webview('#grades', { timeout: 60_000 });
-  const progress = side.locator('#progress');
-  await progress.waitFor();
-  const queryId = /^Query (\S+)$/.exec((await side.getByText(/^Query /).first().textContent()).trim())[1];
-  const docId = /^Document (\S+)$/.exec((await side.getByText(/^Document /).first().textContent()).trim())[1];
-  assert.equal((await side.locator('#current-grade').textContent()).trim(), 'unjudged');
+  await side.locator('#progress').waitFor();
   const before = await scores(side);
-  await shot(`pair ${queryId} ${docId}`);
+  await shot('sidebar');
 
-  // Keyboard only: focus the document text (as Tab would), then the digit of the highest grade.
-  const grades = (await side.locator('#grades [data-grade]').evaluateAll((bs) => bs.map((b) => Number(b.getAttribute('data-grade')))));
-  const grade = Math.max(...grades);
-  await side.locator('#document').focus();
-  await side.locator('#document').press(String(grade));
-  const judged = await wb.waitFor('the judgement to be saved and the scores recomputed', async () => {
+  // Keyboard only, in the document text (focused as Tab would): n to an unjudged pair, then a grade's digit.
+  const { queryId, docId } = await judgeNextHole(wb, side, dataset, 'test');
+  const judged = await wb.waitFor('the scores to be recomputed', async () => {
     const s = await scores(side);
     return JSON.stringify(s) !== JSON.stringify(before) && s;
   });
   await side.locator('#scores').scrollIntoViewIfNeeded();
-  await shot('judged');
+  await shot(`judged ${queryId} ${docId}`);
 
-  const annotations = join(dataset, 'qrels', 'test.annotations.tsv');
-  assert.ok(existsSync(annotations), `${annotations} written`);
-  const lines = readFileSync(annotations, 'utf8').trim().split('\n');
-  assert.equal(lines.at(-1), `${queryId}\t${docId}\t${grade}`);
-
-  // The figures the sidebar shows, against trec_eval's on the original qrels plus the annotation.
+  // The figures the sidebar shows, against trec_eval's on the original qrels plus the judgements.
   const row = judged.find((r) => r.label.includes(RUN));
   assert.ok(row, `a score row for ${RUN}: ${JSON.stringify(judged)}`);
   assert.equal(row.original, '0.6451');
-  const qrels = readFileSync(join(dataset, 'qrels', 'test.tsv'), 'utf8').trimEnd();
-  const tmp = mkdtempSync(join(tmpdir(), 'irw-e2e-qrels-'));
-  let expected;
-  try {
-    const merged = join(tmp, 'merged.tsv');
-    writeFileSync(merged, `${qrels}\n${queryId}\t${docId}\t${grade}\n`);
-    const ev = spawnSync(process.execPath, [join(extensionDir, 'dist', 'cli.js'), 'eval', '-c', '-m', 'ndcg_cut.10', merged,
-      join(dataset, 'runs', `${RUN}.trec`)], { encoding: 'utf8' });
-    assert.equal(ev.status, 0, ev.stderr);
-    expected = /^ndcg_cut_10\s+all\s+(\S+)$/m.exec(ev.stdout)[1];
-    assert.equal(row.annotated, expected, `annotated nDCG@10 of ${RUN}`);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  const expected = irwEvalJudged(extensionDir, dataset, 'test', join(dataset, 'runs', `${RUN}.trec`), ['ndcg_cut.10']).get('ndcg_cut_10');
+  assert.equal(row.annotated, expected, `annotated nDCG@10 of ${RUN}`);
   assert.ok(judged.some((r) => r.annotated !== r.original), `some run's nDCG@10 moved: ${JSON.stringify(judged)}`);
 
   // The Results panel shows the same figure under the original one.

@@ -2,9 +2,9 @@
 // gives it from the installed package's CLI; "Judge in the sidebar" hands the pool's unjudged pairs to the
 // Judge Holes view.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { irwEval } from '../figures.mjs';
 
 export const title = 'Holes panel: Hole@10 and unjudged@10 as irw eval gives them; its pool goes to the sidebar';
 
@@ -24,12 +24,9 @@ export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
   const [, hole, holeAnnotated, unjudged] = await row.locator('td').allTextContents();
 
   // The original columns use the qrels alone, as irw eval does (the annotated ones add the user's judgements).
-  const ev = spawnSync(process.execPath, [join(extensionDir, 'dist', 'cli.js'), 'eval', '-c', '-m', 'hole.10', '-m', 'unj.10',
-    join(dataset, 'qrels', 'test.tsv'), join(dataset, 'runs', `${RUN}.trec`)], { encoding: 'utf8' });
-  assert.equal(ev.status, 0, ev.stderr);
-  const figure = (name) => new RegExp(`^${name}\\s+all\\s+(\\S+)$`, 'm').exec(ev.stdout)[1];
-  assert.equal(hole.trim(), figure('hole_10'), 'Hole@10 (BEIR)');
-  assert.equal(unjudged.trim(), figure('unj_10'), 'unjudged@10');
+  const expected = irwEval(extensionDir, join(dataset, 'qrels', 'test.tsv'), join(dataset, 'runs', `${RUN}.trec`), ['hole.10', 'unj.10']);
+  assert.equal(hole.trim(), expected.get('hole_10'), 'Hole@10 (BEIR)');
+  assert.equal(unjudged.trim(), expected.get('unj_10'), 'unjudged@10');
   assert.match(holeAnnotated.trim(), /^0\.\d{4}$/);
 
   // The sidebar takes the whole pool (pairs of the runs' top 10), judged ones included, one at a time.
