@@ -120,7 +120,7 @@ try {
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(`${server.base}/?folder=${encodeURIComponent(workspace)}`);
 
-  const context = { workspace, extensionDir: extDir, sharedRuns: join(datasetsDir(option(args, '--datasets')), '..', 'runs') };
+  const context = { workspace, extensionDir: extDir, logs: join(tmp, 'user-data', 'logs'), sharedRuns: join(datasetsDir(option(args, '--datasets')), '..', 'runs') };
   for (const [i, scenario] of scenarios.entries()) {
     const prefix = scenario.file.replace(/\.mjs$/, '');
     let step = 0;
