@@ -47,6 +47,21 @@ suite('Analysis panels', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  test('Show Results also reads the runs Import TREC Run puts in <workspace>/runs/<dataset>/', async () => {
+    const scifact = datasetUri('scifact');
+    const imported = vscode.Uri.joinPath(scifact, '..', 'runs', 'scifact', 'imported.trec');
+    const perfect = await vscode.workspace.fs.readFile(vscode.Uri.file(runs.perfect));
+    await vscode.workspace.fs.writeFile(imported, new TextEncoder().encode(new TextDecoder().decode(perfect).replace(/perfect$/gm, 'imported')));
+    try {
+      const model = await vscode.commands.executeCommand<ResultsModelLike>('irWorkbench.showResults', { dataset: scifact.fsPath, split: 'test' });
+      const row = model.rows.find((r) => r.key === imported.fsPath);
+      assert.ok(row, `imported run missing from ${model.rows.map((r) => r.key).join(', ')}`);
+      assert.equal(row.means[0], 1);
+    } finally {
+      await vscode.workspace.fs.delete(imported);
+    }
+  });
+
   test('Show Results opens the results panel with every run of the split and significance against the baseline', async () => {
     const scifact = datasetUri('scifact').fsPath;
     const model = await vscode.commands.executeCommand<ResultsModelLike>('irWorkbench.showResults', { dataset: scifact, split: 'test' });

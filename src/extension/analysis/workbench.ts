@@ -88,7 +88,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
       s = { key, session, baseline: '', skipped: [], views: new Set(), stamps: new Map() };
       this.splits.set(key, s);
     }
-    const files = [...new Set([...runFilesIn(join(datasetDir, settings().runsFolder)), ...extraRuns])];
+    const files = [...new Set([...runsOfDataset(datasetDir), ...extraRuns])];
     // Runs whose file changed or went since they were read are read again or dropped.
     for (const { key } of s.session.runRefs()) {
       const now = existsSync(key) ? CorpusIndex.stampOf(key) : undefined;
@@ -214,4 +214,14 @@ export class AnalysisWorkbench implements vscode.Disposable {
 /** A BM25 run if there is one (the usual baseline), else the first. */
 function defaultBaseline(keys: string[]): string {
   return keys.find((k) => /bm25/i.test(basename(k))) ?? keys[0] ?? '';
+}
+
+/**
+ * A dataset's run files where the store looks for them too: `<dataset>/<runs folder>/` (where Run BEIR Eval
+ * writes) and `<workspace folder>/<runs folder>/<dataset name>/` (where Import TREC Run copies).
+ */
+function runsOfDataset(datasetDir: string): string[] {
+  const folder = settings().runsFolder;
+  const dirs = [join(datasetDir, folder), ...(vscode.workspace.workspaceFolders ?? []).map((w) => join(w.uri.fsPath, folder, basename(datasetDir)))];
+  return [...new Set(dirs)].flatMap((d) => runFilesIn(d));
 }

@@ -291,7 +291,13 @@ function showEvaluation(output: vscode.OutputChannel, dataset: DatasetFolder, sp
   output.appendLine(`   ${dataset.name} (${split}), ${result.numQ} queries${s.complete ? ', trec_eval -c' : ''}`);
   output.append(formatTrecEval(result, false));
   output.show(true);
-  const headline = [...result.mean].slice(0, 4).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(' · ');
+  // The measures in the order the setting lists them (trec_eval prints them in its own table order).
+  const headline = s.measures
+    .flatMap((spec) => result.columns.filter((c) => c.family.name === spec.split('.')[0]).map((c) => c.name))
+    .filter((name, i, all) => all.indexOf(name) === i)
+    .slice(0, 4)
+    .map((name) => `${name} ${result.mean.get(name)!.toFixed(4)}`)
+    .join(' · ');
   void vscode.window.showInformationMessage(`IR Workbench: ${result.runId} on ${dataset.name} (${split}): ${headline}`);
   return { runFile: runPath, runId: result.runId, numQ: result.numQ, mean: Object.fromEntries(result.mean) };
 }

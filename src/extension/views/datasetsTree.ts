@@ -44,6 +44,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       item.iconPath = new vscode.ThemeIcon('database');
       item.contextValue = 'irw.dataset';
       item.resourceUri = vscode.Uri.file(e.dataset.dir);
+      item.id = idOf(e);
       return item;
     }
     if (e.kind === 'split') {
@@ -54,6 +55,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       item.tooltip = [s.qrelsPath ?? '(no original qrels)', `your judgements: ${s.annotationsPath}`].join('\n');
       item.iconPath = new vscode.ThemeIcon('checklist');
       item.contextValue = 'irw.split';
+      item.id = idOf(e);
       return item;
     }
     const r = e.run;
@@ -72,6 +74,17 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     item.contextValue = 'irw.run';
     item.resourceUri = vscode.Uri.file(r.path);
     item.command = { command: 'vscode.open', title: 'Open Run', arguments: [vscode.Uri.file(r.path)] };
+    item.id = idOf(e);
     return item;
   }
+}
+
+/**
+ * A stable id per row: without one VS Code keys rows by position and label, so a refresh that inserts a row
+ * above (an import) leaves an inline action pointing at no element.
+ */
+function idOf(e: DatasetsElement): string {
+  if (e.kind === 'dataset') return `dataset\t${e.dataset.dir}`;
+  if (e.kind === 'split') return `split\t${e.dataset.dir}\t${e.split.split}`;
+  return `run\t${e.dataset.dir}\t${e.split.split}\t${e.run.path}`;
 }
