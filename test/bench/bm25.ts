@@ -89,7 +89,7 @@ async function scaleChild(dir: string, queries: number): Promise<void> {
   const buildCpuMs = (c1.user + c1.system) / 1000;
   const key = cacheKey('bench', analyzer.id, 'flat');
   const file = cacheFile(join(dir, 'cache'), key);
-  saveIndex(file, join(dir, 'cache'), key, index);
+  saveIndex(file, key, index);
   const qs = [...readQueries(join(dir, 'queries.jsonl')).values()].slice(0, queries).map((q) => bagOfWords(analyzer.analyze(q.text)));
   const searcher = new Searcher(index, { k1: 0.9, b: 0.4 });
   const t1 = performance.now();

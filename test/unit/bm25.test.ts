@@ -201,7 +201,7 @@ describe('index cache', () => {
     const key = cacheKey('0'.repeat(64), an.id, 'multifield');
     const file = cacheFile(dir, key);
     assert.equal(loadIndex(file, key), 'absent');
-    saveIndex(file, dir, key, index);
+    saveIndex(file, key, index);
     const back = loadIndex(file, key);
     assert.ok(typeof back !== 'string');
     assert.deepEqual(back.docIds, index.docIds);

@@ -171,7 +171,7 @@ describe('dense: embedding cache', () => {
     const dir = join(tmp, 'cache');
     const file = embeddingFile(dir, 'k'.repeat(64));
     const data = Float32Array.from({ length: 12 }, (_, i) => i / 7);
-    saveEmbeddings(file, dir, 'k'.repeat(64), ['a', 'b', 'c'], 4, data);
+    saveEmbeddings(file, 'k'.repeat(64), ['a', 'b', 'c'], 4, data);
     const back = loadEmbeddings(file, 'k'.repeat(64), ['a', 'b', 'c']);
     assert.ok(typeof back !== 'string');
     assert.equal(back.dim, 4);

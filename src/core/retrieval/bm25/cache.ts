@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { defaultTmpPath, removeQuietly, writeAllSync } from '../../formats/runWriter';
+import { readChecked, writeChecked } from '../../formats/checkedFile';
 import type { Bm25Index, FieldIndex, FieldsMode } from './index';
 
 /**
@@ -11,12 +11,11 @@ import type { Bm25Index, FieldIndex, FieldsMode } from './index';
  * Layout: "IRWBM25\n", u32 format version, u32 header length, JSON header, then 8-byte-aligned sections
  * (document ids as "\n"-joined UTF-8 and their ranks in string order; per field its terms, offsets, postings,
  * tfs, norms, as UTF-8 and little-endian typed arrays),
- * then the SHA-256 of everything before it. A file that is truncated, corrupted or of another version fails the
+ * then the SHA-256 of everything before it (formats/checkedFile.ts). A file that is truncated, corrupted or of another version fails the
  * check and is rebuilt, never trusted.
  */
 const MAGIC = Buffer.from('IRWBM25\n', 'latin1');
 const VERSION = 2;
-const SUM_BYTES = 32;
 
 interface FieldMeta {
   name: string;
@@ -58,24 +57,18 @@ export type CacheMiss = 'absent' | 'corrupt';
 
 /** Loads a cached index; `absent` if there is no file, `corrupt` if it fails any check (the caller rebuilds). */
 export function loadIndex(path: string, key: string): Bm25Index | CacheMiss {
-  let file: Buffer;
+  const body = readChecked(path, MAGIC);
+  if (typeof body === 'string') return body;
   try {
-    file = readFileSync(path);
-  } catch {
-    return 'absent';
-  }
-  try {
-    return decode(file, key) ?? 'corrupt';
+    return decode(body, key) ?? 'corrupt';
   } catch {
     return 'corrupt';
   }
 }
 
+/** `file` is the file without its checksum trailer (already verified). */
 function decode(file: Buffer, key: string): Bm25Index | null {
-  if (file.length < MAGIC.length + 8 + SUM_BYTES || !file.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  const body = file.subarray(0, file.length - SUM_BYTES);
-  const sum = createHash('sha256').update(body).digest();
-  if (!sum.equals(file.subarray(file.length - SUM_BYTES))) return null;
+  if (file.length < MAGIC.length + 8) return null;
   if (file.readUInt32LE(MAGIC.length) !== VERSION) return null;
   const headerLen = file.readUInt32LE(MAGIC.length + 4);
   let pos = MAGIC.length + 8;
@@ -94,7 +87,7 @@ function decode(file: Buffer, key: string): Bm25Index | null {
   const view = <T>(Ctor: { new (b: ArrayBufferLike, o: number, n: number): T; BYTES_PER_ELEMENT: number }, n: number): T => {
     const v = new Ctor(buf.buffer, buf.byteOffset + pos, n);
     pos = align(pos + n * Ctor.BYTES_PER_ELEMENT);
-    if (pos > body.length) throw new Error('section past end of file');
+    if (pos > file.length) throw new Error('section past end of file');
     return v;
   };
   const docIds = strings(header.stringBytes[0], header.numDocs);
@@ -113,8 +106,7 @@ function decode(file: Buffer, key: string): Bm25Index | null {
 }
 
 /** Writes the index to `path` atomically (temporary file, then rename). */
-export function saveIndex(path: string, dir: string, key: string, index: Bm25Index): void {
-  mkdirSync(dir, { recursive: true });
+export function saveIndex(path: string, key: string, index: Bm25Index): void {
   const idBlob = Buffer.from(index.docIds.join('\n'), 'utf8');
   const termBlobs = index.fieldIndexes.map((f) => Buffer.from(f.terms.join('\n'), 'utf8'));
   const header: Header = {
@@ -156,22 +148,7 @@ export function saveIndex(path: string, dir: string, key: string, index: Bm25Ind
     put(termBlobs[i]);
     for (const a of [f.offsets, f.docs, f.tfs, f.norms]) put(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
   });
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p);
-  parts.push(h.digest());
-  const tmp = defaultTmpPath(path);
-  try {
-    const fd = openSync(tmp, 'w');
-    try {
-      for (const p of parts) writeAllSync(fd, p);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    removeQuietly(tmp);
-    throw e;
-  }
+  writeChecked(path, parts);
 }
 
 function align(n: number): number {

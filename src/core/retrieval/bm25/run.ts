@@ -193,7 +193,7 @@ async function obtainIndex(req: Bm25RunRequest, corpusPath: string, analyzer: An
   const index = await buildIndex(corpusPath, analyzer, req.fields, hooks);
   hooks.signal?.throwIfAborted();
   hooks.onProgress?.({ phase: 'save-index', done: index.docIds.length });
-  saveIndex(file, req.cacheDir, key, index);
+  saveIndex(file, key, index);
   return { index, source: 'built' as const, file, rebuilt: cached };
 }
 

@@ -91,7 +91,7 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
       });
       if (req.cacheDir && cacheFile) {
         onProgress?.({ phase: 'save-embeddings', done: total, total });
-        saveEmbeddings(cacheFile, req.cacheDir, key, corpus.ids, docs.dim, docs.data);
+        saveEmbeddings(cacheFile, key, corpus.ids, docs.dim, docs.data);
       }
     }
     const nq = queries.ids.length;
