@@ -18,6 +18,7 @@ import { StoreClient } from '../../src/core/store/client';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
 import { SHARED } from '../unit/support/paths';
 import { launch, openView, until } from '../webview/harness';
+import { addRunFilesInWorkers } from '../../src/core/analysis/runReader';
 import { uniform } from '../../src/core/random';
 
 const REPO = resolve(__dirname, '..', '..');
@@ -76,7 +77,8 @@ async function benchDiff(): Promise<void> {
     t = performance.now();
     const s = loadSession({ datasetDir: DIR, split: 'test', corpusCache: cache });
     const [a, b] = runFilesIn(join(DIR, 'runs'));
-    const skipped = await addRunFiles(s, [a, b]);
+    // As the extension does: both files read and scored at once, in worker threads.
+    const skipped = await addRunFilesInWorkers(s, [a, b], join(REPO, 'dist', 'run-reader.js'));
     if (skipped.length) throw new Error(skipped.map((x) => x.reason).join('\n'));
     s.diff(a, b);
     cold.push(performance.now() - t);

@@ -10,7 +10,10 @@ import { CorpusIndex, countWords, snippet } from '../../src/core/analysis/corpus
 import { exportResults } from '../../src/core/analysis/exportTable';
 import { addRunFiles, loadSession } from '../../src/core/analysis/load';
 import { boxSummary, RESULT_MEASURES, topDocs, type AnalysisSession } from '../../src/core/analysis/session';
+import { evaluate } from '../../src/core/eval';
 import { holmAdjust, pairedTTest, randomizationTest } from '../../src/core/eval/significance';
+import { readQrels } from '../../src/core/formats/qrels';
+import { readRun } from '../../src/core/formats/run';
 import type { ResultsModel } from '../../src/protocol/webview';
 import { SHARED } from './support/paths';
 
@@ -43,6 +46,11 @@ describe('analysis session on SciFact', () => {
     assert.equal(at(BM25, 'P_10'), 0.0763);
     // MRR@10 <= MRR (trec_eval's recip_rank over all 100): only ranks past 10 are lost.
     assert.ok(row(BM25).means[col('recip_rank_10')] <= 0.529 + 1e-4);
+    // ... and exactly trec_eval -c -M 10 -m recip_rank.
+    for (const f of [BM25, DENSE, TFIDF]) {
+      const ref = evaluate(readQrels(join(SCIFACT, 'qrels', 'test.tsv')), readRun(f), { measures: ['recip_rank'], complete: true, maxRetrieved: 10 });
+      assert.equal(row(f).means[col('recip_rank_10')], ref.mean.get('recip_rank'));
+    }
     assert.equal(row(BM25).annotated, null);
     assert.ok(row(BM25).lengths.median > 50 && row(BM25).lengths.queries === 300, JSON.stringify(row(BM25).lengths));
   });

@@ -83,7 +83,7 @@ export async function addRunFiles(session: AnalysisSession, files: readonly stri
 }
 
 /** A run's label, with its folder added when another run of the split already has the same file name. */
-function uniqueLabel(file: string, taken: readonly string[]): string {
+export function uniqueLabel(file: string, taken: readonly string[]): string {
   const label = runLabel(file);
   return taken.includes(label) ? `${basename(dirname(file))}/${label}` : label;
 }

@@ -1,4 +1,4 @@
-import { evaluate, perQuery } from '../eval';
+import { evaluate } from '../eval';
 import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../eval/significance';
 import type { BeirQuery } from '../formats/beir';
 import { Qrels } from '../formats/qrels';
@@ -32,7 +32,7 @@ export const RESULT_MEASURES: readonly MeasureColumn[] = [
   { key: 'judged_10', label: 'Judged@10', tested: false },
   { key: 'hole_10', label: 'Hole@10', tested: false, lowerIsBetter: true },
 ];
-const TREC_MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'P.10', 'judged.10', 'hole.10', 'unj.10'];
+const TREC_MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'recip_rank', 'P.10', 'judged.10', 'hole.10', 'unj.10'];
 /** Scores hold the RESULT_MEASURES columns, then these (for the holes view). */
 const EXTRA_COLUMNS = ['unj_10'];
 
@@ -79,8 +79,8 @@ export class AnalysisSession {
   readonly original: Qrels;
   readonly queries: Map<string, BeirQuery>;
   readonly corpus: CorpusIndex;
-  private readonly complete: boolean;
-  private readonly relevanceLevel: number;
+  readonly complete: boolean;
+  readonly relevanceLevel: number;
   /** The user's judgements, `${qid}\t${docid}` -> grade (a negative grade restores "unjudged"). */
   private readonly overlay = new Map<string, { queryId: string; docId: string; grade: number }>();
   private effectiveQrels: Qrels;
@@ -111,9 +111,9 @@ export class AnalysisSession {
     return this.effectiveQrels;
   }
 
-  /** Adds (or replaces) a run. */
-  addRun(key: string, label: string, run: Run): void {
-    this.runs.set(key, { key, label, run });
+  /** Adds (or replaces) a run; `original` are its scores on the original qrels when already computed. */
+  addRun(key: string, label: string, run: Run, original?: Scores): void {
+    this.runs.set(key, { key, label, run, original });
     this.comparisonCache = undefined;
   }
 
@@ -409,18 +409,7 @@ export class AnalysisSession {
   }
 
   private evaluateRun(qrels: Qrels, run: Run): Scores {
-    const opts = { complete: this.complete, relevanceLevel: this.relevanceLevel };
-    const main = evaluate(qrels, run, { ...opts, measures: TREC_MEASURES });
-    const rr = evaluate(qrels, run, { ...opts, measures: ['recip_rank'], maxRetrieved: 10 });
-    const rrByQuery = perQuery(rr, 'recip_rank');
-    const columns = [...RESULT_MEASURES.map((m) => m.key), ...EXTRA_COLUMNS].map((key) => {
-      if (key === 'recip_rank_10') return Float64Array.from(main.queries, (q) => rrByQuery.get(q) ?? 0);
-      const c = main.columns.findIndex((col) => col.name === key);
-      const w = main.columns.length;
-      return Float64Array.from(main.queries, (_, qi) => main.values[qi * w + c]);
-    });
-    const means = columns.map((col) => (col.length ? col.reduce((s, v) => s + v, 0) / col.length : 0));
-    return { queries: main.queries, columns, means };
+    return scoreRun(qrels, run, { complete: this.complete, relevanceLevel: this.relevanceLevel });
   }
 
   /** Per query of the split, the average length in words of the top-10 documents found in the corpus. */
@@ -497,4 +486,21 @@ export function boxSummary(values: number[]): LengthSummary {
     return v[lo] + (v[Math.min(lo + 1, v.length - 1)] - v[lo]) * (pos - lo);
   };
   return { min: v[0], q1: q(0.25), median: q(0.5), q3: q(0.75), max: v[v.length - 1], mean: v.reduce((s, x) => s + x, 0) / v.length, queries: v.length };
+}
+
+/** A run's per-query RESULT_MEASURES (and EXTRA_COLUMNS) on `qrels`, as trec_eval computes them. */
+export function scoreRun(qrels: Qrels, run: Run, opts: { complete: boolean; relevanceLevel: number }): Scores {
+  const main = evaluate(qrels, run, { ...opts, measures: TREC_MEASURES });
+  const w = main.columns.length;
+  const column = (name: string) => {
+    const c = main.columns.findIndex((col) => col.name === name);
+    return Float64Array.from(main.queries, (_, qi) => main.values[qi * w + c]);
+  };
+  const columns = [...RESULT_MEASURES.map((m) => m.key), ...EXTRA_COLUMNS].map((key) =>
+    // recip_rank with -M 10 is 1/rank when the first relevant document is in the top 10, else 0: the same as
+    // keeping recip_rank where it is at least 1/10 (one evaluation instead of two).
+    key === 'recip_rank_10' ? column('recip_rank').map((rr) => (rr >= 0.1 ? rr : 0)) : column(key),
+  );
+  const means = columns.map((col) => (col.length ? col.reduce((s, v) => s + v, 0) / col.length : 0));
+  return { queries: main.queries, columns, means };
 }

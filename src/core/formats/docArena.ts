@@ -33,6 +33,21 @@ export class DocArena implements DocIds {
     return this.count;
   }
 
+  /** The arena's storage, to hand it to another thread (the buffers can be transferred, not copied). */
+  toParts(): ArenaParts {
+    return { bytes: this.bytes, used: this.used, starts: this.starts, hashes: this.hashes, count: this.count };
+  }
+
+  static fromParts(p: ArenaParts): DocArena {
+    const a = new DocArena(0);
+    a.bytes = Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength);
+    a.used = p.used;
+    a.starts = p.starts;
+    a.hashes = p.hashes;
+    a.count = p.count;
+    return a;
+  }
+
   add(buf: Buffer, start: number, end: number): number {
     const len = end - start;
     if (this.used + len > this.bytes.length) {
@@ -112,6 +127,14 @@ export class DocArena implements DocIds {
     for (let i = 0; i < end - start; i++) if (bytes[s + i] !== buf[start + i]) return false;
     return true;
   }
+}
+
+export interface ArenaParts {
+  bytes: Uint8Array;
+  used: number;
+  starts: Int32Array;
+  hashes: Int32Array;
+  count: number;
 }
 
 /** FNV-1a over bytes with a final avalanche, so the low bits index small tables well. */

@@ -6,6 +6,7 @@ import { exportResults } from '../../core/analysis/exportTable';
 import { readQueries, type BeirQuery } from '../../core/formats/beir';
 import { annotationPaths, readAnnotations } from '../../core/store/annotations';
 import { addRunFiles, loadSession, runFilesIn } from '../../core/analysis/load';
+import { addRunFilesInWorkers } from '../../core/analysis/runReader';
 import type { AnalysisSession } from '../../core/analysis/session';
 import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
 import type { StoreHandle } from '../store/register';
@@ -95,10 +96,22 @@ export class AnalysisWorkbench implements vscode.Disposable {
       if (now !== s.stamps.get(key)) s.session.removeRun(key);
     }
     for (const f of files) if (!s.session.hasRun(f) && existsSync(f)) s.stamps.set(f, CorpusIndex.stampOf(f));
-    const skipped = await addRunFiles(s.session, files);
+    const skipped = await this.readRuns(s.session, files);
     s.skipped = [...s.skipped.filter((x) => !files.includes(x.file)), ...skipped];
     if (!s.session.hasRun(s.baseline)) s.baseline = defaultBaseline(s.session.runRefs().map((r) => r.key));
     return s;
+  }
+
+  /**
+   * Reads and scores run files in worker threads, two at a time (the editor's thread only receives the
+   * columns); falls back to reading here, in chunks that yield, if the worker cannot start.
+   */
+  private async readRuns(session: AnalysisSession, files: readonly string[]): Promise<{ file: string; reason: string }[]> {
+    try {
+      return await addRunFilesInWorkers(session, files, join(this.context.extensionPath, 'dist', 'run-reader.js'));
+    } catch {
+      return addRunFiles(session, files);
+    }
   }
 
   /** A dataset's queries and corpus offsets (for hovers), read once while the files are unchanged. */
