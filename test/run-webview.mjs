@@ -9,6 +9,15 @@ for (const name of ['results', 'diff', 'holes', 'annotate']) {
     process.exit(1);
   }
 }
+// Debian's chromium comes with the VS Code test tools; on a fresh machine, install them first (idempotent,
+// milliseconds when present) rather than fail: npm test runs these tests before the extension-host suite.
+if (!process.env.IRW_CHROMIUM && !existsSync('/usr/bin/chromium')) {
+  const setup = spawnSync('bash', [join('test', 'vscode', 'setup-tools.sh')], { stdio: 'inherit' });
+  if (setup.status !== 0) {
+    console.error('test:webview: chromium is missing and test/vscode/setup-tools.sh could not install it; see above');
+    process.exit(1);
+  }
+}
 const filter = process.argv[2];
 const files = readdirSync('test/webview')
   .filter((f) => f.endsWith('.test.ts') && (!filter || f.includes(filter)))
