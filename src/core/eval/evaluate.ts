@@ -67,8 +67,9 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
 
   // hole.k needs to know which documents are judged for any query; only build that when asked.
   const docs = run.docs;
-  const needsJudgedAnywhere = computed.some((m) => m.family.name === 'hole');
-  const judgedDocs = needsJudgedAnywhere ? judgedDocsTable(qrels) : null;
+  // Only the ranks hole.k looks at (up to its largest k) need the lookup.
+  const holeDepth = Math.max(0, ...computed.filter((m) => m.family.name === 'hole').flatMap((m) => m.cutoffs));
+  const judgedDocs = holeDepth > 0 ? judgedDocsTable(qrels) : null;
   const table = new JudgementTable();
 
   const queries: string[] = [];
@@ -96,7 +97,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
         const r = table.lookup(docs, d);
         rels[i] = r;
         if (r >= ctx.relevanceLevel) numRelRet++;
-        if (judgedDocs) judged[i] = judgedDocs.find(docs.buffer, docs.start(d), docs.end(d)) >= 0 ? 1 : 0;
+        if (judgedDocs && i < holeDepth) judged[i] = judgedDocs.find(docs.buffer, docs.start(d), docs.end(d)) >= 0 ? 1 : 0;
       }
     }
     const qr: QueryRels = {

@@ -18,7 +18,7 @@ export interface QueryRels {
   relLevels: Int32Array;
   /** 1 + the highest grade that has a judged document (0 if none). */
   numRelLevels: number;
-  /** 1 where the document at that rank is judged (grade >= 0) for some query: BEIR's "annotated corpus". */
+  /** 1 where the document at that rank is judged (grade >= 0) for some query (BEIR's "annotated corpus"); filled only to the largest hole.k cutoff. */
   judgedAnywhere: Uint8Array;
 }
 
