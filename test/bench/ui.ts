@@ -17,6 +17,7 @@ import { addRunFiles, loadSession, runFilesIn } from '../../src/core/analysis/lo
 import { StoreClient } from '../../src/core/store/client';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
 import { SHARED } from '../unit/support/paths';
+import { WEBVIEW_PROTOCOL_VERSION } from '../../src/protocol/webview';
 import { launch, openView, until } from '../webview/harness';
 import { addRunFilesInWorkers } from '../../src/core/analysis/runReader';
 import { uniform } from '../../src/core/random';
@@ -88,17 +89,30 @@ async function benchDiff(): Promise<void> {
     s.queryDetail(a, b, model.queries[0], 10);
     warm.push(performance.now() - t);
     const v = await openView(browser, 'diff');
-    t = performance.now();
-    await v.event('diff', 'model', model);
-    await until(async () => ((await v.page.locator('#status').textContent()) ?? '').startsWith(`${QUERIES} of ${QUERIES} queries shown`), () => 'diff render', 30_000);
-    view.push(performance.now() - t);
+    // Timed inside the page, from the message's arrival to the first frame drawn with it: driving the page
+    // through the test harness adds its own transport and polling (~200 ms for this model), which a real
+    // webview's postMessage does not.
+    const drawn = await v.page.evaluate(
+      async ([m, expected]) => {
+        const status = document.getElementById('status')!;
+        const t0 = performance.now();
+        window.postMessage(m, '*');
+        while (!(status.textContent ?? '').startsWith(expected)) await new Promise((r) => setTimeout(r, 0));
+        await new Promise((r) => requestAnimationFrame(() => r(null)));
+        return performance.now() - t0;
+      },
+      [{ v: WEBVIEW_PROTOCOL_VERSION, type: 'event', kind: 'model', payload: model }, `${QUERIES} of ${QUERIES} queries shown`] as const,
+    );
+    view.push(drawn);
     await v.page.close();
   }
   await browser.close();
   const opened = warm.map((w, i) => w + view[i]);
-  console.log(`run diff, 2 x ${QUERIES} queries x 100 results: reading and evaluating both runs (once per split) median ${ms(median(cold))}; ` +
-    `opening the panel on loaded runs: diff model + first query ${ms(median(warm))} + webview render ${ms(median(view))} = ${ms(median(opened))} ` +
-    `(goal < 1000 ms) ${median(opened) < 1000 ? 'OK' : 'SLOW'}`);
+  const first = cold.map((c, i) => c + view[i]);
+  console.log(`run diff, 2 x ${QUERIES} queries x 100 results: opening the panel on loaded runs: diff model + first query ${ms(median(warm))} + ` +
+    `webview drawing ${ms(median(view))} = ${ms(median(opened))}; a split's first view also reads and scores both run files ` +
+    `(two worker threads) and builds the model: ${ms(median(cold))}, so a first diff takes ${ms(median(first))} (goal < 1000 ms) ` +
+    `${median(first) < 1000 ? 'OK' : 'SLOW'}`);
 }
 
 async function benchJudge(): Promise<void> {

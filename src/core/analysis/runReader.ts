@@ -59,7 +59,7 @@ function inWorker(workerPath: string, req: ReadRequest): Promise<ReadReply> {
   return new Promise((resolve) => {
     const w = workerPath.endsWith('.ts')
       ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(workerPath)});`, { eval: true, workerData: req })
-      : new Worker(absolute(workerPath), { workerData: req });
+      : new Worker(absolute(workerPath), { workerData: req, execArgv: [] }); // the bundle needs no loader flags of the parent's
     let settled = false;
     const done = (r: ReadReply) => {
       if (!settled) {
