@@ -98,6 +98,12 @@ export async function runBeirEval(
   if (!split) return;
   const retriever = args.retriever ?? (await pickRetriever());
   if (!retriever) return;
+  // Picked by hand: BM25's parameters too (callers passing arguments get Anserini's defaults or their own).
+  if (retriever === 'bm25' && !args.retriever && !args.bm25) {
+    const params = await pickBm25Params();
+    if (!params) return;
+    args = { ...args, bm25: params };
+  }
 
   let runPath: string | undefined = args.runFile;
   if (runPath) {
@@ -140,6 +146,29 @@ async function pickRetriever(): Promise<Retriever | undefined> {
     { id: 'file', label: 'Evaluate an existing run file…', description: 'a TREC run from any engine (Pyserini, Anserini, OpenSearch, …)' },
   ];
   return (await vscode.window.showQuickPick(items, { title: 'Run BEIR Eval: retriever' }))?.id;
+}
+
+async function pickBm25Params(): Promise<Bm25Params | undefined> {
+  const items: (vscode.QuickPickItem & { params?: Bm25Params })[] = [
+    { label: 'k1 0.9, b 0.4, flat', description: "Anserini's BEIR defaults: title and text as one field", params: BM25_DEFAULTS },
+    { label: 'k1 0.9, b 0.4, multifield', description: 'title and text as separate fields, scores summed', params: { ...BM25_DEFAULTS, fields: 'multifield' } },
+    { label: 'Custom k1 and b…', description: 'flat index' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: 'BM25 parameters' });
+  if (!picked) return undefined;
+  if (picked.params) return picked.params;
+  const k1 = await numberBox('BM25 k1 (term-frequency saturation; Lucene and Anserini use 0.9 or 1.2)', BM25_DEFAULTS.k1, (x) => x >= 0);
+  const b = k1 === undefined ? undefined : await numberBox('BM25 b (length normalization, 0 to 1)', BM25_DEFAULTS.b, (x) => x >= 0 && x <= 1);
+  return k1 === undefined || b === undefined ? undefined : { k1, b, fields: 'flat' };
+}
+
+async function numberBox(prompt: string, value: number, ok: (x: number) => boolean): Promise<number | undefined> {
+  const text = await vscode.window.showInputBox({
+    prompt,
+    value: String(value),
+    validateInput: (t) => (t.trim() !== '' && Number.isFinite(Number(t)) && ok(Number(t)) ? undefined : 'Enter a number in range'),
+  });
+  return text === undefined ? undefined : Number(text);
 }
 
 async function pickFile(title: string, folder: string): Promise<string | undefined> {
