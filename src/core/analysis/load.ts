@@ -89,6 +89,6 @@ export function uniqueLabel(file: string, taken: readonly string[]): string {
 }
 
 /** A run's name in the views: its file name without the extension. */
-export function runLabel(file: string): string {
+function runLabel(file: string): string {
   return basename(file).replace(RUN_FILE, '');
 }

@@ -66,11 +66,6 @@ export class IdTable implements DocIds {
     return this.intern(b, 0, b.length);
   }
 
-  findString(s: string): number {
-    const b = Buffer.from(s, 'utf8');
-    return this.find(b, 0, b.length);
-  }
-
   /** The id as a string (decoded once, then cached). */
   string(id: number): string {
     let s = this.decoded[id];

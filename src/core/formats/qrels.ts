@@ -88,13 +88,6 @@ export class Qrels {
       for (let i = 0; i < j.docs.length; i++) yield { qid, docid: j.docs[i], grade: j.grades[i] };
     }
   }
-
-  /** Ids of documents judged (grade >= 0) for at least one query: BEIR's "annotated corpus". */
-  judgedDocs(): Set<string> {
-    const s = new Set<string>();
-    for (const j of this.byQuery.values()) j.docs.forEach((d, i) => j.grades[i] >= 0 && s.add(d));
-    return s;
-  }
 }
 
 function binarySearch(sorted: string[], key: string): number {
