@@ -1,5 +1,6 @@
 import { isInputError } from '../core/formats/errors';
 import { EXIT, UsageError, type Command } from './common';
+import { datasetsCommand } from './datasets';
 import { evalCommand } from './eval';
 import { fuseCommand } from './fuse';
 import { runCommand } from './run';
@@ -9,6 +10,7 @@ const COMMANDS: Record<string, Command> = {
   eval: evalCommand,
   run: runCommand,
   fuse: fuseCommand,
+  datasets: datasetsCommand,
 };
 
 const HELP = `irw — IR Workbench command line

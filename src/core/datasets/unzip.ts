@@ -1,0 +1,76 @@
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import * as yauzl from 'yauzl';
+import { DatasetError } from './errors';
+
+export interface UnzipProgress {
+  entries: number;
+  totalEntries: number;
+}
+
+/**
+ * Unpacks every file of `zipPath` under `destDir`. Entries that would land outside it (absolute paths, `..`)
+ * are refused, as are symbolic links; macOS resource forks (`__MACOSX/`) are skipped. Returns the files written,
+ * relative to destDir.
+ */
+export async function unzip(zipPath: string, destDir: string, hooks: { signal?: AbortSignal; onProgress?: (p: UnzipProgress) => void } = {}): Promise<string[]> {
+  const zip = await open(zipPath);
+  const root = resolve(destDir);
+  const written: string[] = [];
+  try {
+    let done = 0;
+    for (;;) {
+      hooks.signal?.throwIfAborted();
+      const entry = await nextEntry(zip);
+      if (!entry) break;
+      done++;
+      hooks.onProgress?.({ entries: done, totalEntries: zip.entryCount });
+      const name = entry.fileName;
+      if (name.startsWith('__MACOSX/') || name.endsWith('/')) continue;
+      const target = resolve(root, name);
+      const rel = relative(root, target);
+      if (rel === '' || rel.startsWith('..') || rel.startsWith(sep) || /^[a-zA-Z]:/.test(rel)) {
+        throw new DatasetError(`the archive holds an entry outside its folder: ${JSON.stringify(name)}`, 'The zip is not a BEIR dataset zip; nothing was written outside the target folder.', zipPath);
+      }
+      const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
+      if (mode === 0o120000) throw new DatasetError(`the archive holds a symbolic link: ${JSON.stringify(name)}`, 'The zip is not a BEIR dataset zip.', zipPath);
+      mkdirSync(dirname(target), { recursive: true });
+      await pipeline(await openStream(zip, entry), createWriteStream(target), { signal: hooks.signal });
+      written.push(rel.split(sep).join('/'));
+    }
+  } finally {
+    zip.close();
+  }
+  return written;
+}
+
+function open(path: string): Promise<yauzl.ZipFile> {
+  return new Promise((res, rej) =>
+    yauzl.open(path, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (err, zip) => {
+      if (err || !zip) return rej(new DatasetError(`not a readable zip archive: ${err?.message ?? 'unknown error'}`, 'Delete it and download again.', path));
+      res(zip);
+    }),
+  );
+}
+
+function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
+  return new Promise((res, rej) => {
+    const cleanup = () => {
+      zip.off('entry', onEntry);
+      zip.off('end', onEnd);
+      zip.off('error', onError);
+    };
+    const onEntry = (e: yauzl.Entry) => (cleanup(), res(e));
+    const onEnd = () => (cleanup(), res(null));
+    const onError = (e: Error) => (cleanup(), rej(new DatasetError(`broken zip archive: ${e.message}`, 'Delete it and download again.')));
+    zip.on('entry', onEntry);
+    zip.on('end', onEnd);
+    zip.on('error', onError);
+    zip.readEntry();
+  });
+}
+
+function openStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {
+  return new Promise((res, rej) => zip.openReadStream(entry, (err, stream) => (err || !stream ? rej(new DatasetError(`cannot read ${entry.fileName} from the archive: ${err?.message}`)) : res(stream))));
+}
