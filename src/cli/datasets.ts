@@ -99,7 +99,8 @@ async function get(argv: string[]): Promise<number> {
     process.stderr.write(`${name}: from ${baseUrl ?? BEIR_BASE_URL}/${name}.zip\n`);
     const r = await getDataset({ name, dir: values.dir, baseUrl, md5: values.md5, force: values.force }, { signal: controller.signal, onProgress: progress.onProgress });
     progress.done();
-    const where = relative(process.cwd(), r.folder) || '.';
+    const rel = relative(process.cwd(), r.folder);
+    const where = rel && !rel.startsWith('..') ? rel : r.folder;
     if (!r.downloaded) {
       process.stderr.write(`${name}: already in ${where} (--force replaces it)\n`);
     } else {

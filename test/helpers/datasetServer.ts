@@ -27,6 +27,8 @@ export interface ServedFile {
   cutAfter?: number;
   /** Answer 200 with the whole body even to a Range request (a server without resume). */
   ignoreRange?: boolean;
+  /** Send the body in this many pieces, 100 ms apart (a slow link, for progress lines). */
+  slowPieces?: number;
 }
 
 /** A local HTTP server on 127.0.0.1 serving files by path, with HTTP Range; it records the Range headers it got. */
@@ -54,6 +56,18 @@ export async function startServer(files: Map<string, ServedFile>): Promise<{ url
     const body = file.body.subarray(start);
     if (file.cutAfter !== undefined && file.cutAfter < body.length) {
       res.write(body.subarray(0, file.cutAfter), () => setTimeout(() => res.socket?.destroy(), 20));
+      return;
+    }
+    if (file.slowPieces) {
+      const size = Math.ceil(body.length / file.slowPieces);
+      let at = 0;
+      const next = () => {
+        res.write(body.subarray(at, at + size));
+        at += size;
+        if (at < body.length) setTimeout(next, 100);
+        else res.end();
+      };
+      next();
       return;
     }
     res.end(body);
