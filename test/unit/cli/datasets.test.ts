@@ -77,7 +77,7 @@ describe('irw datasets (CLI, local HTTP server)', () => {
     files.set('/beir/scifact.zip', { body: zip });
     const r = await irw(['datasets', 'get', 'scifact', '--dir', join(tmp, 'bad'), '--base-url', `${server.url}/beir`]);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /irw datasets: .*scifact\.zip: checksum mismatch: md5 [0-9a-f]{32}, expected 5f7d1de60b170fc8027bb7898e2efca1 \(the file was deleted\)\n  Run again/);
+    assert.match(r.stderr, /irw datasets: .*scifact\.zip: checksum mismatch: md5 [0-9a-f]{32}, expected 5f7d1de60b170fc8027bb7898e2efca1 \(the file was deleted\)\n {2}Run again/);
     assert.doesNotMatch(r.stderr, /at .*\.ts:\d+/, 'no stack trace');
   });
 
