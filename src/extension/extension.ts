@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { downloadDataset, type DownloadDatasetArgs } from './commands/downloadDataset';
 import { runBeirEval, type RunBeirEvalArgs } from './commands/runBeirEval';
 import { registerAnalysis } from './analysis/commands';
 import { registerStore } from './store/register';
@@ -10,6 +11,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand('irWorkbench.runBeirEval', (args?: RunBeirEvalArgs) => runBeirEval(context, output, args)),
+    vscode.commands.registerCommand('irWorkbench.downloadDataset', (args?: DownloadDatasetArgs) => downloadDataset(args)),
   );
 }
 
