@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
+import yauzl from 'yauzl';
 
 /** Paths (relative to the extension folder) that may ship, for `platform`-`arch` (e.g. linux, x64). */
 function allowed(platform, arch) {
@@ -68,4 +69,45 @@ export function checkInstalledPackage(extDir, { platform = 'linux', arch = 'x64'
   const load = spawnSync(node, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
   if (load.status !== 0) problems.push(`a package the bundles require does not load from the .vsix: ${(load.stderr || load.error?.message || '').trim().split('\n').slice(0, 6).join(' | ')}`);
   return { problems, files: all, packages };
+}
+
+/** Entry names of a zip (a .vsix), read with yauzl. */
+function zipEntries(path) {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: false }, (err, zip) => {
+      if (err) return reject(err);
+      const names = [];
+      let manifest = '';
+      zip.on('entry', (e) => {
+        names.push(e.fileName);
+        if (e.fileName === 'extension.vsixmanifest') {
+          zip.openReadStream(e, (er, s) => {
+            if (er) return reject(er);
+            s.on('data', (b) => (manifest += b));
+          });
+        }
+      });
+      zip.on('end', () => setTimeout(() => resolve({ names, manifest }), 50));
+      zip.on('error', reject);
+    });
+  });
+}
+
+/**
+ * Checks a platform-specific .vsix without installing it: its target platform, that it holds only what runs, and
+ * that its onnxruntime-node binaries are exactly `expectedBinaries` (file names) of `platform`/`arch`'s folder.
+ */
+export async function checkVsix(vsix, { target, platform, arch, expectedBinaries }) {
+  const problems = [];
+  const { names, manifest } = await zipEntries(vsix);
+  if (!manifest.includes(`TargetPlatform="${target}"`)) problems.push(`extension.vsixmanifest does not name TargetPlatform="${target}"`);
+  const files = names.filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length));
+  const patterns = allowed(platform, arch);
+  const extra = files.filter((f) => !patterns.some((p) => p.test(f)));
+  if (extra.length) problems.push(`ships files that do not run or belong to another platform: ${extra.slice(0, 10).join(', ')}${extra.length > 10 ? ` (+${extra.length - 10})` : ''}`);
+  for (const f of REQUIRED) if (!files.includes(f)) problems.push(`missing ${f}`);
+  const binaries = files.filter((f) => f.startsWith('node_modules/onnxruntime-node/bin/')).map((f) => f.split('/').pop()).sort();
+  const want = [...expectedBinaries].sort();
+  if (binaries.join() !== want.join()) problems.push(`onnxruntime-node binaries: ${binaries.join(', ') || 'none'}; expected ${want.join(', ') || 'none'}`);
+  return { problems, files };
 }
