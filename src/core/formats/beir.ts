@@ -108,7 +108,7 @@ function example(kind: Kind): string {
 }
 
 /** Tracks ids seen so far and rejects a second occurrence, naming both lines. */
-class IdRegistry {
+export class IdRegistry {
   private readonly seen = new Map<string, number>();
   constructor(private readonly file: string) {}
   add(id: string, lineNo: number, raw: string): void {

@@ -1,5 +1,4 @@
-import { join } from 'node:path';
-import { forEachCorpusDoc, readQueries } from '../../formats/beir';
+import { datasetFiles, forEachDatasetDoc, readDatasetQueries } from '../../formats/datasetFolder';
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { RunWriter } from '../../formats/runWriter';
@@ -89,12 +88,14 @@ const YIELD_MS = 25;
 export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promise<Bm25RunResult> {
   const t0 = performance.now();
   const { signal, onProgress } = hooks;
-  const corpusPath = join(req.dataset, 'corpus.jsonl');
-  const qrelsPath = join(req.dataset, 'qrels', `${req.split}.tsv`);
+  // A BEIR folder, or an MS MARCO/TREC-style one (collection.tsv, queries.<split>.tsv or topics, TREC qrels).
+  const files = datasetFiles(req.dataset, req.split);
+  const corpusPath = files.corpus;
+  const qrelsPath = files.qrels;
   // Read the small inputs first, so their errors come before a long indexing.
   const qids = readQrels(qrelsPath).queryIds();
   const analyzer = await createAnalyzer();
-  const queries = loadQueries(req, qids, qrelsPath, analyzer);
+  const queries = loadQueries(req, qids, qrelsPath, files.queries, analyzer);
   signal?.throwIfAborted();
 
   const { index, source, file, rebuilt } = await obtainIndex(req, corpusPath, analyzer, hooks);
@@ -153,7 +154,7 @@ export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promis
 }
 
 /** One query vector per qrels query id, from the weights file or by analysing queries.jsonl's text. */
-function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: string, analyzer: Analyzer): QueryVector[] {
+function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: string, queriesPath: string, analyzer: Analyzer): QueryVector[] {
   if (req.queryWeights) {
     const weights = readQueryWeights(req.queryWeights);
     return qids.map((qid) => {
@@ -162,8 +163,7 @@ function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: st
       return q;
     });
   }
-  const queriesPath = join(req.dataset, 'queries.jsonl');
-  const texts = readQueries(queriesPath);
+  const texts = readDatasetQueries(queriesPath);
   return qids.map((qid) => {
     const q = texts.get(qid);
     if (!q) throw missingQuery(qid, queriesPath, qrelsPath);
@@ -206,7 +206,7 @@ export async function buildIndex(
 ): Promise<Bm25Index> {
   const builder = new IndexBuilder(analyzer, fields);
   let lastReport = performance.now();
-  await forEachCorpusDoc(
+  await forEachDatasetDoc(
     corpusPath,
     (doc) => {
       builder.add(doc.id, doc.title, doc.text);

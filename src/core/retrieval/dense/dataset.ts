@@ -1,5 +1,5 @@
-import { join } from 'node:path';
-import { forEachCorpusDoc, readQueries, type CorpusDoc } from '../../formats/beir';
+import { type CorpusDoc } from '../../formats/beir';
+import { corpusFile, datasetFiles, forEachDatasetDoc, readDatasetQueries } from '../../formats/datasetFolder';
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { Run } from '../../formats/run';
@@ -14,10 +14,9 @@ export function documentText(doc: Pick<CorpusDoc, 'title' | 'text'>): string {
 
 /** The queries judged in qrels/<split>.tsv, in trec_eval order, with their text from queries.jsonl. */
 export function judgedQueries(dataset: string, split: string): { ids: string[]; texts: string[] } {
-  const qrelsPath = join(dataset, 'qrels', `${split}.tsv`);
-  const queriesPath = join(dataset, 'queries.jsonl');
+  const { qrels: qrelsPath, queries: queriesPath } = datasetFiles(dataset, split);
   const ids = [...readQrels(qrelsPath).queryIds()];
-  const all = readQueries(queriesPath);
+  const all = readDatasetQueries(queriesPath);
   const texts = ids.map((id) => {
     const q = all.get(id);
     if (!q) {
@@ -37,8 +36,8 @@ export function judgedQueries(dataset: string, split: string): { ids: string[]; 
 export async function readCorpusTexts(dataset: string, signal?: AbortSignal, only?: ReadonlySet<string>): Promise<{ ids: string[]; texts: string[] }> {
   const ids: string[] = [];
   const texts: string[] = [];
-  await forEachCorpusDoc(
-    join(dataset, 'corpus.jsonl'),
+  await forEachDatasetDoc(
+    corpusFile(dataset),
     (doc) => {
       if (only && !only.has(doc.id)) return;
       ids.push(doc.id);

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import type { BeirQuery } from './beir';
+import { InputError } from './errors';
+
+/**
+ * TREC topic files, read as queries (the title is the query, as the ad hoc "title" runs use it):
+ * - SGML, as TREC 1-8, Robust04 and the Web tracks: `<top> <num> Number: 301 <title> ... <desc> Description: ...
+ *   <narr> Narrative: ... </top>` (closing tags optional, the `Number:`/`Topic:` labels optional);
+ * - XML, as TREC-COVID and the later tracks: `<topic number="1"> <query>...</query> <question>...</question> </topic>`.
+ */
+export function readTrecTopics(path: string): Map<string, BeirQuery> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError({ code: 'unreadable', message: `cannot read file (${(e as NodeJS.ErrnoException).code ?? String(e)})`, file: path, hint: 'Check the path and that the file is readable.' });
+  }
+  const lineAt = lineCounter(text);
+  const out = new Map<string, BeirQuery>();
+  const add = (id: string, query: string, at: number, raw: string) => {
+    const line = lineAt(at);
+    if (!id || /\s/.test(id)) throw new InputError({ code: 'malformed', message: 'topic without a number', file: path, line, text: raw, hint: 'Each topic needs <num> Number: N (or <topic number="N">).' });
+    const first = out.get(id);
+    if (first) throw new InputError({ code: 'duplicate', message: `duplicate topic ${JSON.stringify(id)} (first on line ${first.line})`, file: path, line, text: raw, hint: 'Topic numbers must be unique within the file.' });
+    const q = query.replace(/\s+/g, ' ').trim();
+    if (!q) throw new InputError({ code: 'missing-field', message: `topic ${id} has an empty title`, file: path, line, text: raw, hint: 'Give the topic a <title> (or <query>).' });
+    out.set(id, { id, text: q, line });
+  };
+
+  for (const m of text.matchAll(/<top>([\s\S]*?)(?=<\/top>|<top>|$)/g)) {
+    const body = m[1];
+    const num = /<num>\s*(?:Number:|Topic:)?\s*([^\s<]+)/i.exec(body);
+    const title = /<title>\s*(?:Topic:)?([\s\S]*?)(?=<\/title>|<desc>|<narr>|<\/top>|<\w+>|$)/i.exec(body);
+    add(num?.[1] ?? '', title?.[1] ?? '', m.index, firstLine(m[0]));
+  }
+  for (const m of text.matchAll(/<topic\b([^>]*)>([\s\S]*?)<\/topic>/g)) {
+    const num = /\bnumber\s*=\s*"([^"]*)"/.exec(m[1]);
+    const query = /<query>([\s\S]*?)<\/query>/.exec(m[2]) ?? /<title>([\s\S]*?)<\/title>/.exec(m[2]);
+    add(num?.[1] ?? '', decodeEntities(query?.[1] ?? ''), m.index, firstLine(m[0]));
+  }
+  if (out.size === 0) {
+    throw new InputError({ code: 'unknown-format', message: 'no TREC topics found', file: path, hint: 'A topic file holds <top> <num> ... <title> ... </top> or <topic number="N"><query>...</query></topic> entries.' });
+  }
+  return out;
+}
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e] ?? _);
+}
+
+function firstLine(s: string): string {
+  return s.split('\n', 1)[0];
+}
+
+/** 1-based line number of a character offset (offsets asked in increasing order are cheap). */
+function lineCounter(text: string): (at: number) => number {
+  let pos = 0;
+  let line = 1;
+  return (at) => {
+    if (at < pos) {
+      pos = 0;
+      line = 1;
+    }
+    for (; pos < at; pos++) if (text.charCodeAt(pos) === 10) line++;
+    return line;
+  };
+}

@@ -1,0 +1,83 @@
+import { IdRegistry, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
+import { InputError } from './errors';
+import { forEachLine, forEachLineSync } from './lines';
+
+/**
+ * MS MARCO-style TSV files: a collection (`collection.tsv`: id TAB text; `docs.tsv`: id TAB url TAB title TAB
+ * body; also id TAB title TAB text) and queries (`queries.dev.tsv`: id TAB text). One record per line, no header,
+ * no quoting (MS MARCO's text holds no TABs); ids are strings.
+ */
+
+function fields(buf: Buffer, start: number, end: number): string[] {
+  return buf.toString('utf8', start, end).split('\t');
+}
+
+function blank(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (buf[i] !== 32 && buf[i] !== 9) return false;
+  return true;
+}
+
+function badLine(file: string, line: number, raw: string, message: string, hint: string): InputError {
+  return new InputError({ code: 'malformed', message, file, line, text: raw, hint });
+}
+
+function checkId(id: string, file: string, line: number, raw: string, what: string): void {
+  if (id === '' || /\s/.test(id)) {
+    throw badLine(file, line, raw, `${what} id ${JSON.stringify(id)} is empty or contains whitespace`, 'Each line starts with an id without spaces, then a TAB.');
+  }
+}
+
+function guarded(options: ReadOptions, parse: () => void): void {
+  if (!options.onBadLine) return parse();
+  try {
+    parse();
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    options.onBadLine(e);
+  }
+}
+
+function collectionHandler(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions) {
+  const ids = new IdRegistry(path);
+  return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
+    if (blank(buf, start, end)) return;
+    guarded(options, () => {
+      const f = fields(buf, start, end);
+      const raw = f.join('\t');
+      if (f.length < 2 || f.length > 4) {
+        throw badLine(path, lineNo, raw, `${f.length} TAB-separated column(s)`, 'A collection line is id TAB text, id TAB title TAB text, or id TAB url TAB title TAB body (MS MARCO documents).');
+      }
+      checkId(f[0], path, lineNo, raw, 'document');
+      ids.add(f[0], lineNo, raw);
+      const [title, text] = f.length === 2 ? ['', f[1]] : f.length === 3 ? [f[1], f[2]] : [f[2], f[3]];
+      onDoc({ id: f[0], title, text, line: lineNo, offset, length: end - start });
+    });
+  };
+}
+
+/** Calls `onDoc` for each document of a TSV collection, in file order (yields between 1 MiB chunks). */
+export async function forEachTsvDoc(path: string, onDoc: (doc: CorpusDoc) => void, signal?: AbortSignal, options: ReadOptions = {}): Promise<void> {
+  await forEachLine(path, collectionHandler(path, onDoc, options), signal);
+}
+
+export function forEachTsvDocSync(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions = {}): void {
+  forEachLineSync(path, collectionHandler(path, onDoc, options));
+}
+
+/** Reads a TSV queries file (id TAB text), keyed by id. */
+export function readTsvQueries(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
+  const ids = new IdRegistry(path);
+  const out = new Map<string, BeirQuery>();
+  forEachLineSync(path, (buf, start, end, lineNo) => {
+    if (blank(buf, start, end)) return;
+    guarded(options, () => {
+      const f = fields(buf, start, end);
+      const raw = f.join('\t');
+      if (f.length !== 2) throw badLine(path, lineNo, raw, `${f.length} TAB-separated column(s), expected 2`, 'A queries line is the query id, a TAB, then the query text.');
+      checkId(f[0], path, lineNo, raw, 'query');
+      ids.add(f[0], lineNo, raw);
+      out.set(f[0], { id: f[0], text: f[1], line: lineNo });
+    });
+  });
+  return out;
+}
