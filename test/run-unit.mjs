@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { requireShared } from './shared-data.mjs';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -10,6 +11,7 @@ function find(dir) {
   });
 }
 const filter = process.argv[2];
+requireShared('test:unit');
 const files = find('test/unit').filter((f) => !filter || f.includes(filter)).sort();
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { requireShared } from './shared-data.mjs';
 
 for (const name of ['results', 'diff', 'holes', 'annotate']) {
   if (existsSync(join('webview', name, 'main.ts')) && !existsSync(join('dist', 'webview', `${name}.js`))) {
@@ -9,6 +10,7 @@ for (const name of ['results', 'diff', 'holes', 'annotate']) {
     process.exit(1);
   }
 }
+requireShared('test:webview', ['datasets/scifact', 'runs']);
 // Debian's chromium comes with the VS Code test tools; on a fresh machine, install them first (idempotent,
 // milliseconds when present) rather than fail: npm test runs these tests before the extension-host suite.
 if (!process.env.IRW_CHROMIUM && !existsSync('/usr/bin/chromium')) {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installExtension, launchChromium, startCodeServer, sleep, toolsDir, waitUntilServing } from '../vscode/code-server.mjs';
-import { REPO, datasetsDir, makeWorkspace, option } from '../vscode/prepare.mjs';
+import { REPO, datasetsDir, makeWorkspace, missingFixtures, option } from '../vscode/prepare.mjs';
 import { checkInstalledPackage } from './package-check.mjs';
 import { Workbench } from './workbench.mjs';
 
@@ -50,6 +50,11 @@ function finish(code) {
 
 if (!existsSync(vsix)) {
   console.error(`test:e2e: ${vsix} is missing: run \`npm run package\` first (npm run test:e2e does).`);
+  finish(1);
+}
+const missingData = missingFixtures(datasetsDir(option(args, '--datasets')));
+if (missingData) {
+  console.error(`test:e2e: ${missingData}`);
   finish(1);
 }
 const tools = toolsDir();

@@ -47,17 +47,24 @@ export async function compileSuite() {
   return SUITE_INDEX;
 }
 
-/** A writable workspace holding copies of the fixture datasets (tests may write runs next to them). */
-export function makeWorkspace(dest, datasets = datasetsDir()) {
+/** One line saying which fixture dataset file is missing and how to get it; null when all are there. */
+export function missingFixtures(datasets = datasetsDir()) {
   for (const name of FIXTURE_DATASETS) {
     for (const file of BEIR_FILES) {
       const p = join(datasets, name, file);
       if (!existsSync(p)) {
-        throw new Error(`fixture dataset file missing: ${p}\n  Set IRW_TEST_DATASETS (or --datasets) to a folder holding ` +
-          `${FIXTURE_DATASETS.join(', ')} in BEIR layout (default: ../shared/datasets beside the repository).`);
+        return `missing test data ${p}: get it with 'node dist/cli.js datasets get ${name} --dir ${datasets}', or set ` +
+          `IRW_TEST_DATASETS (or --datasets) to a folder holding ${FIXTURE_DATASETS.join(', ')} in BEIR layout`;
       }
     }
   }
+  return null;
+}
+
+/** A writable workspace holding copies of the fixture datasets (tests may write runs next to them). */
+export function makeWorkspace(dest, datasets = datasetsDir()) {
+  const missing = missingFixtures(datasets);
+  if (missing) throw new Error(missing);
   rmSync(dest, { recursive: true, force: true });
   mkdirSync(dest, { recursive: true });
   for (const name of FIXTURE_DATASETS) cpSync(join(datasets, name), join(dest, name), { recursive: true, dereference: true });

