@@ -50,8 +50,8 @@ export async function readCorpusTexts(dataset: string, signal?: AbortSignal, onl
 }
 
 /** Writes a run (ranked in trec_eval order) and its `<out>.json` configuration atomically; nothing is left under `out` if writing fails. */
-export function writeRun(run: Run, out: string, tmpOut?: string, config?: object): number {
-  const writer = new RunWriter(out, run.tag, tmpOut, config);
+export function writeRun(run: Run, out: string, tmpOut?: string, config?: object, scoreFormat?: 'fixed6' | 'ranked'): number {
+  const writer = new RunWriter(out, run.tag, tmpOut, config, scoreFormat);
   try {
     for (const qid of run.qids) {
       const r = run.ranking(qid);

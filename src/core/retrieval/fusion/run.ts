@@ -79,7 +79,7 @@ export function runFuse(req: FuseRunRequest): FuseRunResult {
   const t1 = performance.now();
   const fused = fuseRuns(runs, req.fusion, req.tag ?? fusionTag(req.fusion));
   const t2 = performance.now();
-  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'fuse', ...req });
+  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'fuse', ...req }, 'ranked');
   return { out: req.out, tag: fused.tag, queries: fused.qids.length, lines, millis: { read: t1 - t0, fuse: t2 - t1, total: performance.now() - t0 } };
 }
 
@@ -146,6 +146,6 @@ export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSi
   onProgress?.({ retriever: 'fusion', phase: 'fuse', done: 0 });
   const fused = fuseRuns([bm25, dense], { ...req.fusion, depth: null }, `hybrid-${fusionTag(req.fusion)}-${result.tag}`);
   const t3 = performance.now();
-  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'hybrid', ...req });
+  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'hybrid', ...req }, 'ranked');
   return { out: req.out, tag: fused.tag, queries: fused.qids.length, lines, millis: { bm25: t1 - t0, dense: t2 - t1, fuse: t3 - t2, total: performance.now() - t0 } };
 }
