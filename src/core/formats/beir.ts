@@ -1,5 +1,8 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { InputError } from './errors';
 import { forEachLine, forEachLineSync } from './lines';
+import { readQrels } from './qrels';
 
 /**
  * Streaming readers for BEIR's corpus.jsonl and queries.jsonl (qrels are read by qrels.ts).
@@ -39,7 +42,7 @@ function parseLine(kind: Kind, file: string, buf: Buffer, start: number, end: nu
   } catch (e) {
     throw new InputError({
       code: 'malformed',
-      message: `not valid JSON: ${(e as Error).message}`,
+      message: jsonMessage((e as Error).message),
       file,
       line: lineNo,
       text: raw,
@@ -103,6 +106,16 @@ function parseLine(kind: Kind, file: string, buf: Buffer, start: number, end: nu
   return { id, text, title: typeof title === 'string' ? title : '', raw };
 }
 
+/**
+ * JSON.parse's message with its position inside the one line it saw ("at position 60 (line 1 column 61)") turned
+ * into the column within the file's line (the line number is the error's own).
+ */
+function jsonMessage(message: string): string {
+  const m = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(message);
+  if (!m) return `not valid JSON: ${message}`;
+  return `not valid JSON at column ${Number(m[1]) + 1}: ${message.slice(0, m.index)}`;
+}
+
 function example(kind: Kind): string {
   return kind === 'corpus' ? '{"_id": "d1", "title": "…", "text": "…"}' : '{"_id": "q1", "text": "…"}';
 }
@@ -130,37 +143,85 @@ class IdRegistry {
 export interface ReadOptions {
   /**
    * Called with each bad line's error (malformed JSON, missing field, duplicate id: the first occurrence
-   * wins), which is then skipped. Without it, the first bad line throws.
+   * wins), which is then skipped. Without it, bad lines go to the program's report (setReadReport), or, when
+   * there is none, the first one throws.
    */
   onBadLine?: (e: InputError) => void;
 }
 
-/** Runs `parse` for one line; a bad line goes to onBadLine (and is skipped) when given, else throws. */
-function guarded(options: ReadOptions, parse: () => void): void {
-  if (!options.onBadLine) return parse();
-  try {
-    parse();
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    options.onBadLine(e);
+/**
+ * How a program hears about what the readers skip or read differently, when a caller gives no onBadLine:
+ * the CLI prints it, the runner child forwards it to the editor. The rule everywhere: a bad line is skipped,
+ * reported, and counted; reading goes on.
+ */
+export interface ReadReport {
+  /** A bad line, skipped. */
+  skipped(e: InputError): void;
+  /** Something read other than byte for byte, e.g. a byte-order mark ignored. */
+  notice(file: string, message: string): void;
+  /** The end of a file that had skipped lines, with their number. */
+  finished(file: string, skipped: number): void;
+}
+
+let report: ReadReport | null = null;
+
+/** Sets (or with null, clears) the program's report; returns the previous one. */
+export function setReadReport(r: ReadReport | null): ReadReport | null {
+  const before = report;
+  report = r;
+  return before;
+}
+
+/** Per file: routes bad lines to onBadLine, else to the program's report, else throws the first. */
+class LineGuard {
+  private count = 0;
+  constructor(
+    private readonly file: string,
+    private readonly options: ReadOptions,
+  ) {}
+
+  run(parse: () => void): void {
+    const sink = this.options.onBadLine ?? (report ? (e: InputError) => report!.skipped(e) : null);
+    if (!sink) return parse();
+    try {
+      parse();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.count++;
+      sink(e);
+    }
+  }
+
+  /** A UTF-8 byte-order mark at the very start is not part of the first line: [start, end) without it. */
+  bom(buf: Buffer, start: number, end: number, offset: number): number {
+    if (offset !== 0 || end - start < 3 || buf[start] !== 0xef || buf[start + 1] !== 0xbb || buf[start + 2] !== 0xbf) return start;
+    if (!this.options.onBadLine) report?.notice(this.file, 'starts with a UTF-8 byte-order mark, which was ignored');
+    return start + 3;
+  }
+
+  finish(): void {
+    if (this.count > 0 && !this.options.onBadLine) report?.finished(this.file, this.count);
   }
 }
 
-function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions) {
+function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: LineGuard) {
   const ids = new IdRegistry(path);
   return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
-    guarded(options, () => {
-      const rec = parseLine('corpus', path, buf, start, end, lineNo);
+    guard.run(() => {
+      const from = guard.bom(buf, start, end, offset);
+      const rec = parseLine('corpus', path, buf, from, end, lineNo);
       if (!rec) return;
       ids.add(rec.id, lineNo, rec.raw);
-      onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset, length: end - start });
+      onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset: offset + from - start, length: end - from });
     });
   };
 }
 
 /** Calls `onDoc` for each document of a BEIR corpus.jsonl, in file order. */
 export function forEachCorpusDocSync(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions = {}): void {
-  forEachLineSync(path, corpusHandler(path, onDoc, options));
+  const guard = new LineGuard(path, options);
+  forEachLineSync(path, corpusHandler(path, onDoc, guard));
+  guard.finish();
 }
 
 /** Async variant: yields to the event loop between 1 MiB chunks, so cancellation can be noticed. */
@@ -170,20 +231,109 @@ export async function forEachCorpusDoc(
   signal?: AbortSignal,
   options: ReadOptions = {},
 ): Promise<void> {
-  await forEachLine(path, corpusHandler(path, onDoc, options), signal);
+  const guard = new LineGuard(path, options);
+  await forEachLine(path, corpusHandler(path, onDoc, guard), signal);
+  guard.finish();
 }
 
 /** Reads every query of a BEIR queries.jsonl (all splits), in file order, keyed by id. */
 export function readQueries(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
   const ids = new IdRegistry(path);
   const out = new Map<string, BeirQuery>();
-  forEachLineSync(path, (buf, start, end, lineNo) => {
-    guarded(options, () => {
-      const rec = parseLine('queries', path, buf, start, end, lineNo);
+  const guard = new LineGuard(path, options);
+  forEachLineSync(path, (buf, start, end, lineNo, offset) => {
+    guard.run(() => {
+      const rec = parseLine('queries', path, buf, guard.bom(buf, start, end, offset), end, lineNo);
       if (!rec) return;
       ids.add(rec.id, lineNo, rec.raw);
       out.set(rec.id, { id: rec.id, text: rec.text, line: lineNo });
     });
   });
+  guard.finish();
   return out;
+}
+
+export interface BeirDatasetFiles {
+  corpus: string;
+  queries: string;
+  qrels: string;
+  /** Query ids judged in the split, in trec_eval order. */
+  judged: readonly string[];
+}
+
+/**
+ * Checks a BEIR dataset folder and split before any long work, refusing what would otherwise fail late or write
+ * an empty run: a missing folder (named as a folder), a folder of datasets rather than one (listing them), an
+ * unknown split (listing the splits there are), and a split with no judged query.
+ */
+export function checkBeirDataset(dir: string, split: string): BeirDatasetFiles {
+  const kind = statKind(dir);
+  if (kind !== 'dir') {
+    throw new InputError({
+      code: 'unreadable',
+      message: kind === 'file' ? 'this is a file, not a dataset folder' : 'dataset folder does not exist',
+      file: dir,
+      hint: 'Give --dataset a BEIR dataset folder: corpus.jsonl, queries.jsonl and qrels/<split>.tsv.',
+    });
+  }
+  const corpus = join(dir, 'corpus.jsonl');
+  const queries = join(dir, 'queries.jsonl');
+  if (statKind(corpus) !== 'file') {
+    const inside = datasetsIn(dir);
+    throw new InputError({
+      code: 'unreadable',
+      message: inside.length ? `this folder holds datasets (${inside.join(', ')}), not the files of one` : 'no corpus.jsonl in this dataset folder',
+      file: dir,
+      hint: inside.length
+        ? `Pass one of them, e.g. --dataset ${join(dir, inside[0])}.`
+        : 'A BEIR dataset folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv (as BEIR\'s zips unpack).',
+    });
+  }
+  if (statKind(queries) !== 'file') {
+    throw new InputError({ code: 'unreadable', message: 'file does not exist', file: queries, hint: 'A BEIR dataset folder holds queries.jsonl beside corpus.jsonl.' });
+  }
+  const qrels = join(dir, 'qrels', `${split}.tsv`);
+  if (statKind(qrels) !== 'file') {
+    const splits = listNames(join(dir, 'qrels'))
+      .filter((n) => n.endsWith('.tsv'))
+      .map((n) => n.slice(0, -4));
+    throw new InputError({
+      code: 'unreadable',
+      message: `no split '${split}' in this dataset`,
+      file: qrels,
+      hint: splits.length ? `Splits there are: ${splits.join(', ')} (--split NAME).` : `The folder ${join(dir, 'qrels')} holds no <split>.tsv qrels file.`,
+    });
+  }
+  const judged = readQrels(qrels).queryIds();
+  if (judged.length === 0) {
+    throw new InputError({
+      code: 'malformed',
+      message: 'no judgement in this qrels file (empty, or only a header): the run would be empty',
+      file: qrels,
+      hint: 'Use a split with judged queries, or add judgements (query-id, corpus-id, score per line).',
+    });
+  }
+  return { corpus, queries, qrels, judged };
+}
+
+function statKind(path: string): 'file' | 'dir' | 'none' {
+  try {
+    const s = statSync(path);
+    return s.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return 'none';
+  }
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Sub-folders of `dir` that look like BEIR datasets (hold a corpus.jsonl). */
+function datasetsIn(dir: string): string[] {
+  return listNames(dir).filter((n) => statKind(join(dir, n, 'corpus.jsonl')) === 'file');
 }

@@ -31,14 +31,7 @@ export class RunWriter {
     private readonly scoreFormat: 'fixed6' | 'ranked' = 'fixed6',
   ) {
     if (/\s/.test(tag) || tag === '') throw new Error(`run tag must be non-empty without whitespace: ${JSON.stringify(tag)}`);
-    if (isFolder(path)) {
-      throw new InputError({
-        code: 'unwritable',
-        message: 'this is a folder; the run needs a file name',
-        file: path,
-        hint: `Name a file, e.g. --out ${join(path, 'run.trec')}.`,
-      });
-    }
+    checkOutPath(path);
     try {
       mkdirSync(dirname(path), { recursive: true });
       removeLeftovers(path);
@@ -166,11 +159,21 @@ function processAlive(pid: number): boolean {
   }
 }
 
-function isFolder(path: string): boolean {
+/** Refuses an output path that names a folder (before any work, so the run is not computed for nothing). */
+export function checkOutPath(path: string): void {
+  let folder = false;
   try {
-    return statSync(path).isDirectory();
+    folder = statSync(path).isDirectory();
   } catch {
-    return false;
+    // absent: fine
+  }
+  if (folder) {
+    throw new InputError({
+      code: 'unwritable',
+      message: 'this is a folder; the run needs a file name',
+      file: path,
+      hint: `Name a file, e.g. --out ${join(path, 'run.trec')}.`,
+    });
   }
 }
 

@@ -27,6 +27,8 @@ export interface Bm25RunRequest {
   /** Folder for cached indexes; null = always build in memory. */
   cacheDir: string | null;
   out: string;
+  /** Run tag; default: runTag() of the configuration. */
+  tag?: string;
   /** Where to write until the run is complete; default: a hidden file next to `out`. */
   tmpOut?: string;
 }
@@ -100,7 +102,7 @@ export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promis
   const { index, source, file, rebuilt } = await obtainIndex(req, corpusPath, analyzer, hooks);
   const t1 = performance.now();
 
-  const tag = runTag(req);
+  const tag = req.tag ?? runTag(req);
   const searcher = new Searcher(index, { k1: req.k1, b: req.b });
   const rm3 = req.rm3 ? new Rm3(index.fieldIndexes[0], index.docIds.length, req.rm3) : null;
   const writer = new RunWriter(req.out, tag, req.tmpOut, { retriever: 'bm25', ...req });

@@ -24,6 +24,8 @@ export interface DenseRunRequest {
   /** Folder for cached corpus embeddings; null = always encode. */
   cacheDir: string | null;
   out: string;
+  /** Run tag; default dense-<model folder>-<similarity>. */
+  tag?: string;
   tmpOut?: string;
 }
 
@@ -126,7 +128,7 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
       }
     }
     onProgress?.({ phase: 'search', done: nq, total: nq });
-    const tag = `dense-${tagName(req.model)}-${config.similarity}`;
+    const tag = req.tag ?? `dense-${tagName(req.model)}-${config.similarity}`;
     const run = Run.fromRankings(tag, rankings);
     const t2 = performance.now();
     return {

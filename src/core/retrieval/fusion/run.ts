@@ -99,6 +99,8 @@ export interface HybridRunRequest {
   removeQuery: boolean;
   cacheDir: string | null;
   out: string;
+  /** Run tag; default hybrid-<fusion>-<dense tag>. */
+  tag?: string;
   tmpOut?: string;
 }
 
@@ -144,7 +146,7 @@ export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSi
   const t2 = performance.now();
   signal?.throwIfAborted();
   onProgress?.({ retriever: 'fusion', phase: 'fuse', done: 0 });
-  const fused = fuseRuns([bm25, dense], { ...req.fusion, depth: null }, `hybrid-${fusionTag(req.fusion)}-${result.tag}`);
+  const fused = fuseRuns([bm25, dense], { ...req.fusion, depth: null }, req.tag ?? `hybrid-${fusionTag(req.fusion)}-${result.tag}`);
   const t3 = performance.now();
   const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'hybrid', ...req }, 'ranked');
   return { out: req.out, tag: fused.tag, queries: fused.qids.length, lines, millis: { bm25: t1 - t0, dense: t2 - t1, fuse: t3 - t2, total: performance.now() - t0 } };
