@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { forEachCorpusDocSync, readQueries, setReadReport, type ReadReport } from '../../../../src/core/formats/beir';
+import { InputError } from '../../../../src/core/formats/errors';
+
+const dir = mkdtempSync(join(tmpdir(), 'irw-beir-faults-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function collecting(): ReadReport & { events: string[] } {
+  const events: string[] = [];
+  return {
+    events,
+    skipped: (e) => events.push(`skipped ${e.line}: ${e.message}`),
+    notice: (_f, m) => events.push(`notice: ${m}`),
+    finished: (_f, n) => events.push(`finished: ${n}`),
+  };
+}
+
+describe('BEIR readers: one rule for bad lines', () => {
+  const corpus = join(dir, 'corpus.jsonl');
+  writeFileSync(corpus, '\ufeff{"_id": "d1", "text": "a"}\n{"_id": "d2", "text": "b"}\n\n{"_id": "d3", "title": "t", "text": "c" "x": 1}\n{"_id": "d1", "text": "again"}\n{"_id": "d4", "text": "d"}\n');
+
+  it('with the program report set: a BOM is ignored and said so, every bad line skipped and reported, then the count', () => {
+    const report = collecting();
+    const before = setReadReport(report);
+    const ids: string[] = [];
+    try {
+      forEachCorpusDocSync(corpus, (d) => ids.push(d.id));
+    } finally {
+      setReadReport(before);
+    }
+    assert.deepEqual(ids, ['d1', 'd2', 'd4']);
+    assert.deepEqual(report.events, [
+      'notice: starts with a UTF-8 byte-order mark, which was ignored',
+      "skipped 4: not valid JSON at column 41: Expected ',' or '}' after property value",
+      'skipped 5: duplicate id "d1" (first on line 1)',
+      'finished: 2',
+    ]);
+  });
+
+  it('a BOM never becomes part of the first id, with or without a report', () => {
+    const queries = join(dir, 'queries.jsonl');
+    writeFileSync(queries, '\ufeff{"_id": "q1", "text": "x"}\n');
+    assert.deepEqual([...readQueries(queries).keys()], ['q1']);
+    const offsets: number[] = [];
+    forEachCorpusDocSync(join(dir, 'corpus.jsonl'), (d) => offsets.push(d.offset), { onBadLine: () => undefined });
+    assert.equal(offsets[0], 3);
+  });
+
+  it("a JSON error names the column in the file's line, not the parser's own line 1", () => {
+    const f = join(dir, 'col.jsonl');
+    const good = Array.from({ length: 9 }, (_, i) => `{"_id": "q${i}", "text": "x"}\n`).join('');
+    writeFileSync(f, `${good}{"_id": "q9", "text": "a" "b"}\n`);
+    assert.throws(
+      () => readQueries(f),
+      (e: unknown) => e instanceof InputError && e.line === 10 && /^not valid JSON at column 27: /.test(e.message) && !/line 1 column/.test(e.message),
+    );
+  });
+});
