@@ -1,7 +1,8 @@
-import { readdirSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync } from './lines';
+import { forEachLine, forEachLineSync, type LineHandler } from './lines';
 import { readQrels } from './qrels';
 
 /**
@@ -217,10 +218,80 @@ function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: Lin
   };
 }
 
-/** Calls `onDoc` for each document of a BEIR corpus.jsonl, in file order. */
+/**
+ * A BEIR file of a dataset folder: `name` (e.g. corpus.jsonl) or, when only that exists, `name.gz` (Pyserini and
+ * Anserini distribute gzipped corpora); `name` when neither does, so that the error names the usual file.
+ */
+export function beirFile(dataset: string, name: 'corpus.jsonl' | 'queries.jsonl'): string {
+  const plain = join(dataset, name);
+  return statKind(plain) === 'none' && statKind(`${plain}.gz`) === 'file' ? `${plain}.gz` : plain;
+}
+
+const isGzip = (path: string) => path.endsWith('.gz');
+
+/** Lines of a whole buffer (a gunzipped file), as lines.ts hands them: LF or CRLF excluded, 1-based numbers. */
+function splitBuffer(buf: Buffer, onLine: LineHandler, first = { lineNo: 0, offset: 0 }, final = true): number {
+  let start = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, start);
+    if (nl === -1) break;
+    const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
+    onLine(buf, start, end, ++first.lineNo, first.offset + start);
+    start = nl + 1;
+  }
+  if (final && start < buf.length) {
+    const end = buf[buf.length - 1] === 13 ? buf.length - 1 : buf.length;
+    onLine(buf, start, end, ++first.lineNo, first.offset + start);
+    start = buf.length;
+  }
+  first.offset += start;
+  return start;
+}
+
+function gunzipError(path: string, e: unknown): InputError {
+  return new InputError({
+    code: 'unreadable',
+    message: `cannot read gzip file: ${(e as Error).message}`,
+    file: path,
+    hint: 'The file ends with .gz but is not a complete gzip file: download it again, or unpack it with gunzip.',
+  });
+}
+
+function forEachLineAnySync(path: string, onLine: LineHandler): void {
+  if (!isGzip(path)) return forEachLineSync(path, onLine);
+  let data: Buffer;
+  try {
+    data = gunzipSync(readFileSync(path));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return forEachLineSync(path, onLine); // its own error
+    throw gunzipError(path, e);
+  }
+  splitBuffer(data, onLine);
+}
+
+/** Streams a gzip file through zlib; offsets count uncompressed bytes. */
+async function forEachLineAny(path: string, onLine: LineHandler, signal?: AbortSignal): Promise<void> {
+  if (!isGzip(path)) return forEachLine(path, onLine, signal);
+  const at = { lineNo: 0, offset: 0 };
+  let rest: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of createReadStream(path).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+      signal?.throwIfAborted();
+      const buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+      rest = buf.subarray(splitBuffer(buf, onLine, at, false));
+    }
+  } catch (e) {
+    if (e instanceof InputError || signal?.aborted) throw e;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return forEachLine(path, onLine, signal);
+    throw gunzipError(path, e);
+  }
+  splitBuffer(rest, onLine, at, true);
+}
+
+/** Calls `onDoc` for each document of a BEIR corpus.jsonl (or corpus.jsonl.gz), in file order. */
 export function forEachCorpusDocSync(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions = {}): void {
   const guard = new LineGuard(path, options);
-  forEachLineSync(path, corpusHandler(path, onDoc, guard));
+  forEachLineAnySync(path, corpusHandler(path, onDoc, guard));
   guard.finish();
 }
 
@@ -232,7 +303,7 @@ export async function forEachCorpusDoc(
   options: ReadOptions = {},
 ): Promise<void> {
   const guard = new LineGuard(path, options);
-  await forEachLine(path, corpusHandler(path, onDoc, guard), signal);
+  await forEachLineAny(path, corpusHandler(path, onDoc, guard), signal);
   guard.finish();
 }
 
@@ -241,7 +312,7 @@ export function readQueries(path: string, options: ReadOptions = {}): Map<string
   const ids = new IdRegistry(path);
   const out = new Map<string, BeirQuery>();
   const guard = new LineGuard(path, options);
-  forEachLineSync(path, (buf, start, end, lineNo, offset) => {
+  forEachLineAnySync(path, (buf, start, end, lineNo, offset) => {
     guard.run(() => {
       const rec = parseLine('queries', path, buf, guard.bom(buf, start, end, offset), end, lineNo);
       if (!rec) return;
@@ -276,13 +347,13 @@ export function checkBeirDataset(dir: string, split: string): BeirDatasetFiles {
       hint: 'Give --dataset a BEIR dataset folder: corpus.jsonl, queries.jsonl and qrels/<split>.tsv.',
     });
   }
-  const corpus = join(dir, 'corpus.jsonl');
-  const queries = join(dir, 'queries.jsonl');
+  const corpus = beirFile(dir, 'corpus.jsonl');
+  const queries = beirFile(dir, 'queries.jsonl');
   if (statKind(corpus) !== 'file') {
     const inside = datasetsIn(dir);
     throw new InputError({
       code: 'unreadable',
-      message: inside.length ? `this folder holds datasets (${inside.join(', ')}), not the files of one` : 'no corpus.jsonl in this dataset folder',
+      message: inside.length ? `this folder holds datasets (${inside.join(', ')}), not the files of one` : 'no corpus.jsonl (or corpus.jsonl.gz) in this dataset folder',
       file: dir,
       hint: inside.length
         ? `Pass one of them, e.g. --dataset ${join(dir, inside[0])}.`
@@ -335,5 +406,5 @@ function listNames(dir: string): string[] {
 
 /** Sub-folders of `dir` that look like BEIR datasets (hold a corpus.jsonl). */
 function datasetsIn(dir: string): string[] {
-  return listNames(dir).filter((n) => statKind(join(dir, n, 'corpus.jsonl')) === 'file');
+  return listNames(dir).filter((n) => statKind(beirFile(join(dir, n), 'corpus.jsonl')) === 'file');
 }

@@ -130,3 +130,19 @@ describe('irw run: signals', () => {
     assert.equal(existsSync(out), false);
   });
 });
+
+describe('irw run: gzip corpora', () => {
+  it('a dataset with corpus.jsonl.gz and queries.jsonl.gz gives the run its plain files give', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const plain = dataset();
+    const gz = join(dir, 'ds-gz');
+    mkdirSync(join(gz, 'qrels'), { recursive: true });
+    for (const f of ['corpus.jsonl', 'queries.jsonl']) writeFileSync(join(gz, `${f}.gz`), gzipSync(readFileSync(join(plain, f))));
+    writeFileSync(join(gz, 'qrels', 'test.tsv'), readFileSync(join(plain, 'qrels', 'test.tsv')));
+    const a = irw('run', '--dataset', plain, '--out', join(dir, 'plain.trec'));
+    const b = irw('run', '--dataset', gz, '--out', join(dir, 'gz.trec'));
+    assert.equal(b.status, 0, b.stderr);
+    assert.equal(a.status, 0, a.stderr);
+    assert.equal(readFileSync(join(dir, 'gz.trec'), 'utf8'), readFileSync(join(dir, 'plain.trec'), 'utf8'));
+  });
+});

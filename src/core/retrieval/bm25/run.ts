@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { forEachCorpusDoc, readQueries } from '../../formats/beir';
+import { beirFile, forEachCorpusDoc, readQueries } from '../../formats/beir';
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { RunWriter } from '../../formats/runWriter';
@@ -91,7 +91,7 @@ const YIELD_MS = 25;
 export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promise<Bm25RunResult> {
   const t0 = performance.now();
   const { signal, onProgress } = hooks;
-  const corpusPath = join(req.dataset, 'corpus.jsonl');
+  const corpusPath = beirFile(req.dataset, 'corpus.jsonl');
   const qrelsPath = join(req.dataset, 'qrels', `${req.split}.tsv`);
   // Read the small inputs first, so their errors come before a long indexing.
   const qids = readQrels(qrelsPath).queryIds();
@@ -164,7 +164,7 @@ function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: st
       return q;
     });
   }
-  const queriesPath = join(req.dataset, 'queries.jsonl');
+  const queriesPath = beirFile(req.dataset, 'queries.jsonl');
   const texts = readQueries(queriesPath);
   return qids.map((qid) => {
     const q = texts.get(qid);

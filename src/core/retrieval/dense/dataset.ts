@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { forEachCorpusDoc, readQueries, type CorpusDoc } from '../../formats/beir';
+import { beirFile, forEachCorpusDoc, readQueries, type CorpusDoc } from '../../formats/beir';
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { Run } from '../../formats/run';
@@ -15,7 +15,7 @@ export function documentText(doc: Pick<CorpusDoc, 'title' | 'text'>): string {
 /** The queries judged in qrels/<split>.tsv, in trec_eval order, with their text from queries.jsonl. */
 export function judgedQueries(dataset: string, split: string): { ids: string[]; texts: string[] } {
   const qrelsPath = join(dataset, 'qrels', `${split}.tsv`);
-  const queriesPath = join(dataset, 'queries.jsonl');
+  const queriesPath = beirFile(dataset, 'queries.jsonl');
   const ids = [...readQrels(qrelsPath).queryIds()];
   const all = readQueries(queriesPath);
   const texts = ids.map((id) => {
@@ -38,7 +38,7 @@ export async function readCorpusTexts(dataset: string, signal?: AbortSignal, onl
   const ids: string[] = [];
   const texts: string[] = [];
   await forEachCorpusDoc(
-    join(dataset, 'corpus.jsonl'),
+    beirFile(dataset, 'corpus.jsonl'),
     (doc) => {
       if (only && !only.has(doc.id)) return;
       ids.push(doc.id);

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { beirFile } from '../../formats/beir';
 import { Run } from '../../formats/run';
 import { embeddingFile, embeddingKey, loadEmbeddings, saveEmbeddings } from './cache';
 import { judgedQueries, readCorpusTexts, tagName, writeRun } from './dataset';
@@ -77,7 +77,7 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
     let cached: ReturnType<typeof loadEmbeddings> = 'absent';
     if (req.cacheDir) {
       onProgress?.({ phase: 'hash', done: 0 });
-      key = embeddingKey(await documentEmbeddingKey(encoder.folder), await hashFile(join(req.dataset, 'corpus.jsonl'), signal));
+      key = embeddingKey(await documentEmbeddingKey(encoder.folder), await hashFile(beirFile(req.dataset, 'corpus.jsonl'), signal));
       cacheFile = embeddingFile(req.cacheDir, key);
       onProgress?.({ phase: 'load-embeddings', done: 0 });
       cached = loadEmbeddings(cacheFile, key, corpus.ids);

@@ -60,3 +60,33 @@ describe('BEIR readers: one rule for bad lines', () => {
     );
   });
 });
+
+describe('BEIR readers: gzip (corpus.jsonl.gz, queries.jsonl.gz)', () => {
+  it('beirFile finds the .gz when only it exists; both readers read it as the plain file', async () => {
+    const { beirFile, forEachCorpusDoc } = await import('../../../../src/core/formats/beir');
+    const { gzipSync } = await import('node:zlib');
+    const ds = mkdtempSync(join(dir, 'gz-'));
+    const lines = Array.from({ length: 5000 }, (_, i) => `{"_id": "d${i}", "text": "w${i} ${'x'.repeat(i % 300)}"}`).join('\r\n');
+    writeFileSync(join(ds, 'corpus.jsonl.gz'), gzipSync(lines)); // no final newline, CRLF
+    writeFileSync(join(ds, 'queries.jsonl.gz'), gzipSync('{"_id": "q1", "text": "x"}\n'));
+    assert.equal(beirFile(ds, 'corpus.jsonl'), join(ds, 'corpus.jsonl.gz'));
+    const docs: string[] = [];
+    await forEachCorpusDoc(beirFile(ds, 'corpus.jsonl'), (d) => docs.push(`${d.line}:${d.id}:${d.text.length}`));
+    assert.equal(docs.length, 5000);
+    assert.equal(docs[4999], `5000:d4999:${'w4999 '.length + (4999 % 300)}`);
+    const sync: string[] = [];
+    forEachCorpusDocSync(beirFile(ds, 'corpus.jsonl'), (d) => sync.push(`${d.line}:${d.id}:${d.text.length}`));
+    assert.deepEqual(sync, docs);
+    assert.deepEqual([...readQueries(beirFile(ds, 'queries.jsonl')).keys()], ['q1']);
+  });
+
+  it('a truncated .gz is bad input naming the file, not an internal error', async () => {
+    const { forEachCorpusDoc } = await import('../../../../src/core/formats/beir');
+    const { gzipSync } = await import('node:zlib');
+    const f = join(dir, 'cut.jsonl.gz');
+    const whole = gzipSync(Array.from({ length: 2000 }, (_, i) => `{"_id": "d${i}", "text": "t${i}"}`).join('\n'));
+    writeFileSync(f, whole.subarray(0, whole.length / 2));
+    await assert.rejects(forEachCorpusDoc(f, () => undefined), (e: unknown) => e instanceof InputError && e.file === f && /gzip/.test(e.message));
+    assert.throws(() => forEachCorpusDocSync(f, () => undefined), (e: unknown) => e instanceof InputError && e.file === f);
+  });
+});
