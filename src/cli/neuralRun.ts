@@ -59,7 +59,7 @@ export function parseNeuralJob(retriever: NeuralRetriever, values: Record<string
   const similarity = (sim ?? null) as Similarity | null;
   const batchSize = int('batch-size', values['batch-size'], 32);
   const threads = values.threads === undefined ? null : int('threads', values.threads, 0);
-  const shared = { dataset: bm25.dataset, split: bm25.split, out: bm25.out, ...(bm25.tag !== undefined ? { tag: bm25.tag } : {}) };
+  const shared = { dataset: bm25.dataset, split: bm25.split, out: bm25.out, ...(bm25.tag !== undefined ? { tag: bm25.tag } : {}), ...(bm25.queries ? { queries: bm25.queries } : {}) };
   let job: NeuralJob;
   switch (retriever) {
     case 'dense':

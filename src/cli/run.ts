@@ -22,6 +22,8 @@ options:
   --dataset DIR            BEIR dataset folder (required)
   --out FILE               run file to write (required); written only when the run completes
   --split NAME             qrels split whose queries are run (default: test)
+  --queries FILE           run the queries of FILE instead (BEIR JSONL, TSV id<TAB>text, or TREC topics;
+                           .gz read too); no qrels needed
   --retriever NAME         bm25 (default), dense, rerank or hybrid (options below)
   --k1 X                   BM25 k1 (default 0.9, Anserini's)
   --b X                    BM25 b (default 0.4)
@@ -55,6 +57,7 @@ const APPLIES: [option: string, retrievers: readonly Retriever[], why: string][]
   ['threads', ['dense', 'rerank', 'hybrid'], 'only neural retrievers run a model'],
   ['similarity', ['dense', 'hybrid'], 'only bi-encoders compare embeddings'],
   ['first-stage', ['rerank'], 'only re-ranking reads a first-stage run'],
+  ['queries', ['bm25', 'dense', 'hybrid'], 're-ranking takes its queries from the first-stage run and the split'],
   ['rerank-depth', ['rerank'], 'only re-ranking has a depth to re-rank'],
   ['top-k', ['bm25', 'dense', 'hybrid'], 're-ranking writes --rerank-depth results per query'],
   ['cache', ['bm25', 'dense', 'hybrid'], 're-ranking keeps no index or embeddings'],
@@ -88,7 +91,8 @@ export function parseRunArgs(argv: string[]): Bm25RunRequest | NeuralJob | 'help
       options: {
         dataset: { type: 'string' },
         out: { type: 'string' },
-        split: { type: 'string', default: 'test' },
+        split: { type: 'string' },
+        queries: { type: 'string' },
         retriever: { type: 'string', default: 'bm25' },
         k1: { type: 'string' },
         b: { type: 'string' },
@@ -120,7 +124,7 @@ export function parseRunArgs(argv: string[]): Bm25RunRequest | NeuralJob | 'help
   if (rm3Opts !== undefined && !values.rm3) throw new UsageError('--fb-terms, --fb-docs and --original-query-weight need --rm3');
   const req: Bm25RunRequest = {
     dataset: resolve(values.dataset),
-    split: values.split,
+    split: values.split ?? 'test',
     k1: num('k1', values.k1, 0.9),
     b: num('b', values.b, 0.4),
     fields: (values.fields ?? 'flat') as Bm25RunRequest['fields'],
@@ -137,7 +141,9 @@ export function parseRunArgs(argv: string[]): Bm25RunRequest | NeuralJob | 'help
     cacheDir: values.cache ? resolve(values.cache) : null,
     out: resolve(values.out),
     ...(values.tag !== undefined ? { tag: values.tag } : {}),
+    ...(values.queries !== undefined ? { queries: resolve(values.queries) } : {}),
   };
+  if (values.queries !== undefined && values.split !== undefined) throw new UsageError('--split has no effect with --queries: the queries come from the file, not from a split (drop one)');
   const problem = checkRequest(req);
   if (problem) throw new UsageError(problem);
   if (neural) return parseNeuralJob(values.retriever as NeuralRetriever, values, req);
@@ -163,7 +169,7 @@ export const runCommand: Command = {
     const previousReport = setReadReport(stderrReadReport('irw run', () => progress.stop()));
     try {
       checkOutPath(target.out);
-      if ('dataset' in target) checkBeirDataset(target.dataset, target.split);
+      if ('dataset' in target) checkBeirDataset(target.dataset, target.split, 'queries' in target ? target.queries : undefined);
       signal.throwIfAborted();
       if (isNeuralJob(req)) {
         const n = await runNeuralJob(req, { signal, onProgress });

@@ -51,7 +51,7 @@ async function run(id: string, request: Extract<ParentMessage, { kind: 'run' }>[
     // The same checks as `irw run`, before any long work: an unusable --out, dataset folder, split or qrels.
     const target = isNeuralJob(request) ? request.request : request;
     checkOutPath(target.out);
-    if ('dataset' in target) checkBeirDataset(target.dataset, target.split);
+    if ('dataset' in target) checkBeirDataset(target.dataset, target.split, 'queries' in target ? target.queries : undefined);
     const hooks = {
       signal: controller.signal,
       onProgress: (p: Extract<ChildMessage, { kind: 'progress' }>['progress']) => {

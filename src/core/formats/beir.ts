@@ -328,7 +328,7 @@ export interface BeirDatasetFiles {
   corpus: string;
   queries: string;
   qrels: string;
-  /** Query ids judged in the split, in trec_eval order. */
+  /** Query ids judged in the split, in trec_eval order (or those of the queries file, in its order). */
   judged: readonly string[];
 }
 
@@ -337,7 +337,7 @@ export interface BeirDatasetFiles {
  * an empty run: a missing folder (named as a folder), a folder of datasets rather than one (listing them), an
  * unknown split (listing the splits there are), and a split with no judged query.
  */
-export function checkBeirDataset(dir: string, split: string): BeirDatasetFiles {
+export function checkBeirDataset(dir: string, split: string, queriesFile?: string): BeirDatasetFiles {
   const kind = statKind(dir);
   if (kind !== 'dir') {
     throw new InputError({
@@ -359,6 +359,11 @@ export function checkBeirDataset(dir: string, split: string): BeirDatasetFiles {
         ? `Pass one of them, e.g. --dataset ${join(dir, inside[0])}.`
         : 'A BEIR dataset folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv (as BEIR\'s zips unpack).',
     });
+  }
+  if (queriesFile) {
+    const judged = [...readQueryFile(queriesFile).keys()];
+    if (judged.length === 0) throw new InputError({ code: 'malformed', message: 'no query in this file: the run would be empty', file: queriesFile, hint: 'Give BEIR JSONL, TSV (id TAB text) or TREC topics.' });
+    return { corpus, queries: queriesFile, qrels: '', judged };
   }
   if (statKind(queries) !== 'file') {
     throw new InputError({ code: 'unreadable', message: 'file does not exist', file: queries, hint: 'A BEIR dataset folder holds queries.jsonl beside corpus.jsonl.' });
@@ -407,4 +412,81 @@ function listNames(dir: string): string[] {
 /** Sub-folders of `dir` that look like BEIR datasets (hold a corpus.jsonl). */
 function datasetsIn(dir: string): string[] {
   return listNames(dir).filter((n) => statKind(beirFile(join(dir, n), 'corpus.jsonl')) === 'file');
+}
+
+/**
+ * Queries from a file of any of the field's usual kinds, told apart by content: BEIR JSONL ({"_id", "text"} per
+ * line), TSV (id TAB text per line, as MS MARCO's queries.*.tsv) or TREC topics (<top> <num> <title> ... </top>;
+ * the title is the query). In file order; bad lines are handled as in readQueries.
+ */
+export function readQueryFile(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
+  let head = '';
+  forEachLineAnySync(path, (buf, start, end) => {
+    if (head.length < 4096) head += `${buf.toString('utf8', start, end)}\n`;
+  });
+  const first = head.replace(/^\ufeff/, '').trimStart();
+  if (first.startsWith('{')) return readQueries(path, options);
+  return /<top>/i.test(head) ? readTrecTopics(path, options) : readTsvQueries(path, options);
+}
+
+function readTsvQueries(path: string, options: ReadOptions): Map<string, BeirQuery> {
+  const ids = new IdRegistry(path);
+  const out = new Map<string, BeirQuery>();
+  const guard = new LineGuard(path, options);
+  forEachLineAnySync(path, (buf, start, end, lineNo, offset) => {
+    guard.run(() => {
+      const raw = buf.toString('utf8', guard.bom(buf, start, end, offset), end);
+      if (raw.trim() === '') return;
+      const tab = raw.indexOf('\t');
+      const id = tab < 0 ? '' : raw.slice(0, tab).trim();
+      if (tab < 0 || id === '' || /\s/.test(id)) {
+        throw new InputError({
+          code: 'malformed',
+          message: tab < 0 ? 'no TAB between query id and text' : 'the query id is empty or contains whitespace',
+          file: path,
+          line: lineNo,
+          text: raw,
+          hint: 'Each line of a TSV queries file is: query id, TAB, query text (as MS MARCO queries.*.tsv).',
+        });
+      }
+      ids.add(id, lineNo, raw);
+      out.set(id, { id, text: raw.slice(tab + 1).trim(), line: lineNo });
+    });
+  });
+  guard.finish();
+  return out;
+}
+
+/** TREC topics: each <top> ... </top> gives <num> (after an optional "Number:") and <title> (the query). */
+function readTrecTopics(path: string, options: ReadOptions): Map<string, BeirQuery> {
+  const lines: string[] = [];
+  forEachLineAnySync(path, (buf, start, end) => void lines.push(buf.toString('utf8', start, end)));
+  const text = lines.join('\n').replace(/^\ufeff/, '');
+  const ids = new IdRegistry(path);
+  const out = new Map<string, BeirQuery>();
+  const guard = new LineGuard(path, options);
+  for (const m of text.matchAll(/<top>([\s\S]*?)<\/top>/gi)) {
+    const lineNo = text.slice(0, m.index).split('\n').length;
+    guard.run(() => {
+      const num = /<num>\s*(?:Number:)?\s*([^\s<]+)/i.exec(m[1])?.[1];
+      const title = /<title>\s*(?:Topic:)?([\s\S]*?)(?:<\/title>|<\w+>|$)/i.exec(m[1])?.[1].replace(/\s+/g, ' ').trim();
+      if (!num || !title) {
+        throw new InputError({
+          code: 'missing-field',
+          message: !num ? 'topic without a <num>' : 'topic without a <title>',
+          file: path,
+          line: lineNo,
+          text: m[0].split('\n')[0],
+          hint: 'Each TREC topic needs <num> Number: ID and <title> the query.',
+        });
+      }
+      ids.add(num, lineNo, m[0].split('\n')[0]);
+      out.set(num, { id: num, text: title, line: lineNo });
+    });
+  }
+  guard.finish();
+  if (out.size === 0 && !options.onBadLine) {
+    throw new InputError({ code: 'unknown-format', message: 'no <top> ... </top> topic in this file', file: path, hint: 'Give BEIR JSONL, TSV (id TAB text) or TREC topics.' });
+  }
+  return out;
 }

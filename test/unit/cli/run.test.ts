@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 
 const ROOT = resolve(__dirname, '../../..');
 const DATASETS = resolve(ROOT, '../shared/datasets');
@@ -132,8 +133,7 @@ describe('irw run: signals', () => {
 });
 
 describe('irw run: gzip corpora', () => {
-  it('a dataset with corpus.jsonl.gz and queries.jsonl.gz gives the run its plain files give', async () => {
-    const { gzipSync } = await import('node:zlib');
+  it('a dataset with corpus.jsonl.gz and queries.jsonl.gz gives the run its plain files give', () => {
     const plain = dataset();
     const gz = join(dir, 'ds-gz');
     mkdirSync(join(gz, 'qrels'), { recursive: true });
@@ -144,5 +144,18 @@ describe('irw run: gzip corpora', () => {
     assert.equal(b.status, 0, b.stderr);
     assert.equal(a.status, 0, a.stderr);
     assert.equal(readFileSync(join(dir, 'gz.trec'), 'utf8'), readFileSync(join(dir, 'plain.trec'), 'utf8'));
+  });
+});
+
+describe('irw run --queries FILE: any queries, not only those judged in a split', () => {
+  it('TSV queries are run as given; --split with --queries is refused', () => {
+    const q = join(dir, 'my-queries.tsv');
+    writeFileSync(q, 'x1\tcherry\nx2\tapple\n');
+    const out = join(dir, 'q.trec');
+    const r = irw('run', '--dataset', dataset(), '--queries', q, '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => l.split(' ').slice(0, 3).join(' '));
+    assert.deepEqual(lines, ['x1 Q0 d2', 'x2 Q0 d1', 'x2 Q0 d4']);
+    assert.equal(irw('run', '--dataset', dataset(), '--queries', q, '--split', 'test', '--out', out).status, 2);
   });
 });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { beirFile, forEachCorpusDoc, readQueries } from '../../formats/beir';
+import { beirFile, forEachCorpusDoc, readQueries, readQueryFile } from '../../formats/beir';
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { RunWriter } from '../../formats/runWriter';
@@ -29,6 +29,8 @@ export interface Bm25RunRequest {
   out: string;
   /** Run tag; default: runTag() of the configuration. */
   tag?: string;
+  /** A queries file (BEIR JSONL, TSV or TREC topics) whose queries are run instead of those judged in the split. */
+  queries?: string;
   /** Where to write until the run is complete; default: a hidden file next to `out`. */
   tmpOut?: string;
 }
@@ -94,7 +96,7 @@ export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promis
   const corpusPath = beirFile(req.dataset, 'corpus.jsonl');
   const qrelsPath = join(req.dataset, 'qrels', `${req.split}.tsv`);
   // Read the small inputs first, so their errors come before a long indexing.
-  const qids = readQrels(qrelsPath).queryIds();
+  const qids = req.queries ? [...readQueryFile(req.queries).keys()] : readQrels(qrelsPath).queryIds();
   const analyzer = await createAnalyzer();
   const queries = loadQueries(req, qids, qrelsPath, analyzer);
   signal?.throwIfAborted();
@@ -164,8 +166,8 @@ function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: st
       return q;
     });
   }
-  const queriesPath = beirFile(req.dataset, 'queries.jsonl');
-  const texts = readQueries(queriesPath);
+  const queriesPath = req.queries ?? beirFile(req.dataset, 'queries.jsonl');
+  const texts = req.queries ? readQueryFile(req.queries) : readQueries(queriesPath);
   return qids.map((qid) => {
     const q = texts.get(qid);
     if (!q) throw missingQuery(qid, queriesPath, qrelsPath);

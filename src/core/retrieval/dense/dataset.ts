@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { beirFile, forEachCorpusDoc, readQueries, type CorpusDoc } from '../../formats/beir';
+import { beirFile, forEachCorpusDoc, readQueries, readQueryFile, type CorpusDoc } from '../../formats/beir';
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { Run } from '../../formats/run';
@@ -13,7 +13,11 @@ export function documentText(doc: Pick<CorpusDoc, 'title' | 'text'>): string {
 }
 
 /** The queries judged in qrels/<split>.tsv, in trec_eval order, with their text from queries.jsonl. */
-export function judgedQueries(dataset: string, split: string): { ids: string[]; texts: string[] } {
+export function judgedQueries(dataset: string, split: string, queriesFile?: string): { ids: string[]; texts: string[] } {
+  if (queriesFile) {
+    const all = [...readQueryFile(queriesFile).values()];
+    return { ids: all.map((q) => q.id), texts: all.map((q) => q.text) };
+  }
   const qrelsPath = join(dataset, 'qrels', `${split}.tsv`);
   const queriesPath = beirFile(dataset, 'queries.jsonl');
   const ids = [...readQrels(qrelsPath).queryIds()];

@@ -101,6 +101,8 @@ export interface HybridRunRequest {
   out: string;
   /** Run tag; default hybrid-<fusion>-<dense tag>. */
   tag?: string;
+  /** A queries file run instead of the queries judged in the split (see Bm25RunRequest.queries). */
+  queries?: string;
   tmpOut?: string;
 }
 
@@ -131,7 +133,7 @@ export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSi
   let bm25: Run;
   try {
     await runBm25(
-      { ...req.bm25, dataset: req.dataset, split: req.split, topK: req.bm25Depth, removeQuery: req.removeQuery, cacheDir: req.cacheDir, out: bm25Out },
+      { ...req.bm25, dataset: req.dataset, split: req.split, queries: req.queries, topK: req.bm25Depth, removeQuery: req.removeQuery, cacheDir: req.cacheDir, out: bm25Out },
       { signal, onProgress: (p) => onProgress?.({ retriever: 'bm25', ...p }) },
     );
     bm25 = readRun(bm25Out);
@@ -140,7 +142,7 @@ export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSi
   }
   const t1 = performance.now();
   const { run: dense, result } = await denseRetrieve(
-    { ...req.dense, dataset: req.dataset, split: req.split, topK: req.denseDepth, removeQuery: req.removeQuery, cacheDir: req.cacheDir },
+    { ...req.dense, dataset: req.dataset, split: req.split, queries: req.queries, topK: req.denseDepth, removeQuery: req.removeQuery, cacheDir: req.cacheDir },
     { signal, onProgress: (p) => onProgress?.({ retriever: 'dense', ...p }) },
   );
   const t2 = performance.now();

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { forEachCorpusDocSync, readQueries, setReadReport, type ReadReport } from '../../../../src/core/formats/beir';
+import { gzipSync } from 'node:zlib';
+import { beirFile, forEachCorpusDoc, forEachCorpusDocSync, readQueries, readQueryFile, setReadReport, type ReadReport } from '../../../../src/core/formats/beir';
 import { InputError } from '../../../../src/core/formats/errors';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-beir-faults-'));
@@ -63,8 +64,6 @@ describe('BEIR readers: one rule for bad lines', () => {
 
 describe('BEIR readers: gzip (corpus.jsonl.gz, queries.jsonl.gz)', () => {
   it('beirFile finds the .gz when only it exists; both readers read it as the plain file', async () => {
-    const { beirFile, forEachCorpusDoc } = await import('../../../../src/core/formats/beir');
-    const { gzipSync } = await import('node:zlib');
     const ds = mkdtempSync(join(dir, 'gz-'));
     const lines = Array.from({ length: 5000 }, (_, i) => `{"_id": "d${i}", "text": "w${i} ${'x'.repeat(i % 300)}"}`).join('\r\n');
     writeFileSync(join(ds, 'corpus.jsonl.gz'), gzipSync(lines)); // no final newline, CRLF
@@ -81,12 +80,27 @@ describe('BEIR readers: gzip (corpus.jsonl.gz, queries.jsonl.gz)', () => {
   });
 
   it('a truncated .gz is bad input naming the file, not an internal error', async () => {
-    const { forEachCorpusDoc } = await import('../../../../src/core/formats/beir');
-    const { gzipSync } = await import('node:zlib');
     const f = join(dir, 'cut.jsonl.gz');
     const whole = gzipSync(Array.from({ length: 2000 }, (_, i) => `{"_id": "d${i}", "text": "t${i}"}`).join('\n'));
     writeFileSync(f, whole.subarray(0, whole.length / 2));
     await assert.rejects(forEachCorpusDoc(f, () => undefined), (e: unknown) => e instanceof InputError && e.file === f && /gzip/.test(e.message));
     assert.throws(() => forEachCorpusDocSync(f, () => undefined), (e: unknown) => e instanceof InputError && e.file === f);
   });
+});
+
+describe('readQueryFile: BEIR JSONL, TSV or TREC topics, told apart by content', () => {
+  const read = (name: string, text: string | Buffer) => {
+    const f = join(dir, name);
+    writeFileSync(f, text);
+    return [...readQueryFile(f).values()].map((q) => [q.id, q.text, q.line]);
+  };
+  it('BEIR JSONL', () => assert.deepEqual(read('q.jsonl', '{"_id": "q1", "text": "a b"}\n{"_id": "q2", "text": "c"}\n'), [['q1', 'a b', 1], ['q2', 'c', 2]]));
+  it('TSV (MS MARCO), CRLF, gzip', () => assert.deepEqual(read('q.tsv.gz', gzipSync('1048585\twhat is paula deen\'s brother\r\n2\tandrogen receptor define\r\n')), [['1048585', "what is paula deen's brother", 1], ['2', 'androgen receptor define', 2]]));
+  it('TREC topics: <num> Number:, <title> (Topic: prefix dropped), description ignored', () =>
+    assert.deepEqual(read('topics.301-302.txt', '<top>\n<num> Number: 301\n<title> Topic: International Organized\n Crime\n<desc> Description:\nx\n</top>\n\n<top>\n<num> Number: 302 <title> Poliomyelitis </title>\n</top>\n'), [
+      ['301', 'International Organized Crime', 1],
+      ['302', 'Poliomyelitis', 9],
+    ]));
+  it('a TSV line without a TAB is bad input naming file and line', () =>
+    assert.throws(() => read('bad.tsv', '1\tok\n2 no tab\n'), (e: unknown) => e instanceof InputError && e.line === 2 && /no TAB/.test(e.message)));
 });
