@@ -4,6 +4,8 @@ import { METHODS, type Method } from '../core/retrieval/fusion/fuse';
 import { NORMALIZATIONS, type Normalization } from '../core/retrieval/fusion/normalize';
 import { FUSION_DEFAULTS, checkFusion, runFuse, type FusionSpec } from '../core/retrieval/fusion/run';
 import { checkOutPath } from '../core/formats/runWriter';
+import { ProgressReporter } from '../core/progress/reporter';
+import { stageOf } from '../core/progress/stages';
 import { EXIT, UsageError, type Command } from './common';
 
 const HELP = `usage: irw fuse RUN RUN... --out FILE [options]
@@ -110,7 +112,15 @@ export const fuseCommand: Command = {
     if (values.tag !== undefined && (/\s/.test(values.tag) || values.tag === '')) throw new UsageError('--tag must be non-empty, without whitespace');
     const fusion = parseFusion(values, positionals.length);
     checkOutPath(resolve(values.out));
-    const r = runFuse({ runs: positionals.map((p) => resolve(p)), fusion, tag: values.tag ?? null, out: resolve(values.out) });
+    // One step (reading, fusing and writing are quick and synchronous): its name, as every command shows progress.
+    const progress = new ProgressReporter(process.stderr);
+    progress.update(`${stageOf({ phase: 'read-runs' }).label} and ${stageOf({ phase: 'fuse' }).label}`, 0);
+    let r;
+    try {
+      r = runFuse({ runs: positionals.map((p) => resolve(p)), fusion, tag: values.tag ?? null, out: resolve(values.out) });
+    } finally {
+      progress.stop();
+    }
     process.stderr.write(
       `wrote ${r.out}: ${r.queries} queries, ${r.lines} lines, tag ${r.tag}; read ${Math.round(r.millis.read)} ms, fused ${Math.round(r.millis.fuse)} ms\n`,
     );

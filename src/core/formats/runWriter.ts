@@ -159,21 +159,38 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Refuses an output path that names a folder (before any work, so the run is not computed for nothing). */
+/**
+ * Refuses an output path that names a folder, or whose folder cannot be made because a file stands in its way
+ * (checked before any work, so the run is not computed for nothing).
+ */
 export function checkOutPath(path: string): void {
-  let folder = false;
-  try {
-    folder = statSync(path).isDirectory();
-  } catch {
-    // absent: fine
-  }
-  if (folder) {
+  if (kindOf(path) === 'dir') {
     throw new InputError({
       code: 'unwritable',
       message: 'this is a folder; the run needs a file name',
       file: path,
       hint: `Name a file, e.g. --out ${join(path, 'run.trec')}.`,
     });
+  }
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const kind = kindOf(dir);
+    if (kind === 'file') {
+      throw new InputError({
+        code: 'unwritable',
+        message: `cannot write file: ${dir} is a file, not a folder`,
+        file: path,
+        hint: 'Choose an output path whose folders are folders (or move that file away).',
+      });
+    }
+    if (kind === 'dir' || dirname(dir) === dir) return;
+  }
+}
+
+function kindOf(path: string): 'file' | 'dir' | 'none' {
+  try {
+    return statSync(path).isDirectory() ? 'dir' : 'file';
+  } catch {
+    return 'none';
   }
 }
 

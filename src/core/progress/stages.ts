@@ -21,6 +21,7 @@ const STAGES: Record<string, Stage> = {
   read: { label: 'reading the corpus and the first-stage run' },
   rerank: { label: 're-ranking query-document pairs', unit: 'pairs' },
   fuse: { label: 'fusing the runs' },
+  'read-runs': { label: 'reading the run files' },
 };
 
 const RETRIEVERS: Record<string, string> = { bm25: 'BM25', dense: 'dense', fusion: 'fusion' };

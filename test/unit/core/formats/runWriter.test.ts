@@ -64,6 +64,12 @@ describe('RunWriter: output path and sidecar', () => {
     assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('.folder')), []);
   });
 
+  it('a file standing where the output folder should be is bad input, not an internal error', () => {
+    const file = join(dir, 'plain-file');
+    writeFileSync(file, 'x');
+    assert.throws(() => new RunWriter(join(file, 'sub', 'run.trec'), 't'), (e: unknown) => e instanceof InputError && /plain-file is a file, not a folder/.test(e.message));
+  });
+
   it('a run that fails to commit leaves the previous run and its sidecar as they were', () => {
     const out = join(dir, 'keep.trec');
     writeFileSync(out, 'old run\n');
