@@ -11,5 +11,7 @@ export class UsageError extends Error {}
 
 export interface Command {
   summary: string;
-  run(argv: string[]): Promise<number>;
+  /** Stops cleanly on `signal` (SIGINT/SIGTERM); a command without it exits at once on a signal. */
+  cancellable?: boolean;
+  run(argv: string[], signal: AbortSignal): Promise<number>;
 }

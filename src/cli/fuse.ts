@@ -3,6 +3,9 @@ import { parseArgs } from 'node:util';
 import { METHODS, type Method } from '../core/retrieval/fusion/fuse';
 import { NORMALIZATIONS, type Normalization } from '../core/retrieval/fusion/normalize';
 import { FUSION_DEFAULTS, checkFusion, runFuse, type FusionSpec } from '../core/retrieval/fusion/run';
+import { checkOutPath } from '../core/formats/runWriter';
+import { ProgressReporter } from '../core/progress/reporter';
+import { stageOf } from '../core/progress/stages';
 import { EXIT, UsageError, type Command } from './common';
 
 const HELP = `usage: irw fuse RUN RUN... --out FILE [options]
@@ -19,16 +22,20 @@ options:
                       arithmetic sum(w s)/sum(w), geometric, harmonic (weighted means),
                       linear sum(w s) (the OpenSearch study's b + f*n is --weights 1,f),
                       combsum, combmnz (combsum x runs containing the document),
-                      rrf sum(w/(k+rank)), ranks 1-based; ignores --norm
+                      rrf sum(w/(k+rank)), ranks 1-based (refuses --norm: ranks have no scale)
   --weights W,W...  one weight per run (default all 1)
   --depth N[,N...]  results used from each run per query: one for all, or one per run
                     (default all; the study used --depth 9999,250 for BM25,dense)
-  --rrf-k K         RRF's k (default 60)
+  --rrf-k K         RRF's k (default 60; --method rrf only)
   --top-k N         results kept per query (default 1000)
   --tag TAG         run tag (default fused-<norm>-<method> or fused-rrf<k>)
 
 Ranks are positions in trec_eval's order (score descending, ties by docid descending); the rank column
-of the inputs is ignored, as trec_eval ignores it.
+of the inputs is ignored, as trec_eval ignores it. A score of inf or -inf ranks first or last in its run, as
+in trec_eval, and normalizes like a score one span above (below) the run's finite ones. Fused scores are
+written so that trec_eval, which reads them as 32-bit floats, ranks each query's lines in the fused order:
+6 decimals, or more digits where 6 would tie neighbours that fusion told apart. An option that has no effect
+with the chosen --method is refused.
 `;
 
 function numbers(name: string, v: string | undefined): number[] | null {
@@ -53,7 +60,8 @@ export function parseFusion(values: Record<string, string | boolean | undefined>
   const method = (values.method as string | undefined) ?? FUSION_DEFAULTS.method;
   if (!METHODS.includes(method as Method)) throw new UsageError(`unknown --method '${method}' (available: ${METHODS.join(', ')})`);
   if (!NORMALIZATIONS.includes(norm as Normalization)) throw new UsageError(`unknown --norm '${norm}' (available: ${NORMALIZATIONS.join(', ')})`);
-  if (method === 'rrf' && values.norm !== undefined) throw new UsageError('rrf fuses ranks, not scores: drop --norm');
+  if (method === 'rrf' && values.norm !== undefined) throw new UsageError('--norm has no effect with --method rrf: rrf fuses ranks, not scores (drop --norm)');
+  if (method !== 'rrf' && values['rrf-k'] !== undefined) throw new UsageError(`--rrf-k has no effect with --method ${method}: only rrf has a k (drop --rrf-k)`);
   const spec: FusionSpec = {
     method: method as Method,
     norm: norm as Normalization,
@@ -103,7 +111,16 @@ export const fuseCommand: Command = {
     if (!values.out) throw new UsageError('--out FILE is required');
     if (values.tag !== undefined && (/\s/.test(values.tag) || values.tag === '')) throw new UsageError('--tag must be non-empty, without whitespace');
     const fusion = parseFusion(values, positionals.length);
-    const r = runFuse({ runs: positionals.map((p) => resolve(p)), fusion, tag: values.tag ?? null, out: resolve(values.out) });
+    checkOutPath(resolve(values.out));
+    // One step (reading, fusing and writing are quick and synchronous): its name, as every command shows progress.
+    const progress = new ProgressReporter(process.stderr);
+    progress.update(`${stageOf({ phase: 'read-runs' }).label} and ${stageOf({ phase: 'fuse' }).label}`, 0);
+    let r;
+    try {
+      r = runFuse({ runs: positionals.map((p) => resolve(p)), fusion, tag: values.tag ?? null, out: resolve(values.out) });
+    } finally {
+      progress.stop();
+    }
     process.stderr.write(
       `wrote ${r.out}: ${r.queries} queries, ${r.lines} lines, tag ${r.tag}; read ${Math.round(r.millis.read)} ms, fused ${Math.round(r.millis.fuse)} ms\n`,
     );

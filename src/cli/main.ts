@@ -1,3 +1,5 @@
+// First: signals are caught from the moment the CLI starts (see signals.ts).
+import { cancelSignal, releaseSignals } from './signals';
 import { isInputError } from '../core/formats/errors';
 import { EXIT, UsageError, type Command } from './common';
 import { datasetsCommand } from './datasets';
@@ -29,7 +31,7 @@ exit codes:
   1  bad input: a file is unreadable or malformed (the message names file, line and what to do)
   2  usage error: unknown command or option, missing argument
   3  the run was cancelled (SIGINT/SIGTERM); partial output is removed
-  4  internal error (a bug: please report it with the message)
+  4  internal error (a bug: please report it with the message); never for a file or option you can fix
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -47,8 +49,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`irw: unknown command '${name}'\n\n${HELP}`);
     return EXIT.usage;
   }
+  if (!command.cancellable && releaseSignals()) return EXIT.cancelled;
   try {
-    return await command.run(rest);
+    return await command.run(rest, cancelSignal);
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`irw ${name}: ${e.message}\nRun 'irw ${name} --help' for usage.\n`);

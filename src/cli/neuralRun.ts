@@ -47,7 +47,10 @@ function int(name: string, v: string | boolean | undefined, dflt: number): numbe
   return x;
 }
 
-/** A neural job from parsed `irw run` options; `bm25` carries the shared options (dataset, split, out, ...). */
+/**
+ * A neural job from parsed `irw run` options; `bm25` carries the shared options (dataset, split, out, ...).
+ * Options that do not apply to the retriever were refused before (run.ts).
+ */
 export function parseNeuralJob(retriever: NeuralRetriever, values: Record<string, string | boolean | undefined>, bm25: Bm25RunRequest): NeuralJob {
   const model = values.model as string | undefined;
   if (!model) throw new UsageError(`--retriever ${retriever} needs --model DIR (a folder with model.onnx and its tokenizer)`);
@@ -56,19 +59,7 @@ export function parseNeuralJob(retriever: NeuralRetriever, values: Record<string
   const similarity = (sim ?? null) as Similarity | null;
   const batchSize = int('batch-size', values['batch-size'], 32);
   const threads = values.threads === undefined ? null : int('threads', values.threads, 0);
-  const shared = { dataset: bm25.dataset, split: bm25.split, out: bm25.out };
-  for (const [opt, allowed] of [
-    ['first-stage', ['rerank']],
-    ['rerank-depth', ['rerank']],
-    ['bm25-depth', ['hybrid']],
-    ['dense-depth', ['hybrid']],
-    ['norm', ['hybrid']],
-    ['method', ['hybrid']],
-    ['weights', ['hybrid']],
-    ['rrf-k', ['hybrid']],
-  ] as const) {
-    if (values[opt] !== undefined && !(allowed as readonly string[]).includes(retriever)) throw new UsageError(`--${opt} applies to --retriever ${allowed.join('/')}`);
-  }
+  const shared = { dataset: bm25.dataset, split: bm25.split, out: bm25.out, ...(bm25.tag !== undefined ? { tag: bm25.tag } : {}), ...(bm25.queries ? { queries: bm25.queries } : {}) };
   let job: NeuralJob;
   switch (retriever) {
     case 'dense':

@@ -1,7 +1,11 @@
+import { setReadReport } from '../core/formats/beir';
+import { checkDataset } from '../core/formats/datasetFolder';
 import { isInputError } from '../core/formats/errors';
+import { checkOutPath } from '../core/formats/runWriter';
+import { stageOf } from '../core/progress/stages';
 import { checkRequest, runBm25 } from '../core/retrieval/bm25/run';
 import { checkNeuralJob, isNeuralJob, runNeuralJob } from '../core/retrieval/neuralJob';
-import { PROTOCOL_VERSION, isProtocolMessage, type ChildMessage, type ErrorPayload, type ParentMessage } from './protocol';
+import { HEARTBEAT_MS, PROTOCOL_VERSION, isProtocolMessage, type ChildMessage, type ErrorPayload, type ParentMessage } from './protocol';
 
 /**
  * Runner child process (bundled to dist/runner.js, started with child_process.fork by ./client.ts).
@@ -37,16 +41,32 @@ async function run(id: string, request: Extract<ParentMessage, { kind: 'run' }>[
     await send({ v: PROTOCOL_VERSION, kind: 'error', id, error: { kind: 'usage', message: problem } });
     return;
   }
+  const heartbeat = setInterval(() => void send({ v: PROTOCOL_VERSION, kind: 'alive', id }), HEARTBEAT_MS);
+  const warn = (text: string) => void send({ v: PROTOCOL_VERSION, kind: 'warning', id, text });
+  setReadReport({
+    skipped: (e) => warn(`skipped ${e.file ?? '?'}:${e.line ?? '?'}: ${e.message}`),
+    notice: (file, message) => warn(`${file} ${message}`),
+    finished: (file, n) => warn(`skipped ${n} bad line${n === 1 ? '' : 's'} of ${file}; the rest was read`),
+  });
   try {
+    // The same checks as `irw run`, before any long work: an unusable --out, dataset folder, split or qrels.
+    const target = isNeuralJob(request) ? request.request : request;
+    checkOutPath(target.out);
+    if ('dataset' in target) checkDataset(target.dataset, target.split, 'queries' in target ? target.queries : undefined);
     const hooks = {
       signal: controller.signal,
-      onProgress: (progress: Extract<ChildMessage, { kind: 'progress' }>['progress']) => void send({ v: PROTOCOL_VERSION, kind: 'progress', id, progress }),
+      onProgress: (p: Extract<ChildMessage, { kind: 'progress' }>['progress']) => {
+        const stage = stageOf(p);
+        void send({ v: PROTOCOL_VERSION, kind: 'progress', id, progress: { ...p, label: stage.label, unit: stage.unit } });
+      },
     };
     const result = isNeuralJob(request) ? await runNeuralJob(request, hooks) : await runBm25(request, hooks);
     await send({ v: PROTOCOL_VERSION, kind: 'result', id, result });
   } catch (e) {
     if (controller.signal.aborted) await send({ v: PROTOCOL_VERSION, kind: 'cancelled', id });
     else await send({ v: PROTOCOL_VERSION, kind: 'error', id, error: payload(e) });
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 

@@ -19,7 +19,8 @@ import { PROTOCOL_VERSION, isProtocolMessage, type ChildMessage, type ParentMess
  *  - RunnerError code 'cancelled' after cancel (the child stopped, no run file was written);
  *  - RunnerError code 'usage' for an invalid request (e.g. b outside [0, 1]);
  *  - RunnerError code 'crashed' if the child died (killed, out of memory, ...), with its exit code or signal
- *    and the end of its stderr; the partial output is removed by the parent;
+ *    and the end of its stderr, or went silent for `silenceMs` (stopped with SIGSTOP, hung) and was ended; the
+ *    partial output is removed by the parent;
  *  - RunnerError code 'internal' for a bug reported by the child.
  * The promise always settles once the child has exited: no hang, no orphan (a child that ignores a cancel is
  * killed after `killAfterMs`).
@@ -45,6 +46,14 @@ export interface StartOptions<P = RunProgress> {
   execArgv?: string[];
   /** After cancel, how long the child gets to stop before it is killed (default 5000 ms). */
   killAfterMs?: number;
+  /**
+   * How long the child may send nothing (it says it is alive every second while it works) before it is taken
+   * for stopped or hung, killed, and the run fails with a message saying so (default 120000 ms: synchronous
+   * steps such as checking a large cached index can keep it from answering for a while).
+   */
+  silenceMs?: number;
+  /** What the child read other than as written: a skipped bad line, an ignored byte-order mark, the count. */
+  onWarning?: (text: string) => void;
 }
 
 export interface RunHandle<R = Bm25RunResult> {
@@ -85,6 +94,17 @@ function startJob<R, P>(request: Bm25RunRequest | NeuralJob, options: StartOptio
   let final: ChildMessage | null = null;
   let cancelRequested = false;
   let killTimer: NodeJS.Timeout | undefined;
+  let silent = false;
+  const silenceMs = options.silenceMs ?? 120_000;
+  let lastHeard = performance.now();
+  const watchdog = setInterval(
+    () => {
+      if (final || performance.now() - lastHeard < silenceMs) return;
+      silent = true;
+      child.kill('SIGKILL'); // works on a stopped process too
+    },
+    Math.min(1000, silenceMs),
+  );
 
   let runSent = false;
   const cancel = () => {
@@ -105,6 +125,7 @@ function startJob<R, P>(request: Bm25RunRequest | NeuralJob, options: StartOptio
   const result = new Promise<R>((resolve, reject) => {
     child.on('message', (m: unknown) => {
       if (!isProtocolMessage(m)) return;
+      lastHeard = performance.now();
       const msg = m as ChildMessage;
       if (msg.kind === 'ready') {
         if (cancelRequested) return;
@@ -113,6 +134,8 @@ function startJob<R, P>(request: Bm25RunRequest | NeuralJob, options: StartOptio
         child.send(run, () => undefined);
       } else if (msg.kind === 'progress' && msg.id === id) {
         if (!final) options.onProgress?.(msg.progress as P);
+      } else if (msg.kind === 'warning' && msg.id === id) {
+        options.onWarning?.(msg.text);
       } else if ((msg.kind === 'result' || msg.kind === 'error' || msg.kind === 'cancelled') && msg.id === id) {
         final = msg;
       }
@@ -137,6 +160,10 @@ function startJob<R, P>(request: Bm25RunRequest | NeuralJob, options: StartOptio
         return reject(new RunnerError('internal', `runner failed: ${e.stack ?? e.message}`));
       }
       if (msg?.kind === 'cancelled' || cancelRequested) return reject(new RunnerError('cancelled', 'the run was cancelled; no run file was written'));
+      if (silent) {
+        const secs = Math.round(silenceMs / 1000);
+        return reject(new RunnerError('crashed', `the runner process sent nothing for ${secs} s (stopped or hung), so it was ended; no run file was written. Run again; if it recurs, run the same with irw run in a terminal to see where it stops`));
+      }
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const tail = stderr.trim() ? `\n${stderr.trim()}` : '';
       reject(new RunnerError('crashed', `the runner process ${how} before finishing; no run file was written${tail}`));
@@ -145,6 +172,7 @@ function startJob<R, P>(request: Bm25RunRequest | NeuralJob, options: StartOptio
 
   function cleanup() {
     clearTimeout(killTimer);
+    clearInterval(watchdog);
     options.signal?.removeEventListener('abort', onAbort);
   }
 

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const env = { ...process.env };
   delete env.IRW_SHARED;
   delete env.IRW_DEMO_DATASET;
-  const sh = (cmd: string, args: string[], opts: SpawnSyncOptions = {}) => spawnSync(cmd, args, { cwd: clone, env, encoding: 'utf8', ...opts });
+  const sh = (cmd: string, args: string[], opts: Omit<SpawnSyncOptions, 'encoding'> = {}) => spawnSync(cmd, args, { cwd: clone, env, ...opts, encoding: 'utf8' });
   const server = await (async () => {
     const real = existsSync(join(SCIFACT, 'corpus.jsonl'));
     const source = real ? SCIFACT : join(tmp, 'generated');

@@ -47,7 +47,7 @@ describe('irw run: dense, rerank and hybrid retrievers', () => {
     const cache = join(tmp, 'cache');
     const r = irw('run', '--retriever', 'dense', '--dataset', ds.dir, '--model', bi.dir, '--out', dense, '--top-k', '10', '--cache', cache);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /encode-corpus: 40\/40/);
+    assert.match(r.stderr, /encoding documents 40\/40/);
     assert.match(r.stderr, /wrote .*dense\.trec: 6 queries, 60 lines, tag dense-bi-cosine; corpus embeddings encoded/);
     const again = irw('run', '--retriever', 'dense', '--dataset', ds.dir, '--model', bi.dir, '--out', join(tmp, 'd2.trec'), '--top-k', '10', '--cache', cache);
     assert.match(again.stderr, /corpus embeddings from cache/);
@@ -69,8 +69,8 @@ describe('irw run: dense, rerank and hybrid retrievers', () => {
     const before = scratch();
     const r = irw('run', '--retriever', 'hybrid', '--dataset', ds.dir, '--model', bi.dir, '--method', 'rrf', '--bm25-depth', '20', '--dense-depth', '5', '--top-k', '15', '--out', out);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /bm25 search: 6\/6/);
-    assert.match(r.stderr, /dense search: 6\/6/);
+    assert.match(r.stderr, /BM25: searching 6\/6/);
+    assert.match(r.stderr, /dense: searching 6\/6/);
     const run = readRun(out);
     assert.match(run.tag, /^hybrid-fused-rrf60-dense-bi-cosine$/);
     assert.equal(run.qids.length, 6);
@@ -83,7 +83,7 @@ describe('irw run: dense, rerank and hybrid retrievers', () => {
       [['--retriever', 'dense'], /needs --model DIR/],
       [['--retriever', 'rerank', '--model', ce.dir], /needs --first-stage FILE/],
       [['--retriever', 'dense', '--model', bi.dir, '--similarity', 'l1'], /--similarity must be dot or cosine/],
-      [['--retriever', 'dense', '--model', bi.dir, '--method', 'rrf'], /--method applies to --retriever hybrid/],
+      [['--retriever', 'dense', '--model', bi.dir, '--method', 'rrf'], /--method has no effect with --retriever dense: only hybrid fuses two rankings/],
       [['--retriever', 'hybrid', '--model', bi.dir, '--method', 'geometric', '--norm', 'z-score'], /geometric mean needs non-negative scores/],
       [['--retriever', 'sparse'], /unknown retriever 'sparse' \(available: bm25, dense, rerank, hybrid\)/],
     ];

@@ -21,7 +21,7 @@ describe('irw run (CLI)', () => {
     const out = join(dir, 'sf.trec');
     const r = spawnSync(process.execPath, [...CLI, 'run', '--dataset', SCIFACT, '--out', out, '--top-k', '5', '--fields', 'multifield'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /index: 5183\/5183/);
+    assert.match(r.stderr, /building the index 5,183\/5,183/);
     assert.match(r.stderr, /wrote .*sf\.trec: 300 queries/);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     assert.ok(lines.length >= 1490 && lines.length <= 1500);
@@ -36,10 +36,10 @@ describe('irw run (CLI)', () => {
     mkdirSync(join(bad, 'qrels'), { recursive: true });
     writeFileSync(join(bad, 'corpus.jsonl'), '{"_id": "d1", "text": "x"}\n{"_id": "d1", "text": "y"}\n');
     writeFileSync(join(bad, 'queries.jsonl'), '{"_id": "q1", "text": "x"}\n');
-    writeFileSync(join(bad, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\r\nq1\td1\t1\r\n');
+    writeFileSync(join(bad, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\r\nq1\td1\t1\r\nq1\td2\tlots\r\n');
     const b = spawnSync(process.execPath, [...CLI, 'run', '--dataset', bad, '--out', join(dir, 'b.trec')], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(b.status, 1);
-    assert.match(b.stderr, /corpus\.jsonl:2: duplicate id "d1" \(first on line 1\)/);
+    assert.match(b.stderr, /test\.tsv:3: /);
     assert.equal(existsSync(join(dir, 'b.trec')), false);
   });
 
@@ -56,7 +56,7 @@ describe('irw run (CLI)', () => {
     child.stderr.on('data', (s: string) => {
       stderr += s;
       // Interrupt once searching has begun, i.e. while the temporary run file is being written.
-      if (!sent && /search: /.test(stderr)) {
+      if (!sent && /searching/.test(stderr)) {
         sent = true;
         child.kill('SIGINT');
       }

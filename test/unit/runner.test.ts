@@ -146,15 +146,15 @@ h.result.catch(() => undefined);
   it('bad input comes back as an InputError with file and line', async () => {
     const bad = join(dir, 'bad');
     mkdirSync(join(bad, 'qrels'), { recursive: true });
-    writeFileSync(join(bad, 'corpus.jsonl'), '{"_id": "d1", "text": "a b"}\n{"_id": "d2", "text": "c"}\n{"_id": "d3", "text": \n');
+    writeFileSync(join(bad, 'corpus.jsonl'), '{"_id": "d1", "text": "a b"}\n{"_id": "d2", "text": "c"}\n');
     writeFileSync(join(bad, 'queries.jsonl'), '{"_id": "q1", "text": "a"}\n');
-    writeFileSync(join(bad, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\r\nq1\td1\t1\r\n');
+    writeFileSync(join(bad, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\r\nq1\td1\t1\r\nq1\td2\tlots\r\n');
     const out = join(dir, 'bad.trec');
     await assert.rejects(startBm25Run(request({ dataset: bad, out }), CHILD).result, (e: unknown) => {
       assert.ok(e instanceof InputError);
-      assert.equal(e.file, join(bad, 'corpus.jsonl'));
+      assert.equal(e.file, join(bad, 'qrels', 'test.tsv'));
       assert.equal(e.line, 3);
-      assert.match(e.format(), /corpus\.jsonl:3: not valid JSON/);
+      assert.match(e.format(), /test\.tsv:3: /);
       return true;
     });
     assert.equal(existsSync(out), false);

@@ -1,5 +1,8 @@
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync } from './lines';
+import { forEachLine, forEachLineSync, type LineHandler } from './lines';
 
 /**
  * Streaming readers for BEIR's corpus.jsonl and queries.jsonl (qrels are read by qrels.ts).
@@ -39,7 +42,7 @@ function parseLine(kind: Kind, file: string, buf: Buffer, start: number, end: nu
   } catch (e) {
     throw new InputError({
       code: 'malformed',
-      message: `not valid JSON: ${(e as Error).message}`,
+      message: jsonMessage((e as Error).message),
       file,
       line: lineNo,
       text: raw,
@@ -103,6 +106,16 @@ function parseLine(kind: Kind, file: string, buf: Buffer, start: number, end: nu
   return { id, text, title: typeof title === 'string' ? title : '', raw };
 }
 
+/**
+ * JSON.parse's message with its position inside the one line it saw ("at position 60 (line 1 column 61)") turned
+ * into the column within the file's line (the line number is the error's own).
+ */
+function jsonMessage(message: string): string {
+  const m = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(message);
+  if (!m) return `not valid JSON: ${message}`;
+  return `not valid JSON at column ${Number(m[1]) + 1}: ${message.slice(0, m.index)}`;
+}
+
 function example(kind: Kind): string {
   return kind === 'corpus' ? '{"_id": "d1", "title": "…", "text": "…"}' : '{"_id": "q1", "text": "…"}';
 }
@@ -130,37 +143,168 @@ export class IdRegistry {
 export interface ReadOptions {
   /**
    * Called with each bad line's error (malformed JSON, missing field, duplicate id: the first occurrence
-   * wins), which is then skipped. Without it, the first bad line throws.
+   * wins), which is then skipped. Without it, bad lines go to the program's report (setReadReport), or, when
+   * there is none, the first one throws.
    */
   onBadLine?: (e: InputError) => void;
 }
 
-/** Runs `parse` for one line; a bad line goes to onBadLine (and is skipped) when given, else throws. */
-function guarded(options: ReadOptions, parse: () => void): void {
-  if (!options.onBadLine) return parse();
-  try {
-    parse();
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    options.onBadLine(e);
+/**
+ * How a program hears about what the readers skip or read differently, when a caller gives no onBadLine:
+ * the CLI prints it, the runner child forwards it to the editor. The rule everywhere: a bad line is skipped,
+ * reported, and counted; reading goes on.
+ */
+export interface ReadReport {
+  /** A bad line, skipped. */
+  skipped(e: InputError): void;
+  /** Something read other than byte for byte, e.g. a byte-order mark ignored. */
+  notice(file: string, message: string): void;
+  /** The end of a file that had skipped lines, with their number. */
+  finished(file: string, skipped: number): void;
+}
+
+let report: ReadReport | null = null;
+
+/** Sets (or with null, clears) the program's report; returns the previous one. */
+export function setReadReport(r: ReadReport | null): ReadReport | null {
+  const before = report;
+  report = r;
+  return before;
+}
+
+/** Per file: routes bad lines to onBadLine, else to the program's report, else throws the first. */
+export class LineGuard {
+  private count = 0;
+  constructor(
+    private readonly file: string,
+    private readonly options: ReadOptions,
+  ) {}
+
+  run(parse: () => void): void {
+    const sink = this.options.onBadLine ?? (report ? (e: InputError) => report!.skipped(e) : null);
+    if (!sink) return parse();
+    try {
+      parse();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.count++;
+      sink(e);
+    }
+  }
+
+  /** A UTF-8 byte-order mark at the very start is not part of the first line: [start, end) without it. */
+  bom(buf: Buffer, start: number, end: number, offset: number): number {
+    if (offset !== 0 || end - start < 3 || buf[start] !== 0xef || buf[start + 1] !== 0xbb || buf[start + 2] !== 0xbf) return start;
+    if (!this.options.onBadLine) report?.notice(this.file, 'starts with a UTF-8 byte-order mark, which was ignored');
+    return start + 3;
+  }
+
+  finish(): void {
+    if (this.count > 0 && !this.options.onBadLine) report?.finished(this.file, this.count);
   }
 }
 
-function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions) {
+function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: LineGuard) {
   const ids = new IdRegistry(path);
   return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
-    guarded(options, () => {
-      const rec = parseLine('corpus', path, buf, start, end, lineNo);
+    guard.run(() => {
+      const from = guard.bom(buf, start, end, offset);
+      const rec = parseLine('corpus', path, buf, from, end, lineNo);
       if (!rec) return;
       ids.add(rec.id, lineNo, rec.raw);
-      onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset, length: end - start });
+      onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset: offset + from - start, length: end - from });
     });
   };
 }
 
-/** Calls `onDoc` for each document of a BEIR corpus.jsonl, in file order. */
+/**
+ * A BEIR file of a dataset folder: `name` (e.g. corpus.jsonl) or, when only that exists, `name.gz` (Pyserini and
+ * Anserini distribute gzipped corpora); `name` when neither does, so that the error names the usual file.
+ */
+export function beirFile(dataset: string, name: 'corpus.jsonl' | 'queries.jsonl'): string {
+  return plainOrGz(join(dataset, name));
+}
+
+/** `path`, or `path.gz` when only that exists. */
+export function plainOrGz(path: string): string {
+  return statKind(path) === 'none' && statKind(`${path}.gz`) === 'file' ? `${path}.gz` : path;
+}
+
+export function statKind(path: string): 'file' | 'dir' | 'none' {
+  try {
+    return statSync(path).isDirectory() ? 'dir' : 'file';
+  } catch {
+    return 'none';
+  }
+}
+
+const isGzip = (path: string) => path.endsWith('.gz');
+
+/** Lines of a whole buffer (a gunzipped file), as lines.ts hands them: LF or CRLF excluded, 1-based numbers. */
+function splitBuffer(buf: Buffer, onLine: LineHandler, first = { lineNo: 0, offset: 0 }, final = true): number {
+  let start = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, start);
+    if (nl === -1) break;
+    const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
+    onLine(buf, start, end, ++first.lineNo, first.offset + start);
+    start = nl + 1;
+  }
+  if (final && start < buf.length) {
+    const end = buf[buf.length - 1] === 13 ? buf.length - 1 : buf.length;
+    onLine(buf, start, end, ++first.lineNo, first.offset + start);
+    start = buf.length;
+  }
+  first.offset += start;
+  return start;
+}
+
+function gunzipError(path: string, e: unknown): InputError {
+  return new InputError({
+    code: 'unreadable',
+    message: `cannot read gzip file: ${(e as Error).message}`,
+    file: path,
+    hint: 'The file ends with .gz but is not a complete gzip file: download it again, or unpack it with gunzip.',
+  });
+}
+
+/** Lines of a file, gunzipped when its name ends with .gz. */
+export function forEachLineAnySync(path: string, onLine: LineHandler): void {
+  if (!isGzip(path)) return forEachLineSync(path, onLine);
+  let data: Buffer;
+  try {
+    data = gunzipSync(readFileSync(path));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return forEachLineSync(path, onLine); // its own error
+    throw gunzipError(path, e);
+  }
+  splitBuffer(data, onLine);
+}
+
+/** Streams a gzip file through zlib; offsets count uncompressed bytes. */
+export async function forEachLineAny(path: string, onLine: LineHandler, signal?: AbortSignal): Promise<void> {
+  if (!isGzip(path)) return forEachLine(path, onLine, signal);
+  const at = { lineNo: 0, offset: 0 };
+  let rest: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of createReadStream(path).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+      signal?.throwIfAborted();
+      const buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+      rest = buf.subarray(splitBuffer(buf, onLine, at, false));
+    }
+  } catch (e) {
+    if (e instanceof InputError || signal?.aborted) throw e;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return forEachLine(path, onLine, signal);
+    throw gunzipError(path, e);
+  }
+  splitBuffer(rest, onLine, at, true);
+}
+
+/** Calls `onDoc` for each document of a BEIR corpus.jsonl (or corpus.jsonl.gz), in file order. */
 export function forEachCorpusDocSync(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions = {}): void {
-  forEachLineSync(path, corpusHandler(path, onDoc, options));
+  const guard = new LineGuard(path, options);
+  forEachLineAnySync(path, corpusHandler(path, onDoc, guard));
+  guard.finish();
 }
 
 /** Async variant: yields to the event loop between 1 MiB chunks, so cancellation can be noticed. */
@@ -170,20 +314,24 @@ export async function forEachCorpusDoc(
   signal?: AbortSignal,
   options: ReadOptions = {},
 ): Promise<void> {
-  await forEachLine(path, corpusHandler(path, onDoc, options), signal);
+  const guard = new LineGuard(path, options);
+  await forEachLineAny(path, corpusHandler(path, onDoc, guard), signal);
+  guard.finish();
 }
 
 /** Reads every query of a BEIR queries.jsonl (all splits), in file order, keyed by id. */
 export function readQueries(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
   const ids = new IdRegistry(path);
   const out = new Map<string, BeirQuery>();
-  forEachLineSync(path, (buf, start, end, lineNo) => {
-    guarded(options, () => {
-      const rec = parseLine('queries', path, buf, start, end, lineNo);
+  const guard = new LineGuard(path, options);
+  forEachLineAnySync(path, (buf, start, end, lineNo, offset) => {
+    guard.run(() => {
+      const rec = parseLine('queries', path, buf, guard.bom(buf, start, end, offset), end, lineNo);
       if (!rec) return;
       ids.add(rec.id, lineNo, rec.raw);
       out.set(rec.id, { id: rec.id, text: rec.text, line: lineNo });
     });
   });
+  guard.finish();
   return out;
 }

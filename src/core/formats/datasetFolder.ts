@@ -1,12 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { forEachCorpusDoc, readQueries, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
+import { beirFile, forEachCorpusDoc, forEachLineAnySync, plainOrGz, readQueries, statKind, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
 import { InputError } from './errors';
+import { readQrels } from './qrels';
 import { readTrecTopics } from './trecTopics';
 import { forEachTsvDoc, readTsvQueries } from './tsv';
 
 /**
- * The files of one split of a dataset folder, in either layout:
+ * The files of one split of a dataset folder, in either layout (each data file may also be gzipped, `NAME.gz`):
  * - BEIR: corpus.jsonl, queries.jsonl, qrels/<split>.tsv;
  * - MS MARCO / TREC: a TSV collection (collection.tsv, docs.tsv or corpus.tsv), the split's queries
  *   (queries.<split>.tsv, or a TREC topic file topics.<split>.txt / .xml) and its TREC qrels
@@ -27,12 +28,12 @@ const qrelsFiles = (split: string) => [`qrels.${split}.tsv`, `qrels.${split}.txt
 /** Resolves a dataset folder's files for `split`; throws InputError naming what was looked for when one is missing. */
 export function datasetFiles(dir: string, split: string): DatasetFiles {
   const corpus = corpusFile(dir);
-  if (corpus.endsWith('.jsonl')) {
-    return { layout: 'beir', corpus, queries: join(dir, 'queries.jsonl'), qrels: join(dir, 'qrels', `${split}.tsv`) };
+  if (/\.jsonl(\.gz)?$/.test(corpus)) {
+    return { layout: 'beir', corpus, queries: beirFile(dir, 'queries.jsonl'), qrels: join(dir, 'qrels', `${split}.tsv`) };
   }
   const find = (names: string[], what: string) => {
-    const hit = names.find((n) => existsSync(join(dir, n)));
-    if (hit) return join(dir, hit);
+    const hit = names.map((n) => plainOrGz(join(dir, n))).find((p) => existsSync(p));
+    if (hit) return hit;
     throw new InputError({
       code: 'unreadable',
       message: `no ${what} for split '${split}' in this MS MARCO/TREC-style folder (looked for ${names.join(', ')})`,
@@ -43,10 +44,11 @@ export function datasetFiles(dir: string, split: string): DatasetFiles {
   return { layout: 'msmarco', corpus, queries: find(queryFiles(split), 'queries'), qrels: find(qrelsFiles(split), 'qrels') };
 }
 
-/** The corpus file of a dataset folder: corpus.jsonl, else an MS MARCO/TREC-style TSV collection. */
+/** The corpus file of a dataset folder: corpus.jsonl(.gz), else an MS MARCO/TREC-style TSV collection. */
 export function corpusFile(dir: string): string {
-  const tsv = existsSync(join(dir, 'corpus.jsonl')) ? undefined : COLLECTIONS.find((c) => existsSync(join(dir, c)));
-  return join(dir, tsv ?? 'corpus.jsonl');
+  const jsonl = beirFile(dir, 'corpus.jsonl');
+  if (existsSync(jsonl)) return jsonl;
+  return COLLECTIONS.map((c) => plainOrGz(join(dir, c))).find((p) => existsSync(p)) ?? jsonl;
 }
 
 /** Splits of an MS MARCO/TREC-style folder: those with both a queries (or topics) file and a qrels file. */
@@ -61,14 +63,111 @@ export function trecSplits(dir: string): string[] {
   return [...splits].filter((s) => queryFiles(s).some((q) => existsSync(join(dir, q)))).sort();
 }
 
+const named = (path: string, ext: string) => path.endsWith(ext) || path.endsWith(`${ext}.gz`);
+
 /** Documents of a corpus file, BEIR JSONL or TSV by its name. */
 export function forEachDatasetDoc(path: string, onDoc: (doc: CorpusDoc) => void, signal?: AbortSignal, options: ReadOptions = {}): Promise<void> {
-  return path.endsWith('.tsv') ? forEachTsvDoc(path, onDoc, signal, options) : forEachCorpusDoc(path, onDoc, signal, options);
+  return named(path, '.tsv') ? forEachTsvDoc(path, onDoc, signal, options) : forEachCorpusDoc(path, onDoc, signal, options);
 }
 
 /** Queries of a BEIR queries.jsonl, a TSV queries file or a TREC topic file, by its name. */
 export function readDatasetQueries(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
-  if (path.endsWith('.jsonl')) return readQueries(path, options);
-  if (path.endsWith('.tsv')) return readTsvQueries(path, options);
-  return readTrecTopics(path);
+  if (named(path, '.jsonl')) return readQueries(path, options);
+  if (named(path, '.tsv')) return readTsvQueries(path, options);
+  return readTrecTopics(path, options);
+}
+
+/**
+ * Queries from a file of any of the field's usual kinds, told apart by content (for `--queries FILE`, whatever
+ * its name): BEIR JSONL ({"_id", "text"} per line), TSV (id TAB text per line, as MS MARCO's queries.*.tsv) or
+ * TREC topics. In file order; bad lines are handled as in readQueries.
+ */
+export function readQueryFile(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
+  let head = '';
+  forEachLineAnySync(path, (buf, start, end) => {
+    if (head.length < 4096) head += `${buf.toString('utf8', start, end)}\n`;
+  });
+  const first = head.replace(/^\ufeff/, '').trimStart();
+  if (first.startsWith('{')) return readQueries(path, options);
+  return /<top>|<topic\b/i.test(head) ? readTrecTopics(path, options) : readTsvQueries(path, options);
+}
+
+export interface CheckedDataset extends DatasetFiles {
+  /** Query ids judged in the split, in trec_eval order (or those of the queries file, in its order). */
+  judged: readonly string[];
+}
+
+/**
+ * Checks a dataset folder and split before any long work, refusing what would otherwise fail late or write an
+ * empty run: a missing folder (named as a folder), a folder of datasets rather than one (listing them), an
+ * unknown split (listing the splits there are), and a split with no judged query. With `queriesFile`, the
+ * queries are that file's (any kind, see readQueryFile) and no qrels is needed.
+ */
+export function checkDataset(dir: string, split: string, queriesFile?: string): CheckedDataset {
+  const kind = statKind(dir);
+  if (kind !== 'dir') {
+    throw new InputError({
+      code: 'unreadable',
+      message: kind === 'file' ? 'this is a file, not a dataset folder' : 'dataset folder does not exist',
+      file: dir,
+      hint: 'Give --dataset a dataset folder: BEIR (corpus.jsonl, queries.jsonl, qrels/<split>.tsv) or MS MARCO/TREC-style (collection.tsv, queries.<split>.tsv, qrels.<split>.tsv).',
+    });
+  }
+  const corpus = corpusFile(dir);
+  if (statKind(corpus) !== 'file') {
+    const inside = datasetsIn(dir);
+    throw new InputError({
+      code: 'unreadable',
+      message: inside.length ? `this folder holds datasets (${inside.join(', ')}), not the files of one` : 'no corpus.jsonl (or corpus.jsonl.gz, collection.tsv) in this dataset folder',
+      file: dir,
+      hint: inside.length
+        ? `Pass one of them, e.g. --dataset ${join(dir, inside[0])}.`
+        : "A BEIR dataset folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv (as BEIR's zips unpack); `irw datasets get NAME` downloads one.",
+    });
+  }
+  if (queriesFile) {
+    const judged = [...readQueryFile(queriesFile).keys()];
+    if (judged.length === 0) throw new InputError({ code: 'malformed', message: 'no query in this file: the run would be empty', file: queriesFile, hint: 'Give BEIR JSONL, TSV (id TAB text) or TREC topics.' });
+    return { layout: corpus.includes('.jsonl') ? 'beir' : 'msmarco', corpus, queries: queriesFile, qrels: '', judged };
+  }
+  const files = datasetFiles(dir, split);
+  if (files.layout === 'beir') {
+    if (statKind(files.queries) !== 'file') {
+      throw new InputError({ code: 'unreadable', message: 'file does not exist', file: files.queries, hint: 'A BEIR dataset folder holds queries.jsonl beside corpus.jsonl.' });
+    }
+    if (statKind(files.qrels) !== 'file') {
+      const splits = listNames(join(dir, 'qrels'))
+        .filter((n) => n.endsWith('.tsv') && !n.endsWith('.annotations.tsv'))
+        .map((n) => n.slice(0, -4));
+      throw new InputError({
+        code: 'unreadable',
+        message: `no split '${split}' in this dataset`,
+        file: files.qrels,
+        hint: splits.length ? `Splits there are: ${splits.join(', ')} (--split NAME).` : `The folder ${join(dir, 'qrels')} holds no <split>.tsv qrels file.`,
+      });
+    }
+  }
+  const judged = readQrels(files.qrels).queryIds();
+  if (judged.length === 0) {
+    throw new InputError({
+      code: 'malformed',
+      message: 'no judgement in this qrels file (empty, or only a header): the run would be empty',
+      file: files.qrels,
+      hint: 'Use a split with judged queries, or add judgements (query-id, corpus-id, score per line).',
+    });
+  }
+  return { ...files, judged };
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Sub-folders of `dir` that look like datasets (hold a corpus). */
+function datasetsIn(dir: string): string[] {
+  return listNames(dir).filter((n) => statKind(corpusFile(join(dir, n))) === 'file');
 }

@@ -69,6 +69,8 @@ export function unwritable(path: string, e: unknown, what = 'nothing was left un
     EPERM: 'permission denied',
     EROFS: 'the file system is read-only',
     ENOENT: 'its folder does not exist',
+    ENOTDIR: 'a file stands where its folder should be',
+    EISDIR: 'a folder of that name exists',
   };
   if (!err || typeof err.code !== 'string' || !why[err.code]) return e;
   return new InputError({

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import type { BeirQuery } from './beir';
+import { forEachLineAnySync, LineGuard, type BeirQuery, type ReadOptions } from './beir';
 import { InputError } from './errors';
 
 /**
@@ -8,16 +7,15 @@ import { InputError } from './errors';
  *   <narr> Narrative: ... </top>` (closing tags optional, the `Number:`/`Topic:` labels optional);
  * - XML, as TREC-COVID and the later tracks: `<topic number="1"> <query>...</query> <question>...</question> </topic>`.
  */
-export function readTrecTopics(path: string): Map<string, BeirQuery> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError({ code: 'unreadable', message: `cannot read file (${(e as NodeJS.ErrnoException).code ?? String(e)})`, file: path, hint: 'Check the path and that the file is readable.' });
-  }
+export function readTrecTopics(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
+  const lines: string[] = [];
+  forEachLineAnySync(path, (buf, start, end) => void lines.push(buf.toString('utf8', start, end)));
+  const text = lines.join('\n').replace(/^\ufeff/, '');
   const lineAt = lineCounter(text);
   const out = new Map<string, BeirQuery>();
-  const add = (id: string, query: string, at: number, raw: string) => {
+  // A bad topic is skipped and reported like a bad corpus line (the program's one rule), else thrown.
+  const guard = new LineGuard(path, options);
+  const addTopic = (id: string, query: string, at: number, raw: string) => {
     const line = lineAt(at);
     if (!id || /\s/.test(id)) throw new InputError({ code: 'malformed', message: 'topic without a number', file: path, line, text: raw, hint: 'Each topic needs <num> Number: N (or <topic number="N">).' });
     const first = out.get(id);
@@ -26,6 +24,7 @@ export function readTrecTopics(path: string): Map<string, BeirQuery> {
     if (!q) throw new InputError({ code: 'missing-field', message: `topic ${id} has an empty title`, file: path, line, text: raw, hint: 'Give the topic a <title> (or <query>).' });
     out.set(id, { id, text: q, line });
   };
+  const add = (id: string, query: string, at: number, raw: string) => guard.run(() => addTopic(id, query, at, raw));
 
   for (const m of text.matchAll(/<top>([\s\S]*?)(?=<\/top>|<top>|$)/g)) {
     const body = m[1];
@@ -38,6 +37,7 @@ export function readTrecTopics(path: string): Map<string, BeirQuery> {
     const query = /<query>([\s\S]*?)<\/query>/.exec(m[2]) ?? /<title>([\s\S]*?)<\/title>/.exec(m[2]);
     add(num?.[1] ?? '', decodeEntities(query?.[1] ?? ''), m.index, firstLine(m[0]));
   }
+  guard.finish();
   if (out.size === 0) {
     throw new InputError({ code: 'unknown-format', message: 'no TREC topics found', file: path, hint: 'A topic file holds <top> <num> ... <title> ... </top> or <topic number="N"><query>...</query></topic> entries.' });
   }

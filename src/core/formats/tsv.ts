@@ -1,6 +1,5 @@
-import { IdRegistry, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
+import { forEachLineAny, forEachLineAnySync, IdRegistry, LineGuard, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync } from './lines';
 
 /**
  * MS MARCO-style TSV files: a collection (`collection.tsv`: id TAB text; `docs.tsv`: id TAB url TAB title TAB
@@ -27,21 +26,13 @@ function checkId(id: string, file: string, line: number, raw: string, what: stri
   }
 }
 
-function guarded(options: ReadOptions, parse: () => void): void {
-  if (!options.onBadLine) return parse();
-  try {
-    parse();
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    options.onBadLine(e);
-  }
-}
-
-function collectionHandler(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions) {
+function collectionHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: LineGuard) {
   const ids = new IdRegistry(path);
-  return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
+  return (buf: Buffer, lineStart: number, end: number, lineNo: number, lineOffset: number) => {
+    const start = guard.bom(buf, lineStart, end, lineOffset);
+    const offset = lineOffset + start - lineStart;
     if (blank(buf, start, end)) return;
-    guarded(options, () => {
+    guard.run(() => {
       const f = fields(buf, start, end);
       const raw = f.join('\t');
       if (f.length < 2 || f.length > 4) {
@@ -55,29 +46,36 @@ function collectionHandler(path: string, onDoc: (doc: CorpusDoc) => void, option
   };
 }
 
-/** Calls `onDoc` for each document of a TSV collection, in file order (yields between 1 MiB chunks). */
+/** Calls `onDoc` for each document of a TSV collection (or .tsv.gz), in file order (yields between 1 MiB chunks). */
 export async function forEachTsvDoc(path: string, onDoc: (doc: CorpusDoc) => void, signal?: AbortSignal, options: ReadOptions = {}): Promise<void> {
-  await forEachLine(path, collectionHandler(path, onDoc, options), signal);
+  const guard = new LineGuard(path, options);
+  await forEachLineAny(path, collectionHandler(path, onDoc, guard), signal);
+  guard.finish();
 }
 
 export function forEachTsvDocSync(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions = {}): void {
-  forEachLineSync(path, collectionHandler(path, onDoc, options));
+  const guard = new LineGuard(path, options);
+  forEachLineAnySync(path, collectionHandler(path, onDoc, guard));
+  guard.finish();
 }
 
 /** Reads a TSV queries file (id TAB text), keyed by id. */
 export function readTsvQueries(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
   const ids = new IdRegistry(path);
   const out = new Map<string, BeirQuery>();
-  forEachLineSync(path, (buf, start, end, lineNo) => {
+  const guard = new LineGuard(path, options);
+  forEachLineAnySync(path, (buf, lineStart, end, lineNo, offset) => {
+    const start = guard.bom(buf, lineStart, end, offset);
     if (blank(buf, start, end)) return;
-    guarded(options, () => {
+    guard.run(() => {
       const f = fields(buf, start, end);
       const raw = f.join('\t');
-      if (f.length !== 2) throw badLine(path, lineNo, raw, `${f.length} TAB-separated column(s), expected 2`, 'A queries line is the query id, a TAB, then the query text.');
+      if (f.length !== 2) throw badLine(path, lineNo, raw, f.length === 1 ? 'no TAB between query id and text' : `${f.length} TAB-separated column(s), expected 2`, 'A queries line is the query id, a TAB, then the query text (as MS MARCO queries.*.tsv).');
       checkId(f[0], path, lineNo, raw, 'query');
       ids.add(f[0], lineNo, raw);
       out.set(f[0], { id: f[0], text: f[1], line: lineNo });
     });
   });
+  guard.finish();
   return out;
 }

@@ -1,4 +1,4 @@
-import { datasetFiles, forEachDatasetDoc, readDatasetQueries } from '../../formats/datasetFolder';
+import { corpusFile, datasetFiles, forEachDatasetDoc, readDatasetQueries, readQueryFile } from '../../formats/datasetFolder';
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { RunWriter } from '../../formats/runWriter';
@@ -26,6 +26,10 @@ export interface Bm25RunRequest {
   /** Folder for cached indexes; null = always build in memory. */
   cacheDir: string | null;
   out: string;
+  /** Run tag; default: runTag() of the configuration. */
+  tag?: string;
+  /** A queries file (BEIR JSONL, TSV or TREC topics) whose queries are run instead of those judged in the split. */
+  queries?: string;
   /** Where to write until the run is complete; default: a hidden file next to `out`. */
   tmpOut?: string;
 }
@@ -89,11 +93,12 @@ export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promis
   const t0 = performance.now();
   const { signal, onProgress } = hooks;
   // A BEIR folder, or an MS MARCO/TREC-style one (collection.tsv, queries.<split>.tsv or topics, TREC qrels).
-  const files = datasetFiles(req.dataset, req.split);
+  // With --queries, any queries are run and no qrels is needed.
+  const files = req.queries ? { corpus: corpusFile(req.dataset), queries: req.queries, qrels: '' } : datasetFiles(req.dataset, req.split);
   const corpusPath = files.corpus;
   const qrelsPath = files.qrels;
   // Read the small inputs first, so their errors come before a long indexing.
-  const qids = readQrels(qrelsPath).queryIds();
+  const qids = req.queries ? [...readQueryFile(req.queries).keys()] : readQrels(qrelsPath).queryIds();
   const analyzer = await createAnalyzer();
   const queries = loadQueries(req, qids, qrelsPath, files.queries, analyzer);
   signal?.throwIfAborted();
@@ -101,7 +106,7 @@ export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promis
   const { index, source, file, rebuilt } = await obtainIndex(req, corpusPath, analyzer, hooks);
   const t1 = performance.now();
 
-  const tag = runTag(req);
+  const tag = req.tag ?? runTag(req);
   const searcher = new Searcher(index, { k1: req.k1, b: req.b });
   const rm3 = req.rm3 ? new Rm3(index.fieldIndexes[0], index.docIds.length, req.rm3) : null;
   const writer = new RunWriter(req.out, tag, req.tmpOut, { retriever: 'bm25', ...req });
@@ -163,7 +168,7 @@ function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: st
       return q;
     });
   }
-  const texts = readDatasetQueries(queriesPath);
+  const texts = req.queries ? readQueryFile(queriesPath) : readDatasetQueries(queriesPath);
   return qids.map((qid) => {
     const q = texts.get(qid);
     if (!q) throw missingQuery(qid, queriesPath, qrelsPath);

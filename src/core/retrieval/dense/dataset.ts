@@ -1,5 +1,5 @@
 import { type CorpusDoc } from '../../formats/beir';
-import { corpusFile, datasetFiles, forEachDatasetDoc, readDatasetQueries } from '../../formats/datasetFolder';
+import { corpusFile, datasetFiles, forEachDatasetDoc, readDatasetQueries, readQueryFile } from '../../formats/datasetFolder';
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { Run } from '../../formats/run';
@@ -13,7 +13,11 @@ export function documentText(doc: Pick<CorpusDoc, 'title' | 'text'>): string {
 }
 
 /** The queries judged in qrels/<split>.tsv, in trec_eval order, with their text from queries.jsonl. */
-export function judgedQueries(dataset: string, split: string): { ids: string[]; texts: string[] } {
+export function judgedQueries(dataset: string, split: string, queriesFile?: string): { ids: string[]; texts: string[] } {
+  if (queriesFile) {
+    const all = [...readQueryFile(queriesFile).values()];
+    return { ids: all.map((q) => q.id), texts: all.map((q) => q.text) };
+  }
   const { qrels: qrelsPath, queries: queriesPath } = datasetFiles(dataset, split);
   const ids = [...readQrels(qrelsPath).queryIds()];
   const all = readDatasetQueries(queriesPath);
@@ -49,8 +53,8 @@ export async function readCorpusTexts(dataset: string, signal?: AbortSignal, onl
 }
 
 /** Writes a run (ranked in trec_eval order) and its `<out>.json` configuration atomically; nothing is left under `out` if writing fails. */
-export function writeRun(run: Run, out: string, tmpOut?: string, config?: object): number {
-  const writer = new RunWriter(out, run.tag, tmpOut, config);
+export function writeRun(run: Run, out: string, tmpOut?: string, config?: object, scoreFormat?: 'fixed6' | 'ranked'): number {
+  const writer = new RunWriter(out, run.tag, tmpOut, config, scoreFormat);
   try {
     for (const qid of run.qids) {
       const r = run.ranking(qid);

@@ -24,6 +24,10 @@ export interface DenseRunRequest {
   /** Folder for cached corpus embeddings; null = always encode. */
   cacheDir: string | null;
   out: string;
+  /** Run tag; default dense-<model folder>-<similarity>. */
+  tag?: string;
+  /** A queries file (BEIR JSONL, TSV or TREC topics) run instead of the queries judged in the split. */
+  queries?: string;
   tmpOut?: string;
 }
 
@@ -63,7 +67,7 @@ export function checkDenseRequest(r: DenseRunRequest): string | null {
 export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>, hooks: DenseHooks = {}): Promise<{ run: Run; result: Omit<DenseRunResult, 'out' | 'lines'> }> {
   const t0 = performance.now();
   const { signal, onProgress } = hooks;
-  const queries = judgedQueries(req.dataset, req.split);
+  const queries = judgedQueries(req.dataset, req.split, req.queries);
   const encoder = await DenseEncoder.open(req.model, req.similarity ? { similarity: req.similarity } : {}, req.threads ? { threads: req.threads } : {});
   try {
     const config = encoder.config;
@@ -126,7 +130,7 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
       }
     }
     onProgress?.({ phase: 'search', done: nq, total: nq });
-    const tag = `dense-${tagName(req.model)}-${config.similarity}`;
+    const tag = req.tag ?? `dense-${tagName(req.model)}-${config.similarity}`;
     const run = Run.fromRankings(tag, rankings);
     const t2 = performance.now();
     return {

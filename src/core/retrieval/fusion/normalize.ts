@@ -11,12 +11,18 @@
  *   rank     1 - (r - 1) / n: 1 for the top result, 1/n for the last          (ranx "rank")
  *
  * A document that a list does not contain counts 0 for that list, whatever the normalization.
+ *
+ * Run files may hold `inf`/`-inf` scores (trec_eval reads them and ranks them first/last). Before any
+ * normalization, +Infinity becomes the list's largest finite score plus its finite span and -Infinity its smallest
+ * minus that span (span 1 when there is at most one finite value), so every formula stays finite and the list keeps
+ * the order trec_eval gives it; equal infinities stay equal.
  */
 export const NORMALIZATIONS = ['none', 'min-max', 'max', 'sum', 'l2', 'z-score', 'rank'] as const;
 export type Normalization = (typeof NORMALIZATIONS)[number];
 
 /** Writes the normalized scores of x[0, n) into out[0, n). */
-export function normalizeList(norm: Normalization, x: ArrayLike<number>, n: number, out: Float64Array): void {
+export function normalizeList(norm: Normalization, scores: ArrayLike<number>, n: number, out: Float64Array): void {
+  const x = finite(scores, n);
   switch (norm) {
     case 'none':
       for (let i = 0; i < n; i++) out[i] = x[i];
@@ -70,4 +76,25 @@ function range(x: ArrayLike<number>, n: number): [number, number] {
     if (x[i] > max) max = x[i];
   }
   return [min, max];
+}
+
+/** `x` itself when its first n scores are finite, else a copy with the infinities replaced (see above). */
+function finite(x: ArrayLike<number>, n: number): ArrayLike<number> {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let all = true;
+  for (let i = 0; i < n; i++) {
+    const v = x[i];
+    if (v === Infinity || v === -Infinity) all = false;
+    else {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  if (all) return x;
+  if (lo > hi) lo = hi = 0; // no finite score at all
+  const span = hi > lo ? hi - lo : 1;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = x[i] === Infinity ? hi + span : x[i] === -Infinity ? lo - span : x[i];
+  return out;
 }

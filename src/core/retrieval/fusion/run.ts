@@ -79,7 +79,7 @@ export function runFuse(req: FuseRunRequest): FuseRunResult {
   const t1 = performance.now();
   const fused = fuseRuns(runs, req.fusion, req.tag ?? fusionTag(req.fusion));
   const t2 = performance.now();
-  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'fuse', ...req });
+  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'fuse', ...req }, 'ranked');
   return { out: req.out, tag: fused.tag, queries: fused.qids.length, lines, millis: { read: t1 - t0, fuse: t2 - t1, total: performance.now() - t0 } };
 }
 
@@ -99,6 +99,10 @@ export interface HybridRunRequest {
   removeQuery: boolean;
   cacheDir: string | null;
   out: string;
+  /** Run tag; default hybrid-<fusion>-<dense tag>. */
+  tag?: string;
+  /** A queries file run instead of the queries judged in the split (see Bm25RunRequest.queries). */
+  queries?: string;
   tmpOut?: string;
 }
 
@@ -129,7 +133,7 @@ export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSi
   let bm25: Run;
   try {
     await runBm25(
-      { ...req.bm25, dataset: req.dataset, split: req.split, topK: req.bm25Depth, removeQuery: req.removeQuery, cacheDir: req.cacheDir, out: bm25Out },
+      { ...req.bm25, dataset: req.dataset, split: req.split, queries: req.queries, topK: req.bm25Depth, removeQuery: req.removeQuery, cacheDir: req.cacheDir, out: bm25Out },
       { signal, onProgress: (p) => onProgress?.({ retriever: 'bm25', ...p }) },
     );
     bm25 = readRun(bm25Out);
@@ -138,14 +142,14 @@ export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSi
   }
   const t1 = performance.now();
   const { run: dense, result } = await denseRetrieve(
-    { ...req.dense, dataset: req.dataset, split: req.split, topK: req.denseDepth, removeQuery: req.removeQuery, cacheDir: req.cacheDir },
+    { ...req.dense, dataset: req.dataset, split: req.split, queries: req.queries, topK: req.denseDepth, removeQuery: req.removeQuery, cacheDir: req.cacheDir },
     { signal, onProgress: (p) => onProgress?.({ retriever: 'dense', ...p }) },
   );
   const t2 = performance.now();
   signal?.throwIfAborted();
   onProgress?.({ retriever: 'fusion', phase: 'fuse', done: 0 });
-  const fused = fuseRuns([bm25, dense], { ...req.fusion, depth: null }, `hybrid-${fusionTag(req.fusion)}-${result.tag}`);
+  const fused = fuseRuns([bm25, dense], { ...req.fusion, depth: null }, req.tag ?? `hybrid-${fusionTag(req.fusion)}-${result.tag}`);
   const t3 = performance.now();
-  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'hybrid', ...req });
+  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'hybrid', ...req }, 'ranked');
   return { out: req.out, tag: fused.tag, queries: fused.qids.length, lines, millis: { bm25: t1 - t0, dense: t2 - t1, fuse: t3 - t2, total: performance.now() - t0 } };
 }

@@ -19,6 +19,8 @@ export interface RerankRunRequest {
   batchSize: number;
   threads: number | null;
   out: string;
+  /** Run tag; default rerank-<model folder>-top<depth>. */
+  tag?: string;
   tmpOut?: string;
 }
 
@@ -102,7 +104,7 @@ export async function rerank(
       { batchSize: req.batchSize },
       { signal, onProgress: (done) => onProgress?.({ phase: 'rerank', done, total }) },
     );
-    const tag = `rerank-${tagName(req.model)}-top${req.depth}`;
+    const tag = req.tag ?? `rerank-${tagName(req.model)}-top${req.depth}`;
     const run = Run.fromRankings(
       tag,
       spans.map(([qid, s, e]) => [qid, pairD.slice(s, e).map((d) => corpus.ids[d]), scores.subarray(s, e)] as [string, string[], Float32Array]),
