@@ -1,5 +1,6 @@
 import { isInputError } from '../core/formats/errors';
 import { EXIT, UsageError, type Command } from './common';
+import { compareCommand } from './compare';
 import { evalCommand } from './eval';
 import { fuseCommand } from './fuse';
 import { runCommand } from './run';
@@ -9,6 +10,7 @@ const COMMANDS: Record<string, Command> = {
   eval: evalCommand,
   run: runCommand,
   fuse: fuseCommand,
+  compare: compareCommand,
 };
 
 const HELP = `irw — IR Workbench command line

@@ -1,6 +1,6 @@
 import type { PairedTestEntry } from '../stats';
 import { assignmentCount, forEachAssignment, forEachSortedAssignment } from './enumerate';
-import { DEFAULT_BUDGET, freeHoles, holeRanks, queryInterval, rankOrdered } from './interval';
+import { DEFAULT_BUDGET, DELTA_BUDGET, freeHoles, holeRanks, queryInterval, rankOrdered } from './interval';
 import type { HoleQuery, HoleSet } from './pool';
 import type { HoleScorer } from './scorer';
 
@@ -12,7 +12,8 @@ import type { HoleScorer } from './scorer';
  * Per query, exact for any number of holes where the difference is linear in the holes' gains over a shared
  * denominator (LINEAR: nDCG over the same ideal DCG, precision over k, recall over the same R): for a fixed
  * count of holes per grade, the extremes give the highest grades to the holes with the largest (smallest)
- * weight in a minus weight in b. Other measures are enumerated up to `budget` assignments, else bounded by
+ * weight in a minus weight in b. recip_rank has its own exact argument (below). Other measures are
+ * enumerated up to `budget` assignments (holes neither run retrieves only count by grade), else bounded by
  * the two runs' own intervals (lo a - hi b, hi a - lo b; sound, exact: false).
  */
 const LINEAR = new Set(['ndcg', 'ndcg_cut', 'P', 'recall', 'recall_cap']);
@@ -59,7 +60,7 @@ function weights(q: HoleQuery, r: number, s: HoleScorer): Float64Array {
   return Float64Array.from(ranks, (k) => (k < 0 || k >= cutoff ? 0 : nDcg ? 1 / Math.log2(k + 2) : 1));
 }
 
-export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, budget = DEFAULT_BUDGET): QueryDelta {
+export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET): QueryDelta {
   const value = s.score(q, a, q.grades) - s.score(q, b, q.grades);
   const free = freeHoles(q);
   const base = { qid: q.qid, value, holes: free.length };
@@ -79,6 +80,18 @@ export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, bu
     forEachSortedAssignment(order, s.scale, grades, visit);
     return { ...base, lo, hi, exact: true };
   }
+  if (s.family === 'recip_rank') {
+    // Only a's best relevant hole can raise a's side, and any more relevant holes only raise b's: the
+    // extremes judge at most one hole relevant. The minimum is the same argument with a and b swapped.
+    const rel = s.scale[s.scale.length - 1];
+    visit();
+    for (const h of free) {
+      grades[h] = rel;
+      visit();
+      grades[h] = 0;
+    }
+    return { ...base, lo, hi, exact: true };
+  }
   const ra = holeRanks(q, a);
   const rb = holeRanks(q, b);
   const placed = free.filter((h) => ra[h] >= 0 || rb[h] >= 0);
@@ -87,12 +100,12 @@ export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, bu
     forEachAssignment(placed, pooled, s.scale, grades, visit);
     return { ...base, lo, hi, exact: true };
   }
-  const ia = queryInterval(q, a, s, budget);
-  const ib = queryInterval(q, b, s, budget);
+  const ia = queryInterval(q, a, s, DEFAULT_BUDGET);
+  const ib = queryInterval(q, b, s, DEFAULT_BUDGET);
   return { ...base, lo: ia.lo - ib.hi, hi: ia.hi - ib.lo, exact: false };
 }
 
-export function compareUnderHoles(set: HoleSet, a: number, b: number, s: HoleScorer, budget = DEFAULT_BUDGET): Comparison {
+export function compareUnderHoles(set: HoleSet, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET): Comparison {
   return summarise(set, a, b, s.name, set.queries.map((q) => queryDelta(q, a, b, s, budget)));
 }
 

@@ -1,6 +1,6 @@
 import { uniform } from '../../random';
 import { queryDelta, summarise, type Comparison, type QueryDelta } from './comparison';
-import { DEFAULT_BUDGET, freeHoles } from './interval';
+import { DELTA_BUDGET, freeHoles } from './interval';
 import { judgeHole, type HoleSet } from './pool';
 import type { HoleScorer } from './scorer';
 
@@ -25,7 +25,7 @@ export interface HoleImpact {
 }
 
 /** Guaranteed narrowing of query q's range for each of its free holes (0 for judged holes). */
-export function holeImpacts(set: HoleSet, qi: number, a: number, b: number, s: HoleScorer, budget = DEFAULT_BUDGET): Float64Array {
+export function holeImpacts(set: HoleSet, qi: number, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET): Float64Array {
   const q = set.queries[qi];
   const out = new Float64Array(q.holes.length);
   const now = queryDelta(q, a, b, s, budget);
@@ -68,7 +68,7 @@ export class ImpactQueue {
     readonly scorer: HoleScorer,
     options: QueueOptions = {},
   ) {
-    this.budget = options.budget ?? DEFAULT_BUDGET;
+    this.budget = options.budget ?? DELTA_BUDGET;
     const rand = uniform(options.seed ?? 1);
     this.ties = set.queries.map((q) => Float64Array.from(q.holes, () => rand()));
     this.deltas = set.queries.map((q) => queryDelta(q, a, b, scorer, this.budget));

@@ -20,6 +20,11 @@ const UNIT = new Set([...RANK_ORDER, 'bpref', 'infAP', 'iprec_at_recall', 'Rprec
 
 /** Default largest number of assignments enumerated for one query: every assignment of 16 binary holes. */
 export const DEFAULT_BUDGET = 1 << 16;
+/**
+ * For differences without a shortcut (map and the like) each assignment scores two full rankings: enumerate
+ * up to 12 binary holes by default so a table stays interactive; beyond, the bound of the two intervals.
+ */
+export const DELTA_BUDGET = 1 << 12;
 
 export interface ScoreInterval {
   /** Holes non-relevant: trec_eval's figure. */
