@@ -5,14 +5,17 @@ import { judgeHole, type HoleSet } from './pool';
 import type { HoleScorer } from './scorer';
 
 /**
- * Judge what decides: holes ordered by how much judging them is sure to narrow the range of the mean
- * difference of an open comparison, in the spirit of Carterette, Allan and Sitaraman (SIGIR 2006, Minimal
- * Test Collections), which judges first the documents whose relevance moves the difference most.
+ * Judge what decides: holes ordered by how far judging them is expected to move the end of the range of the
+ * mean difference that decides an open comparison, in the spirit of Carterette, Allan and Sitaraman (SIGIR
+ * 2006, Minimal Test Collections), which judges first the documents whose relevance can move the difference
+ * most. While a leads (mean a - b > 0 with holes non-relevant) the comparison settles when the lower end of
+ * the range rises above 0, so a hole's impact is the expected rise of that end once the hole is judged; while
+ * b leads, the expected fall of the upper end; at 0, the expected narrowing of the range. The expectation
+ * uses a prior over grades: the share of each grade among the top-k documents of the two runs that are
+ * judged or holes (holes counted non-relevant), per query averaged over the set.
  *
- * A hole's impact is the narrowing it guarantees: the query's range width now minus the widest it can still
- * be once the hole has a grade (the worst case over grades), over the number of queries. The order is blind:
- * an item carries no run, and equal impacts are shuffled with a fixed seed, not left in pool (run, rank)
- * order.
+ * The order is blind: an item carries no run, and equal impacts are shuffled with a fixed seed, not left in
+ * pool (run, rank) order.
  */
 
 export interface HoleImpact {
@@ -24,22 +27,52 @@ export interface HoleImpact {
   impact: number;
 }
 
-/** Guaranteed narrowing of query q's range for each of its free holes (0 for judged holes). */
-export function holeImpacts(set: HoleSet, qi: number, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET): Float64Array {
+/** Which end decides: 1 the lower end (a leads), -1 the upper end (b leads), 0 the width. */
+export type Side = 1 | -1 | 0;
+
+/** P(grade) for each grade of the scorer's scale, from the top `poolDepth` of lists a and b. */
+export function gradePrior(set: HoleSet, a: number, b: number, s: HoleScorer): Float64Array {
+  const counts = new Float64Array(s.scale.length);
+  for (const q of set.queries) {
+    for (const r of [a, b]) {
+      const l = q.lists[r];
+      for (let i = 0; i < Math.min(set.poolDepth, l.rels.length); i++) {
+        const g = l.holeAt[i] >= 0 && q.grades[l.holeAt[i]] >= 0 ? q.grades[l.holeAt[i]] : l.rels[i];
+        // The highest grade of the scale not above g (binary measures see every relevant grade as one).
+        let k = 0;
+        while (k + 1 < s.scale.length && s.scale[k + 1] <= g) k++;
+        counts[g < 0 ? 0 : k]++;
+      }
+    }
+  }
+  const total = counts.reduce((x, y) => x + y, 0);
+  return total ? counts.map((c) => c / total) : Float64Array.from(s.scale, (_, i) => (i === 0 ? 1 : 0));
+}
+
+/** Expected movement of the deciding end of query q's range for each of its free holes (0 for judged ones). */
+export function holeImpacts(
+  set: HoleSet,
+  qi: number,
+  a: number,
+  b: number,
+  s: HoleScorer,
+  side: Side,
+  prior: Float64Array,
+  budget = DELTA_BUDGET,
+): Float64Array {
   const q = set.queries[qi];
   const out = new Float64Array(q.holes.length);
   const now = queryDelta(q, a, b, s, budget);
-  const width = now.hi - now.lo;
-  if (width <= 0) return out;
+  if (now.hi - now.lo <= 0) return out;
   for (const h of freeHoles(q)) {
-    let widest = 0;
-    for (const g of s.scale) {
+    let moved = 0;
+    s.scale.forEach((g, k) => {
       q.grades[h] = g;
       const d = queryDelta(q, a, b, s, budget);
-      widest = Math.max(widest, d.hi - d.lo);
-    }
+      moved += prior[k] * (side === 1 ? d.lo - now.lo : side === -1 ? now.hi - d.hi : now.hi - now.lo - (d.hi - d.lo));
+    });
     q.grades[h] = -1;
-    out[h] = Math.max(0, width - widest) / set.queries.length;
+    out[h] = Math.max(0, moved) / set.queries.length;
   }
   return out;
 }
@@ -55,10 +88,12 @@ export interface QueueOptions {
  * independent), and the comparison and meter follow.
  */
 export class ImpactQueue {
-  private readonly impacts: Float64Array[];
+  private impacts: Float64Array[];
   private readonly ties: Float64Array[];
   private readonly deltas: QueryDelta[];
   private readonly budget: number;
+  private readonly prior: Float64Array;
+  private side: Side;
   judged = 0;
 
   constructor(
@@ -72,7 +107,14 @@ export class ImpactQueue {
     const rand = uniform(options.seed ?? 1);
     this.ties = set.queries.map((q) => Float64Array.from(q.holes, () => rand()));
     this.deltas = set.queries.map((q) => queryDelta(q, a, b, scorer, this.budget));
-    this.impacts = set.queries.map((_, qi) => holeImpacts(set, qi, a, b, scorer, this.budget));
+    this.prior = gradePrior(set, a, b, scorer);
+    this.side = this.currentSide();
+    this.impacts = set.queries.map((_, qi) => holeImpacts(set, qi, a, b, scorer, this.side, this.prior, this.budget));
+  }
+
+  private currentSide(): Side {
+    const mean = this.comparison().mean;
+    return mean > 1e-12 ? 1 : mean < -1e-12 ? -1 : 0;
   }
 
   comparison(): Comparison {
@@ -113,6 +155,10 @@ export class ImpactQueue {
     judgeHole(this.set.queries[query], hole, grade);
     this.judged++;
     this.deltas[query] = queryDelta(this.set.queries[query], this.a, this.b, this.scorer, this.budget);
-    this.impacts[query] = holeImpacts(this.set, query, this.a, this.b, this.scorer, this.budget);
+    const side = this.currentSide();
+    // The lead changed hands: every hole's impact is about the other end now.
+    const redo = side === this.side ? [query] : this.set.queries.map((_, qi) => qi);
+    this.side = side;
+    for (const qi of redo) this.impacts[qi] = holeImpacts(this.set, qi, this.a, this.b, this.scorer, side, this.prior, this.budget);
   }
 }
