@@ -35,7 +35,9 @@ mean over every judgement of the holes (~ marks a bound where a query had too ma
 Per comparison: mean difference, its bootstrap interval, effect size (mean difference / sd of the
 per-query differences), p and corrected p, wins/ties/losses, the range of the difference over every
 judgement of the holes and whether that settles its sign (open: how many holes in how many queries keep
-it open), and whether judging the holes can lose or gain significance.
+it open), whether judging the holes can lose or gain significance (checked at the two extreme judgements:
+every query at its lowest, or highest, difference), and how alike the rankings are without judgements:
+rank-biased overlap (p 0.9, extrapolated, top 100), Jaccard of the top 10, tau-AP of the top 10.
 
 exit codes: 0 ok, 1 bad input, 2 usage error, ${EXIT_WORSE} a run is significantly worse (--fail-if-worse).
 `;
@@ -163,7 +165,7 @@ export function grids(t: ResultsTable, labels: string[], style: Style): { runs: 
     ]),
   ];
   const pairs = [
-    head(['measure', 'a', 'b', 'mean a-b', '95% CI', 'effect', 'p', 'corrected p', 'sig', 'W/T/L', 'holes a-b', 'holes verdict', 'significance under holes']),
+    head(['measure', 'a', 'b', 'mean a-b', '95% CI', 'effect', 'p', 'corrected p', 'sig', 'W/T/L', 'holes a-b', 'holes verdict', 'significance under holes', 'RBO', 'Jaccard@10', 'tau-AP@10']),
     ...t.pairs.map((p) => [
       style.text(p.measure),
       key(p.a),
@@ -178,6 +180,9 @@ export function grids(t: ResultsTable, labels: string[], style: Style): { runs: 
       range(p.holes),
       p.holes ? (p.holes.verdict === 'settled' ? 'settled' : `open: ${p.holes.openHoles} holes in ${p.holes.openQueries} queries`) : '',
       p.holes ? (p.holes.canLose ? 'can be lost' : p.holes.canGain ? 'can be gained' : 'unchanged at the extremes') : '',
+      fixed(p.similarity.rbo, 3),
+      fixed(p.similarity.jaccard10, 3),
+      fixed(p.similarity.tauAp10, 3),
     ]),
   ];
   return { runs, pairs };

@@ -3,6 +3,7 @@ import type { Run } from '../../formats/run';
 import { evaluate } from '../evaluate';
 import { compareUnderHoles, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet } from '../holes';
 import { MeasureSpecError, resolveMeasures } from '../registry';
+import { runSimilarity } from '../similarity';
 import { bootstrapDiffCI, bootstrapMeanCI, type Interval } from './bootstrap';
 import { effectSize } from './effectSize';
 import { CORRECTIONS, PAIRED_TESTS } from './index';
@@ -71,6 +72,8 @@ export interface PairRow {
   wins: number;
   ties: number;
   losses: number;
+  /** How alike the two rankings are, judgements aside: means over queries both runs answer. */
+  similarity: { rbo: number; jaccard10: number; tauAp10: number };
   holes: (HoleRange & { verdict: 'settled' | 'open'; openQueries: number; openHoles: number; canLose: boolean; canGain: boolean }) | null;
 }
 
@@ -125,6 +128,11 @@ export function buildTable(qrels: Qrels, runs: readonly Run[], options: TableOpt
   } else {
     for (let r = 0; r < runs.length; r++) if (r !== options.compare) pairs.push([r, options.compare]);
   }
+  const similarity = pairs.map(([a, b]) => ({
+    rbo: runSimilarity(runs[a], runs[b], 'rbo', 100).mean,
+    jaccard10: runSimilarity(runs[a], runs[b], 'jaccard', 10).mean,
+    tauAp10: runSimilarity(runs[a], runs[b], 'tau_ap', 10).mean,
+  }));
   const rows: PairRow[] = [];
   options.measures.forEach((_m, k) => {
     const raw = pairs.map(([a, b]) => test.p(values[a][k], values[b][k], { seed: options.seed }));
@@ -148,6 +156,7 @@ export function buildTable(qrels: Qrels, runs: readonly Run[], options: TableOpt
         pAdjusted: adjusted[i],
         significant: adjusted[i] <= options.alpha,
         ...winTieLoss(values[a][k], values[b][k]),
+        similarity: similarity[i],
         holes,
       });
     });
