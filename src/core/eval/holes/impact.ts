@@ -49,30 +49,33 @@ export function gradePrior(set: HoleSet, a: number, b: number, s: HoleScorer): F
   return total ? counts.map((c) => c / total) : Float64Array.from(s.scale, (_, i) => (i === 0 ? 1 : 0));
 }
 
-/** Expected movement of the deciding end of query q's range for each of its free holes (0 for judged ones). */
+/**
+ * Expected movement of each end of query q's range for each of its free holes (0 for judged ones), indexed by
+ * side: [width narrowing (side 0), rise of the lower end (side 1), fall of the upper end (side -1)].
+ */
 export function holeImpacts(
   set: HoleSet,
   qi: number,
   a: number,
   b: number,
   s: HoleScorer,
-  side: Side,
   prior: Float64Array,
   budget = DELTA_BUDGET,
-): Float64Array {
+): [Float64Array, Float64Array, Float64Array] {
   const q = set.queries[qi];
-  const out = new Float64Array(q.holes.length);
+  const out: [Float64Array, Float64Array, Float64Array] = [0, 1, 2].map(() => new Float64Array(q.holes.length)) as [Float64Array, Float64Array, Float64Array];
   const now = queryDelta(q, a, b, s, budget);
   if (now.hi - now.lo <= 0) return out;
+  const n = set.queries.length;
   for (const h of freeHoles(q)) {
-    let moved = 0;
     s.scale.forEach((g, k) => {
       q.grades[h] = g;
       const d = queryDelta(q, a, b, s, budget);
-      moved += prior[k] * (side === 1 ? d.lo - now.lo : side === -1 ? now.hi - d.hi : now.hi - now.lo - (d.hi - d.lo));
+      out[0][h] += (prior[k] * (now.hi - now.lo - (d.hi - d.lo))) / n;
+      out[1][h] += (prior[k] * (d.lo - now.lo)) / n;
+      out[2][h] += (prior[k] * (now.hi - d.hi)) / n;
     });
     q.grades[h] = -1;
-    out[h] = Math.max(0, moved) / set.queries.length;
   }
   return out;
 }
@@ -88,7 +91,7 @@ export interface QueueOptions {
  * independent), and the comparison and meter follow.
  */
 export class ImpactQueue {
-  private impacts: Float64Array[];
+  private readonly impacts: [Float64Array, Float64Array, Float64Array][];
   private readonly ties: Float64Array[];
   private readonly deltas: QueryDelta[];
   private readonly budget: number;
@@ -109,7 +112,11 @@ export class ImpactQueue {
     this.deltas = set.queries.map((q) => queryDelta(q, a, b, scorer, this.budget));
     this.prior = gradePrior(set, a, b, scorer);
     this.side = this.currentSide();
-    this.impacts = set.queries.map((_, qi) => holeImpacts(set, qi, a, b, scorer, this.side, this.prior, this.budget));
+    this.impacts = set.queries.map((_, qi) => holeImpacts(set, qi, a, b, scorer, this.prior, this.budget));
+  }
+
+  private impact(qi: number, h: number): number {
+    return this.impacts[qi][this.side === 0 ? 0 : this.side === 1 ? 1 : 2][h];
   }
 
   private currentSide(): Side {
@@ -126,7 +133,7 @@ export class ImpactQueue {
     const out: (HoleImpact & { tie: number })[] = [];
     this.set.queries.forEach((q, qi) =>
       q.grades.forEach((g, h) => {
-        if (g < 0) out.push({ query: qi, hole: h, qid: q.qid, docId: q.holes[h], impact: this.impacts[qi][h], tie: this.ties[qi][h] });
+        if (g < 0) out.push({ query: qi, hole: h, qid: q.qid, docId: q.holes[h], impact: this.impact(qi, h), tie: this.ties[qi][h] });
       }),
     );
     out.sort((x, y) => y.impact - x.impact || x.tie - y.tie);
@@ -140,7 +147,7 @@ export class ImpactQueue {
     this.set.queries.forEach((q, qi) =>
       q.grades.forEach((g, h) => {
         if (g >= 0) return;
-        const impact = this.impacts[qi][h];
+        const impact = this.impact(qi, h);
         const tie = this.ties[qi][h];
         if (!best || impact > best.impact || (impact === best.impact && tie < bestTie)) {
           best = { query: qi, hole: h, qid: q.qid, docId: q.holes[h], impact };
@@ -155,10 +162,8 @@ export class ImpactQueue {
     judgeHole(this.set.queries[query], hole, grade);
     this.judged++;
     this.deltas[query] = queryDelta(this.set.queries[query], this.a, this.b, this.scorer, this.budget);
-    const side = this.currentSide();
-    // The lead changed hands: every hole's impact is about the other end now.
-    const redo = side === this.side ? [query] : this.set.queries.map((_, qi) => qi);
-    this.side = side;
-    for (const qi of redo) this.impacts[qi] = holeImpacts(this.set, qi, this.a, this.b, this.scorer, side, this.prior, this.budget);
+    // If the lead changed hands, every hole's impact is about the other end now: impacts keep both ends.
+    this.side = this.currentSide();
+    this.impacts[query] = holeImpacts(this.set, query, this.a, this.b, this.scorer, this.prior, this.budget);
   }
 }
