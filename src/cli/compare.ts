@@ -93,6 +93,10 @@ export const compareCommand: Command = {
     if (values['all-pairs'] && values.baseline !== undefined) throw new UsageError('--baseline and --all-pairs exclude each other');
     if (values['all-pairs'] && values['fail-if-worse']) throw new UsageError('--fail-if-worse needs a baseline, not --all-pairs');
     const qrels = readQrels(qrelsPath);
+    if (qrels.queryIds().length === 0) {
+      process.stderr.write(`irw compare: ${qrelsPath} judges no query: nothing to compare over.\n`);
+      return EXIT.input;
+    }
     const runs = runPaths.map((p) => readRun(p));
     let compare: TableOptions['compare'] = 0;
     if (values['all-pairs']) compare = 'all-pairs';

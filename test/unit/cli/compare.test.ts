@@ -87,6 +87,11 @@ describe('irw compare', () => {
     assert.match(irw(qrels, good, bad, '--test', 'z').stderr, /unknown test 'z'/);
     assert.match(irw(qrels, good, bad, '--baseline', 'nope').stderr, /neither a RUN argument nor a run tag/);
     assert.equal(irw(qrels, good, join(dir, 'missing.trec')).status, 1);
+    const empty = join(dir, 'empty.qrels');
+    writeFileSync(empty, '');
+    const e = irw(empty, good, bad);
+    assert.equal(e.status, 1);
+    assert.match(e.stderr, /judges no query/);
   });
 
   it('SciFact, our-style BM25 against MiniLM (shared runs): table over all 300 queries, holes open', () => {
