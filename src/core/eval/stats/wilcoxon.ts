@@ -13,8 +13,11 @@ export interface Wilcoxon {
   exact: boolean;
 }
 
-/** Differences (and ranks) closer than this, relative, are equal: per-query scores carry float noise. */
-const key = (v: number): number => Number(Math.abs(v).toPrecision(12));
+/**
+ * Differences are compared at 12 significant digits, and below 1e-12 they are zero: per-query scores carry
+ * float noise (0.3 - 0.1 is not 0.7 - 0.5 in binary, and 0.3 - 0.1 - 0.2 is not 0).
+ */
+const key = (v: number): number => (Math.abs(v) <= 1e-12 ? 0 : Number(Math.abs(v).toPrecision(12)));
 
 /**
  * Wilcoxon signed-rank test of a against b, two-sided, as scipy.stats.wilcoxon with its defaults

@@ -16,5 +16,6 @@ test('Wilcoxon: zero differences are dropped; identical runs give p = 1; float n
   const r = wilcoxon([0.5, 0.7, 0.2], [0.3, 0.5, 0.2]);
   assert.equal(r.n, 2, 'zero dropped');
   assert.equal(r.exact, false, 'a dropped zero and a tie (0.2 and 0.7-0.5): approximation');
+  assert.equal(wilcoxon([0.3 - 0.1, 0.9], [0.2, 0.4]).n, 1, 'a difference of 3e-17 is a zero');
   assert.throws(() => wilcoxon([1], [1, 2]), /1 values against 2/);
 });
