@@ -1,15 +1,18 @@
-import type { Run } from '../../formats/run';
+import type { Ranking, Run } from '../../formats/run';
 import { jaccardAt } from './jaccard';
-import { rbo } from './rbo';
+import { rbo, rboTies, tieGroups } from './rbo';
 import { tauAp } from './tauAp';
 
-export { jaccardAt, rbo, tauAp };
+export { jaccardAt, rbo, rboTies, tauAp, tieGroups };
 
 /** Similarity of two rankings without judgements, by name; each looks at the top `depth` of both. */
-export const SIMILARITIES: Record<string, { label: string; of(a: readonly string[], b: readonly string[], depth: number): number }> = {
-  rbo: { label: 'rank-biased overlap (p = 0.9, extrapolated)', of: (a, b, depth) => rbo(a.slice(0, depth), b.slice(0, depth), 0.9) },
-  jaccard: { label: 'Jaccard of the top k', of: (a, b, depth) => jaccardAt(a, b, depth) },
-  tau_ap: { label: "Kendall's tau-AP (symmetric, shared documents)", of: (a, b, depth) => tauAp(a.slice(0, depth), b.slice(0, depth)) },
+export const SIMILARITIES: Record<string, { label: string; of(a: Ranking, b: Ranking, depth: number): number }> = {
+  rbo: {
+    label: 'rank-biased overlap (p = 0.9, extrapolated; equal scores are ties)',
+    of: (a, b, depth) => rboTies(tieGroups(a.docs.slice(0, depth), a.scores), tieGroups(b.docs.slice(0, depth), b.scores), 0.9),
+  },
+  jaccard: { label: 'Jaccard of the top k', of: (a, b, depth) => jaccardAt(a.docs, b.docs, depth) },
+  tau_ap: { label: "Kendall's tau-AP (symmetric, shared documents)", of: (a, b, depth) => tauAp(a.docs.slice(0, depth), b.docs.slice(0, depth)) },
 };
 
 export interface RunSimilarity {
@@ -27,7 +30,7 @@ export function runSimilarity(a: Run, b: Run, name: string, depth = 100): RunSim
   for (const qid of a.qids) {
     const rb = b.ranking(qid);
     if (!rb) continue;
-    perQuery.set(qid, sim.of(a.ranking(qid)!.docs, rb.docs, depth));
+    perQuery.set(qid, sim.of(a.ranking(qid)!, rb, depth));
   }
   let sum = 0;
   for (const v of perQuery.values()) sum += v;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jaccardAt, rbo, runSimilarity, tauAp } from '../../../../../src/core/eval/similarity';
+import { jaccardAt, rbo, rboTies, runSimilarity, tauAp, tieGroups } from '../../../../../src/core/eval/similarity';
 import { Run } from '../../../../../src/core/formats/run';
 import { mulberry32 } from '../../../../../src/core/random';
 
@@ -42,6 +42,23 @@ test('RBO equals eq. 32 written out, on random uneven lists', () => {
     const p = [0.5, 0.8, 0.9, 0.98][t % 4];
     near(rbo(a, b, p), rboEq32(a, b, p));
   }
+});
+
+/** "a (b c) d": b and c tied. */
+const groups = (text: string): string[][] => [...text.matchAll(/\(([^)]*)\)|(\S+)/g)].map((m) => (m[1] ?? m[2]).split(' '));
+
+test('RBO with ties as Webber et al. treat them: the RBO^w extrapolated values of Corsi and Urbano (SIGIR 2024)', () => {
+  // Rows of rbo/test.csv in github.com/julian-urbano/sigir2024-rbo (column w.ext), computed by their reference code.
+  const rows: [string, string, number, number][] = [
+    ['(i3 i6) (i2 i7) i10', '(i3 i6 i7 i10) (i1 i2)', 0.965413635276732, 0.946064537517568],
+    ['i3 (i1 i5 i7) i9', '(i1 i9) i7 i3 i4', 0.930093081332594, 0.697096710334179],
+    ['i2 i5 i3 (i1 i4)', 'i5 i8 i2 (i3 i9)', 0.968922741966306, 0.580287544332462],
+    ['(i5 i9 i13 i15 i16 i19 i20) (i3 i8)', 'i6 (i4 i18) i2 i7 i8 i17 i14 (i11 i12) i1', 0.958074765324023, 0.0816485573277354],
+    ['i13 (i1 i4 i5 i6)', 'i3 i14 i11 (i10 i15) i12 (i6 i9) i4 i2', 0.92238320668128, 0.117578490431637],
+    ['i21 i20 (i1 i16 i19) (i5 i10) i4', '(i12 i17) (i2 i3 i8 i11) (i15 i18) (i6 i13) (i7 i14) i9', 0.930074017489188, 0],
+  ];
+  for (const [x, y, p, want] of rows) near(rboTies(groups(x), groups(y), p), want, 1e-9);
+  assert.deepEqual(tieGroups(['a', 'b', 'c', 'd'], [3, 2, 2, 1]), [['a'], ['b', 'c'], ['d']]);
 });
 
 test('Jaccard of the top k', () => {
