@@ -5,6 +5,8 @@ export const EXIT = {
   usage: 2,
   cancelled: 3,
   internal: 4,
+  /** `irw compare --fail-if-worse`: a run is significantly worse than the baseline (a regression gate). */
+  worse: 5,
 } as const;
 
 export class UsageError extends Error {}

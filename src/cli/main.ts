@@ -3,6 +3,7 @@ import { cancelSignal, releaseSignals } from './signals';
 import { isInputError } from '../core/formats/errors';
 import { EXIT, UsageError, type Command } from './common';
 import { datasetsCommand } from './datasets';
+import { compareCommand } from './compare';
 import { evalCommand } from './eval';
 import { fuseCommand } from './fuse';
 import { runCommand } from './run';
@@ -13,6 +14,7 @@ const COMMANDS: Record<string, Command> = {
   run: runCommand,
   fuse: fuseCommand,
   datasets: datasetsCommand,
+  compare: compareCommand,
 };
 
 const HELP = `irw — IR Workbench command line
@@ -21,7 +23,7 @@ usage: irw <command> [options]
 
 commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(6)} ${c.summary}`)
+  .map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`)
   .join('\n')}
 
 Run 'irw <command> --help' for a command's options.
@@ -32,6 +34,7 @@ exit codes:
   2  usage error: unknown command or option, missing argument
   3  the run was cancelled (SIGINT/SIGTERM); partial output is removed
   4  internal error (a bug: please report it with the message); never for a file or option you can fix
+  5  irw compare --fail-if-worse: a run is significantly worse than the baseline
 `;
 
 export async function main(argv: string[]): Promise<number> {

@@ -11,7 +11,7 @@ import { exportResults } from '../../src/core/analysis/exportTable';
 import { addRunFiles, loadSession } from '../../src/core/analysis/load';
 import { boxSummary, RESULT_MEASURES, topDocs, type AnalysisSession } from '../../src/core/analysis/session';
 import { evaluate } from '../../src/core/eval';
-import { holmAdjust, pairedTTest, randomizationTest } from '../../src/core/eval/significance';
+import { holmAdjust, pairedTTest, randomizationTest } from '../../src/core/eval/stats';
 import { readQrels } from '../../src/core/formats/qrels';
 import { readRun } from '../../src/core/formats/run';
 import type { ResultsModel } from '../../src/protocol/webview';

@@ -1,5 +1,5 @@
 import { evaluate } from '../eval';
-import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../eval/significance';
+import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../eval/stats';
 import type { BeirQuery } from '../formats/beir';
 import { Qrels } from '../formats/qrels';
 import type { Run } from '../formats/run';

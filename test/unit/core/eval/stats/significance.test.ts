@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../../src/core/eval/significance';
+import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../../../../../src/core/eval/stats';
 
 const close = (actual: number, expected: number, tol: number, what: string) =>
   assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} vs ${expected}`);

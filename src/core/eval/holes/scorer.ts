@@ -1,0 +1,115 @@
+import { MeasureSpecError, resolveMeasures, type ResolvedMeasure } from '../registry';
+import { numRelOf, type MeasureContext, type QueryRels } from '../relevance';
+import type { HoleQuery, RankedList } from './pool';
+
+/** Families whose per-query value depends on which documents are judged, not on grades: no interval. */
+const NOT_SCORES = new Set(['runid', 'num_q', 'gm_map', 'num_ret', 'num_rel', 'num_rel_ret', 'num_nonrel_judged_ret', 'unj', 'judged', 'hole']);
+/** Families that read grades beyond relevant / not relevant (gains); the others see only grade >= level. */
+const GRADED = new Set(['ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut']);
+/** Families a non-relevant document after the last relevant one cannot change, so lists can end there. */
+const TRAILING_SAFE = new Set(['ndcg', 'ndcg_cut', 'P', 'recall', 'recall_cap', 'map', 'map_cut', 'recip_rank', 'success', 'Rprec']);
+/** Families that never look below their largest cutoff, so lists can be cut there. */
+const CUT = new Set(['ndcg_cut', 'P', 'recall', 'recall_cap', 'success', 'map_cut']);
+
+/**
+ * Scores one query of one run under an assignment of grades to its holes, through the registry's own measure
+ * code (src/core/eval/measures): the trec_eval value is the assignment where every hole stays unjudged.
+ */
+export class HoleScorer {
+  readonly measure: ResolvedMeasure;
+  readonly name: string;
+  readonly ctx: MeasureContext;
+  /** The grades that give different values: the whole scale for gain-based measures, else {0, level}. */
+  readonly scale: number[];
+  private readonly depth: number;
+  private readonly out: Float64Array;
+  private readonly trailingSafe: boolean;
+  private readonly lastUseful = new WeakMap<RankedList, number>();
+  private rels = new Int32Array(1024);
+  private levels = new Int32Array(16);
+  private judged = new Uint8Array(1024);
+
+  constructor(spec: string, datasetScale: readonly number[], relevanceLevel = 1) {
+    const [m, ...rest] = resolveMeasures([spec]);
+    if (rest.length || m.names.length !== 1 || NOT_SCORES.has(m.family.name)) {
+      throw new MeasureSpecError(`'${spec}': intervals are for one score per query, e.g. ndcg_cut.10, P.10, recall.100, map, recip_rank`);
+    }
+    this.measure = m;
+    this.name = m.names[0];
+    this.ctx = { relevanceLevel };
+    this.depth = CUT.has(m.family.name) ? Math.max(...m.cutoffs) : Infinity;
+    this.out = new Float64Array(1);
+    this.trailingSafe = TRAILING_SAFE.has(m.family.name);
+    if (GRADED.has(m.family.name)) this.scale = [...datasetScale];
+    else {
+      const rel = datasetScale.find((g) => g >= relevanceLevel);
+      this.scale = rel === undefined ? [0] : [0, rel];
+    }
+  }
+
+  get graded(): boolean {
+    return GRADED.has(this.measure.family.name);
+  }
+
+  /** The family's name (ndcg_cut, P, ...). */
+  get family(): string {
+    return this.measure.family.name;
+  }
+
+  /**
+   * The value of list `r` of query `q` when hole h has grade grades[h] (-1: unjudged, non-relevant).
+   * `judgedOnly` drops unjudged documents from the ranking first (trec_eval -J's condensed list).
+   */
+  score(q: HoleQuery, r: number, grades: Int32Array, judgedOnly = false): number {
+    const list = q.lists[r];
+    let size = q.relLevels.length;
+    for (const g of grades) if (g >= size) size = g + 1;
+    if (this.levels.length < size) this.levels = new Int32Array(size * 2);
+    const levels = this.levels;
+    levels.fill(0, 0, size);
+    levels.set(q.relLevels);
+    for (const g of grades) if (g >= 0) levels[g]++;
+    let top = size;
+    while (top > 0 && levels[top - 1] === 0) top--;
+    const relLevels = levels.subarray(0, top);
+    // -J keeps the first `depth` judged documents, wherever they are.
+    const all = judgedOnly ? list.rels.length : Math.min(this.trailingSafe ? this.usefulLength(list) : list.rels.length, this.depth);
+    if (this.rels.length < all) {
+      this.rels = new Int32Array(all * 2);
+      this.judged = new Uint8Array(all * 2);
+    }
+    let n = 0;
+    let numRelRet = 0;
+    for (let i = 0; i < all && n < this.depth; i++) {
+      const h = list.holeAt[i];
+      const rel = h >= 0 && grades[h] >= 0 ? grades[h] : list.rels[i];
+      if (judgedOnly && rel < 0) continue;
+      this.rels[n++] = rel;
+      if (rel >= this.ctx.relevanceLevel) numRelRet++;
+    }
+    const qr: QueryRels = {
+      rels: this.rels.subarray(0, n),
+      numRet: n,
+      numRel: numRelOf(relLevels, this.ctx.relevanceLevel),
+      numRelRet,
+      relLevels,
+      numRelLevels: top,
+      judgedAnywhere: this.judged.subarray(0, n),
+    };
+    this.out[0] = 0;
+    this.measure.family.compute(qr, this.ctx, this.measure, this.out, 0);
+    return this.out[0];
+  }
+
+  /** Ranks up to the last hole or document with a positive grade (or any judged one at level <= 0). */
+  private usefulLength(list: RankedList): number {
+    let n = this.lastUseful.get(list);
+    if (n === undefined) {
+      const min = Math.min(1, this.ctx.relevanceLevel);
+      n = list.rels.length;
+      while (n > 0 && list.holeAt[n - 1] < 0 && list.rels[n - 1] < min) n--;
+      this.lastUseful.set(list, n);
+    }
+    return n;
+  }
+}

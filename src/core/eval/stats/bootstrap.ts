@@ -1,0 +1,53 @@
+import { mulberry32 } from '../../random';
+import { differences } from './paired';
+
+export interface BootstrapOptions {
+  /** Resamples (default 10,000). */
+  resamples?: number;
+  /** Generator seed: the same seed draws the same resamples (default 1). */
+  seed?: number;
+  /** Confidence level (default 0.95). */
+  level?: number;
+}
+
+export interface Interval {
+  lo: number;
+  hi: number;
+}
+
+/**
+ * Percentile bootstrap confidence interval of the mean of `x` (Efron and Tibshirani 1993, ch. 13): draw
+ * `resamples` samples of n queries with replacement (mulberry32 with `seed`), take each sample's mean, and
+ * report the (1 - level) / 2 and (1 + level) / 2 quantiles of those means, linearly interpolated between
+ * order statistics as numpy.percentile does. Run with the same seed and query count, every run and every
+ * pair draws the same query samples, so the intervals of a table are paired.
+ */
+export function bootstrapMeanCI(x: ArrayLike<number>, options: BootstrapOptions = {}): Interval {
+  const n = x.length;
+  if (n === 0) throw new Error('bootstrap: no queries');
+  const resamples = options.resamples ?? 10_000;
+  const level = options.level ?? 0.95;
+  const next = mulberry32(options.seed ?? 1);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    // next() / 2^32 * n is uniform over 0..n-1 up to a bias of n / 2^32, far below the resampling noise.
+    for (let i = 0; i < n; i++) s += x[Math.floor((next() / 4294967296) * n)];
+    means[r] = s / n;
+  }
+  means.sort();
+  return { lo: quantile(means, (1 - level) / 2), hi: quantile(means, (1 + level) / 2) };
+}
+
+/** Paired bootstrap interval of the mean difference a - b (the same resampled queries for both runs). */
+export function bootstrapDiffCI(a: ArrayLike<number>, b: ArrayLike<number>, options: BootstrapOptions = {}): Interval {
+  return bootstrapMeanCI(differences(a, b), options);
+}
+
+/** numpy.percentile's default ('linear'): interpolate at position q (n - 1) of sorted values. */
+function quantile(sorted: Float64Array, q: number): number {
+  const pos = q * (sorted.length - 1);
+  const i = Math.floor(pos);
+  const f = pos - i;
+  return f === 0 || i + 1 >= sorted.length ? sorted[i] : sorted[i] + f * (sorted[i + 1] - sorted[i]);
+}

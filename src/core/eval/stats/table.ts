@@ -1,0 +1,194 @@
+import type { Qrels } from '../../formats/qrels';
+import type { Run } from '../../formats/run';
+import { evaluate } from '../evaluate';
+import { compareUnderHoles, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet } from '../holes';
+import { MeasureSpecError, resolveMeasures } from '../registry';
+import { runSimilarity } from '../similarity';
+import { bootstrapDiffCI, bootstrapMeanCI, type Interval } from './bootstrap';
+import { effectSize } from './effectSize';
+import { CORRECTIONS, PAIRED_TESTS } from './index';
+import { winTieLoss } from './winTieLoss';
+
+/**
+ * The results table of `irw compare` (and what a view needs for one): runs x measures over every query of the
+ * qrels (queries a run misses score 0, trec_eval -c), with per-run means, bootstrap intervals and hole
+ * intervals, and comparisons (baseline against each run, or every pair) with a paired test, a correction
+ * over the comparisons of each measure, an effect size and whether the holes leave the comparison open.
+ */
+
+export interface TableOptions {
+  /** One value each, as trec_eval names them: ndcg_cut.10, P.10, recall.100, map, recip_rank. */
+  measures: string[];
+  /** Index of the baseline run, or 'all-pairs'. */
+  compare: number | 'all-pairs';
+  test: string;
+  correction: string;
+  alpha: number;
+  relevanceLevel: number;
+  /** Depth of the pool of holes (0: no hole intervals). */
+  poolDepth: number;
+  resamples: number;
+  seed: number;
+}
+
+export const TABLE_DEFAULTS: TableOptions = {
+  measures: ['ndcg_cut.10', 'P.10', 'recall.100', 'map', 'recip_rank'],
+  compare: 0,
+  test: 't',
+  correction: 'holm',
+  alpha: 0.05,
+  relevanceLevel: 1,
+  poolDepth: 10,
+  resamples: 10_000,
+  seed: 1,
+};
+
+export interface HoleRange {
+  lo: number;
+  hi: number;
+  exact: boolean;
+}
+
+export interface Cell {
+  mean: number;
+  /** Percentile bootstrap interval of the mean. */
+  ci: Interval;
+  /** Judged-only mean (trec_eval -J) and the range over every judgement of the holes; null without holes. */
+  judgedOnly: number | null;
+  holes: HoleRange | null;
+}
+
+export interface PairRow {
+  /** Run indices: the difference is a - b. */
+  a: number;
+  b: number;
+  measure: string;
+  delta: number;
+  ci: Interval;
+  effect: number;
+  p: number;
+  pAdjusted: number;
+  significant: boolean;
+  wins: number;
+  ties: number;
+  losses: number;
+  /** How alike the two rankings are, judgements aside: means over queries both runs answer. */
+  similarity: { rbo: number; jaccard10: number; tauAp10: number };
+  holes: (HoleRange & { verdict: 'settled' | 'open'; openQueries: number; openHoles: number; canLose: boolean; canGain: boolean }) | null;
+}
+
+export interface ResultsTable {
+  options: TableOptions;
+  runs: { id: string; answered: number }[];
+  numQueries: number;
+  measures: string[];
+  /** cells[run][measure]. */
+  cells: Cell[][];
+  pairs: PairRow[];
+}
+
+export function buildTable(qrels: Qrels, runs: readonly Run[], options: TableOptions): ResultsTable {
+  const test = PAIRED_TESTS[options.test];
+  const correction = CORRECTIONS[options.correction];
+  if (!test) throw new MeasureSpecError(`unknown test '${options.test}' (available: ${Object.keys(PAIRED_TESTS).join(', ')})`);
+  if (!correction) throw new MeasureSpecError(`unknown correction '${options.correction}' (available: ${Object.keys(CORRECTIONS).join(', ')})`);
+  const evals = runs.map((run) => evaluate(qrels, run, { measures: options.measures, complete: true, relevanceLevel: options.relevanceLevel }));
+  const names = evals[0].columns.map((c) => c.name);
+  // evaluate() orders columns as trec_eval does; keep the user's order.
+  const order = options.measures.map((m) => {
+    const [r, ...more] = resolveMeasures([m]);
+    if (more.length || r.names.length !== 1 || !r.family.perQuery) {
+      throw new MeasureSpecError(`'${m}': give one per-query value per measure (e.g. -m ndcg_cut.10 -m ndcg_cut.100, not ndcg_cut.10,100)`);
+    }
+    return names.indexOf(r.names[0]);
+  });
+  if (new Set(order).size !== order.length) throw new MeasureSpecError(`a measure is given twice: ${options.measures.join(' ')}`);
+  const w = names.length;
+  const values = evals.map((e) => order.map((c) => Float64Array.from({ length: e.numQ }, (_, q) => e.values[q * w + c])));
+  const set: HoleSet | null = options.poolDepth > 0 ? prepareHoles(qrels, runs, { poolDepth: options.poolDepth }) : null;
+  const scorers = options.measures.map((m) => (set ? tryScorer(m, set, options.relevanceLevel) : null));
+  const boot = { resamples: options.resamples, seed: options.seed };
+
+  const cells = runs.map((_, r) =>
+    options.measures.map((_m, k): Cell => {
+      const s = scorers[k];
+      const iv = s && set ? runIntervals(set, r, s).mean : null;
+      return {
+        mean: evals[r].summary[order[k]],
+        ci: bootstrapMeanCI(values[r][k], boot),
+        judgedOnly: iv ? iv.judgedOnly : null,
+        holes: iv ? { lo: iv.lo, hi: iv.hi, exact: iv.exact } : null,
+      };
+    }),
+  );
+
+  const pairs: [number, number][] = [];
+  if (options.compare === 'all-pairs') {
+    for (let a = 0; a < runs.length; a++) for (let b = a + 1; b < runs.length; b++) pairs.push([a, b]);
+  } else {
+    for (let r = 0; r < runs.length; r++) if (r !== options.compare) pairs.push([r, options.compare]);
+  }
+  const similarity = pairs.map(([a, b]) => ({
+    rbo: runSimilarity(runs[a], runs[b], 'rbo', 100).mean,
+    jaccard10: runSimilarity(runs[a], runs[b], 'jaccard', 10).mean,
+    tauAp10: runSimilarity(runs[a], runs[b], 'tau_ap', 10).mean,
+  }));
+  const rows: PairRow[] = [];
+  options.measures.forEach((_m, k) => {
+    const raw = pairs.map(([a, b]) => test.p(values[a][k], values[b][k], { seed: options.seed }));
+    const adjusted = correction.adjust(raw);
+    pairs.forEach(([a, b], i) => {
+      const s = scorers[k];
+      let holes: PairRow['holes'] = null;
+      if (s && set) {
+        const c = compareUnderHoles(set, a, b, s);
+        const sig = significanceUnderHoles(c, test, options.alpha);
+        holes = { lo: c.lo, hi: c.hi, exact: c.exact, verdict: c.verdict, openQueries: c.openQueries, openHoles: c.openHoles, canLose: sig.canLose, canGain: sig.canGain };
+      }
+      rows.push({
+        a,
+        b,
+        measure: names[order[k]],
+        delta: cells[a][k].mean - cells[b][k].mean,
+        ci: bootstrapDiffCI(values[a][k], values[b][k], boot),
+        effect: effectSize(values[a][k], values[b][k]),
+        p: raw[i],
+        pAdjusted: adjusted[i],
+        significant: adjusted[i] <= options.alpha,
+        ...winTieLoss(values[a][k], values[b][k]),
+        similarity: similarity[i],
+        holes,
+      });
+    });
+  });
+  return {
+    options,
+    runs: runs.map((run, r) => ({ id: run.tag, answered: evals[r].missing.reduce((n, m) => n + (m ? 0 : 1), 0) })),
+    numQueries: evals[0].numQ,
+    measures: order.map((c) => names[c]),
+    cells,
+    pairs: rows,
+  };
+}
+
+/** Hole intervals for measures that have them (not judged.k, hole.k, counts). */
+function tryScorer(spec: string, set: HoleSet, relevanceLevel: number): HoleScorer | null {
+  try {
+    return new HoleScorer(spec, set.scale, relevanceLevel);
+  } catch (e) {
+    if (e instanceof MeasureSpecError) return null;
+    throw e;
+  }
+}
+
+/** Runs that `run` is significantly better (1) or worse (-1) than, for measure index k. */
+export function significantAgainst(t: ResultsTable, run: number, k: number, sign: 1 | -1): number[] {
+  const m = t.measures[k];
+  const out: number[] = [];
+  for (const p of t.pairs) {
+    if (p.measure !== m || !p.significant) continue;
+    if (p.a === run && Math.sign(p.delta) === sign) out.push(p.b);
+    if (p.b === run && Math.sign(p.delta) === -sign) out.push(p.a);
+  }
+  return out.sort((x, y) => x - y);
+}

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  compareUnderHoles,
+  HoleScorer,
+  meter,
+  prepareHoles,
+  queryDelta,
+  queryInterval,
+  significanceUnderHoles,
+  summarise,
+  type QueryDelta,
+} from '../../../../../src/core/eval/holes';
+import { PAIRED_TESTS } from '../../../../../src/core/eval/stats';
+import { Qrels } from '../../../../../src/core/formats/qrels';
+import { Run } from '../../../../../src/core/formats/run';
+import { bruteForce, randomCase } from './bruteForce';
+
+const near = (a: number, b: number) => Math.abs(a - b) <= 1e-12;
+
+for (const grades of [[1], [0, 1, 2]]) {
+  test(`range of a - b equals brute force over shared assignments (grades ${grades.join(',')})`, () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const { qrels, runs } = randomCase(seed, grades);
+      const set = prepareHoles(qrels, runs, { poolDepth: 4 });
+      for (const spec of ['ndcg_cut.5', 'ndcg', 'P.5', 'recall.10', 'recall_cap.5', 'map', 'recip_rank']) {
+        const s = new HoleScorer(spec, set.scale);
+        for (const [a, b] of [[0, 1], [1, 2], [2, 0]]) {
+          for (const q of set.queries) {
+            const got = queryDelta(q, a, b, s);
+            const want = bruteForce(q, s.scale, (g) => s.score(q, a, g) - s.score(q, b, g));
+            const where = `seed ${seed} ${spec} ${a}-${b} ${q.qid}`;
+            assert.ok(got.exact, where);
+            assert.ok(near(got.lo, want.lo) && near(got.hi, want.hi), `${where}: [${got.lo}, ${got.hi}] vs [${want.lo}, ${want.hi}]`);
+            // Sound but looser: the two runs' own intervals.
+            const ia = queryInterval(q, a, s);
+            const ib = queryInterval(q, b, s);
+            assert.ok(ia.lo - ib.hi <= got.lo + 1e-12 && got.hi <= ia.hi - ib.lo + 1e-12, where);
+          }
+        }
+      }
+    }
+  });
+}
+
+test('over budget the range falls back to the runs\' intervals: sound, marked inexact', () => {
+  const { qrels, runs } = randomCase(7, [0, 1]);
+  const set = prepareHoles(qrels, runs, { poolDepth: 6 });
+  const s = new HoleScorer('map', set.scale);
+  for (const q of set.queries.filter((x) => x.holes.length > 1)) {
+    const got = queryDelta(q, 0, 1, s, 1);
+    const want = bruteForce(q, s.scale, (g) => s.score(q, 0, g) - s.score(q, 1, g));
+    assert.equal(got.exact, false);
+    assert.ok(got.lo <= want.lo + 1e-12 && want.hi <= got.hi + 1e-12);
+  }
+});
+
+test('verdict: settled when no assignment flips the sign, else open with the queries and holes that keep it open', () => {
+  // q1: a finds the relevant document first, b second; q2: one hole each side.
+  const qrels = Qrels.fromJudgements([
+    { qid: 'q1', docid: 'r', grade: 1 },
+    { qid: 'q2', docid: 'r', grade: 1 },
+  ]);
+  const a = Run.fromRankings('a', [['q1', ['r', 'x'], [2, 1]], ['q2', ['r', 'h'], [2, 1]]]);
+  const b = Run.fromRankings('b', [['q1', ['x', 'r'], [2, 1]], ['q2', ['r', 'k'], [2, 1]]]);
+  const set = prepareHoles(qrels, [a, b], { poolDepth: 2 });
+  const s = new HoleScorer('P.1', set.scale);
+  let c = compareUnderHoles(set, 0, 1, s);
+  // P@1: q1 a - b = 1 unless x is relevant (then 0); q2 always 0. Mean range [0, 0.5]: a tie is possible.
+  assert.deepEqual([c.lo, c.hi, c.mean, c.verdict, c.direction, c.openQueries, c.openHoles], [0, 0.5, 0.5, 'open', 0, 1, 1]);
+  assert.equal(meter(c), 'comparison open: 1 holes in 1 queries can still flip it');
+  set.queries[0].grades[set.queries[0].holes.indexOf('x')] = 0;
+  c = compareUnderHoles(set, 0, 1, s);
+  assert.deepEqual([c.lo, c.hi, c.verdict, c.direction, c.openQueries], [0.5, 0.5, 'settled', 1, 0]);
+  assert.equal(meter(c, 1), 'settled: a better under every judgement of the holes (after 1 judgements)');
+});
+
+test('significance under holes: lost or gained at an extreme assignment', () => {
+  const mk = (v: number[], lo: number[], hi: number[]): QueryDelta[] => v.map((x, i) => ({ qid: `q${i}`, value: x, lo: lo[i], hi: hi[i], exact: true, holes: 1 }));
+  const set = { runIds: ['a', 'b'], poolDepth: 10, scale: [0, 1], queries: [] };
+  const n = 12;
+  const up = Array.from({ length: n }, (_, i) => 0.1 + 0.01 * i);
+  const c = summarise(set, 0, 1, 'P_10', mk(up, up.map((x, i) => (i % 2 ? -x : x)), up));
+  const sig = significanceUnderHoles(c, PAIRED_TESTS.t);
+  assert.ok(sig.significant && sig.pAtLo > 0.05 && sig.canLose && !sig.canGain, JSON.stringify(sig));
+  const flat = up.map((x, i) => (i % 2 ? -x : x));
+  const c2 = summarise(set, 0, 1, 'P_10', mk(flat, flat, up));
+  const sig2 = significanceUnderHoles(c2, PAIRED_TESTS.t);
+  assert.ok(!sig2.significant && sig2.canGain && !sig2.canLose, JSON.stringify(sig2));
+});
