@@ -2,7 +2,7 @@
 // README's command (`irw datasets get scifact`, from a local server on 127.0.0.1 serving a zip built from
 // ../shared's SciFact, or from a generated dataset where ../shared is absent), then `npm run demo` works on it, and
 // the unit suite, lacking the rest of the shared data, stops with one line saying what is missing.
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptionsWithStringEncoding } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const env = { ...process.env };
   delete env.IRW_SHARED;
   delete env.IRW_DEMO_DATASET;
-  const sh = (cmd: string, args: string[], opts: Omit<SpawnSyncOptions, 'encoding'> = {}) => spawnSync(cmd, args, { cwd: clone, env, ...opts, encoding: 'utf8' });
+  const sh = (cmd: string, args: string[], opts: Partial<SpawnSyncOptionsWithStringEncoding> = {}) => spawnSync(cmd, args, { cwd: clone, env, encoding: 'utf8', ...opts });
   const server = await (async () => {
     const real = existsSync(join(SCIFACT, 'corpus.jsonl'));
     const source = real ? SCIFACT : join(tmp, 'generated');
@@ -45,8 +45,14 @@ async function main(): Promise<void> {
     const build = sh('npm', ['run', 'build', '--silent']);
     check('the clone builds', build.status === 0, build.stderr);
 
-    // The README's command, with the server's address and the zip's md5 instead of BEIR's.
-    const get = sh('node', ['dist/cli.js', 'datasets', 'get', 'scifact', '--md5', server.md5], { env: { ...env, IRW_BEIR_BASE_URL: `${server.url}/beir`, IRW_PROGRESS_SECONDS: '1' } });
+    // The README's command, with the server's address and the zip's md5 instead of BEIR's (spawned, not
+    // spawnSync: the server answers from this process's event loop).
+    const get = await new Promise<{ status: number | null; stderr: string }>((done) => {
+      const child = spawn('node', ['dist/cli.js', 'datasets', 'get', 'scifact', '--md5', server.md5], { cwd: clone, env: { ...env, IRW_BEIR_BASE_URL: `${server.url}/beir`, IRW_PROGRESS_SECONDS: '1' } });
+      let stderr = '';
+      child.stderr.on('data', (b) => (stderr += b));
+      child.on('close', (status) => done({ status, stderr }));
+    });
     console.log(get.stderr.trim().replace(/^/gm, '    '));
     check("'irw datasets get scifact' unpacks into datasets/scifact", get.status === 0 && existsSync(join(clone, 'datasets', 'scifact', 'qrels', 'test.tsv')), get.stderr);
 

@@ -69,6 +69,25 @@ describe('datasets get (library, local HTTP server)', () => {
     sameFiles(r.folder);
   });
 
+  it('cancelling keeps the partial file for a later resume, and writes no dataset', async () => {
+    files.set('/slow/scifact.zip', { body: zip, slowPieces: 50 });
+    const dir = fresh('slow');
+    const controller = new AbortController();
+    const got = getDataset({ name: 'scifact', dir, baseUrl: `${server.url}/slow`, md5: md5(zip) }, {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase === 'download' && p.received > zip.length / 10) controller.abort();
+      },
+    });
+    await assert.rejects(got, (e) => (e as Error).name === 'AbortError');
+    const kept = statSync(join(dir, 'scifact.zip.part')).size;
+    assert.ok(kept > 0 && kept < zip.length, `kept ${kept} of ${zip.length}`);
+    assert.ok(!existsSync(join(dir, 'scifact')));
+    const r = await getDataset({ name: 'scifact', dir, baseUrl: `${server.url}/ok`, md5: md5(zip) });
+    assert.equal(r.resumedFrom, kept);
+    sameFiles(r.folder);
+  });
+
   it('a server that ignores Range restarts the file from the beginning', async () => {
     files.set('/norange/scifact.zip', { body: zip, ignoreRange: true });
     const dir = fresh('norange');
@@ -106,6 +125,18 @@ describe('datasets get (library, local HTTP server)', () => {
     files.set('/junk/scifact.zip', { body: junk });
     await assert.rejects(getDataset({ name: 'scifact', dir: fresh('junk'), baseUrl: `${server.url}/junk`, md5: md5(junk) }), /holds no BEIR dataset/);
     assert.ok(!existsSync(join(fresh('junk'), 'scifact')));
+  });
+
+  it('refuses an archive entry that would land outside the target folder (zip slip)', async () => {
+    const evil = join(tmp, 'evil-src');
+    mkdirSync(join(evil, 'XX', 'XX'), { recursive: true });
+    writeFileSync(join(evil, 'XX', 'XX', 'evil.txt'), 'outside');
+    // yazl refuses '..' itself, so the names are patched in the built archive (names are not checksummed).
+    const body = Buffer.from((await zipFolder(evil, 'scifact')).toString('latin1').replaceAll('scifact/XX/XX/', 'scifact/../../'), 'latin1');
+    files.set('/evil/scifact.zip', { body });
+    const dir = fresh('evil');
+    await assert.rejects(getDataset({ name: 'scifact', dir, baseUrl: `${server.url}/evil`, md5: md5(body) }), (e) => isDatasetError(e) && /zip|outside/.test(e.message));
+    assert.ok(!existsSync(join(dir, '..', 'evil.txt')) && !existsSync(join(tmp, 'evil.txt')));
   });
 
   it('formats progress as bytes, rate and time left', () => {
