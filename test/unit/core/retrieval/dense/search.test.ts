@@ -24,7 +24,7 @@ describe('dense: block search', () => {
       fc.property(
         fc.integer({ min: 1, max: 5 }), // dim
         fc.integer({ min: 1, max: 60 }), // documents
-        fc.integer({ min: 1, max: 4 }), // queries
+        fc.integer({ min: 1, max: 10 }), // queries (groups of four and the rest)
         fc.integer({ min: 1, max: 70 }), // k
         fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 10 }), // block sizes, cycled
         fc.constantFrom('dot' as const, 'cosine' as const),
