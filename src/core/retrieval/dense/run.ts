@@ -55,6 +55,7 @@ export interface DenseRunResult {
   cacheFile: string | null;
   /** What went wrong without costing the run (e.g. a cache folder that cannot be written). */
   warnings: string[];
+  /** search: scoring and ranking; encode: everything else (encoding, or reading embeddings, the corpus ids, the cache). */
   millis: { encode: number; search: number; total: number };
 }
 
@@ -101,6 +102,7 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
     const k = req.topK + (req.removeQuery ? 1 : 0); // one extra, so dropping the query's own document still leaves k
     const newSearch = () => new BlockSearch(q.data, nq, q.dim, similarity, k, corpus.count);
     let search = newSearch();
+    let searchMs = 0;
     let embeddings: DenseRunResult['embeddings'] = 'encoded';
     let cacheFile: string | null = null;
 
@@ -109,7 +111,7 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
       try {
         checkCorpusIds(req.docEmbeddings, ids, corpus.ids, corpus.path);
         checkDims(q.dim, matrix.cols, req.docEmbeddings.matrix);
-        await streamBlocks(search, matrix.cols, (rows, out) => matrix.readRows(search.documents, rows, out), hooks);
+        searchMs += await streamBlocks(search, matrix.cols, (rows, out) => matrix.readRows(search.documents, rows, out), hooks);
       } finally {
         matrix.close();
       }
@@ -126,7 +128,7 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
         if (typeof reader !== 'string') {
           let whole = false;
           try {
-            await streamBlocks(search, q.dim, (rows, out) => reader.read(rows, out), hooks);
+            searchMs += await streamBlocks(search, q.dim, (rows, out) => reader.read(rows, out), hooks);
             whole = reader.verify();
           } catch (e) {
             if ((e as Error).name === 'AbortError') throw e;
@@ -134,7 +136,10 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
             reader.close();
           }
           if (whole) embeddings = 'cache';
-          else search = newSearch(); // what was read is not trusted: encode again
+          else {
+            search = newSearch(); // what was read is not trusted: encode again
+            searchMs = 0;
+          }
         }
       }
       if (embeddings === 'encoded') {
@@ -161,7 +166,7 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
               onProgress: (done) => onProgress?.({ phase: 'encode-corpus', done: from + done, total }),
             });
             checkDims(q.dim, docs.dim, model.folder.modelPath);
-            search.add(docs.data, to - from);
+            searchMs += await addInSlices(search, docs.data, to - from, { signal }); // progress: encode-corpus says it
             if (writer) {
               try {
                 (writer as EmbeddingCacheWriter).append(docs.data);
@@ -205,25 +210,43 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
     const t2 = performance.now();
     return {
       run,
-      result: { tag, queries: nq, documents: corpus.count, embeddings, cacheFile, warnings, millis: { encode: t1 - t0, search: t2 - t1, total: t2 - t0 } },
+      result: { tag, queries: nq, documents: corpus.count, embeddings, cacheFile, warnings, millis: { encode: t1 - t0 - searchMs, search: t2 - t1 + searchMs, total: t2 - t0 } },
     };
   } finally {
     await encoder?.release();
   }
 }
 
-/** Feeds every document to `search`, a block at a time from `read`, yielding between blocks (cancel, progress). */
-async function streamBlocks(search: BlockSearch, dim: number, read: (rows: number, out: Float32Array) => void, hooks: DenseHooks): Promise<void> {
+/** Feeds every document to `search`, a block at a time from `read`; returns the milliseconds spent scoring. */
+async function streamBlocks(search: BlockSearch, dim: number, read: (rows: number, out: Float32Array) => void, hooks: DenseHooks): Promise<number> {
+  let ms = 0;
   const rowsPerBlock = Math.max(1, Math.floor(READ_BLOCK_VALUES / dim));
   const block = new Float32Array(Math.min(rowsPerBlock, search.docCount) * dim);
   while (search.documents < search.docCount) {
-    hooks.signal?.throwIfAborted();
     const rows = Math.min(rowsPerBlock, search.docCount - search.documents);
     read(rows, block);
-    search.add(block, rows);
+    ms += await addInSlices(search, block, rows, hooks);
+  }
+  return ms;
+}
+
+/** Multiply-adds scored between two yields to the event loop (a fraction of a second), for cancel and progress. */
+const SLICE_WORK = 2e8;
+
+/** search.add of `rows` rows, in slices between which cancel and progress get their turn; returns the milliseconds spent scoring. */
+async function addInSlices(search: BlockSearch, data: Float32Array, rows: number, hooks: DenseHooks): Promise<number> {
+  const slice = Math.max(64, Math.floor(SLICE_WORK / Math.max(1, search.queryCount * search.dim)));
+  let ms = 0;
+  for (let at = 0; at < rows; at += slice) {
+    hooks.signal?.throwIfAborted();
+    const n = Math.min(slice, rows - at);
+    const t = performance.now();
+    search.add(data.subarray(at * search.dim, (at + n) * search.dim), n);
+    ms += performance.now() - t;
     hooks.onProgress?.({ phase: 'search', done: search.documents, total: search.docCount });
     await new Promise((r) => setImmediate(r));
   }
+  return ms;
 }
 
 function checkDims(queryDim: number, docDim: number, file: string): void {
