@@ -121,7 +121,8 @@ order = np.argsort(-best_s, axis=1, kind='stable')
 best_i = np.take_along_axis(best_i, order, axis=1)
 t1 = time.perf_counter()
 np.save(out, best_i[:10])
-print(f"{t1 - t0:.3f} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}")
+ru = resource.getrusage(resource.RUSAGE_SELF)
+print(f"{t1 - t0:.3f} {ru.ru_maxrss * 1024} {ru.ru_utime + ru.ru_stime:.3f}")
 `;
 
 function main(): void {
@@ -163,9 +164,9 @@ function main(): void {
     const p = spawnSync('python3', [join(dir, 'peer.py'), join(dir, 'docs.npy'), join(dir, 'queries.npy'), String(K), join(dir, 'peer-top.npy')], { encoding: 'utf8', env });
     const pWall = (performance.now() - t) / 1000;
     if (p.status !== 0) throw new Error(`numpy peer failed:\n${p.stderr}`);
-    const [pSearch, pRss] = p.stdout.trim().split(' ').map(Number);
-    console.log(`  numpy (one BLAS thread, float32): ${pWall.toFixed(1)} s wall (search ${pSearch.toFixed(1)} s), peak RSS ${mb(pRss)}; load average ${load()}`);
-    console.log(`  ratio irw / numpy: wall ${(wall / pWall).toFixed(2)}x, peak RSS ${(Number(rss) * 1024 / pRss).toFixed(2)}x`);
+    const [pSearch, pRss, pCpu] = p.stdout.trim().split(' ').map(Number);
+    console.log(`  numpy (one BLAS thread, float32): ${pWall.toFixed(1)} s wall (search ${pSearch.toFixed(1)} s), ${pCpu.toFixed(1)} s CPU, peak RSS ${mb(pRss)} (its memory-mapped matrix counts there); load average ${load()}`);
+    console.log(`  ratio irw / numpy: wall ${(wall / pWall).toFixed(2)}x, CPU ${(Number(cpu) / pCpu).toFixed(2)}x (the fairer figure under load), peak RSS ${((Number(rss) * 1024) / pRss).toFixed(2)}x`);
     // Overlap of the first 10 queries' top-k lists (numpy's .npy of int64 indices: header, then data).
     const top = readFileSync(join(dir, 'peer-top.npy'));
     const idx = new BigInt64Array(top.buffer.slice(top.byteOffset + top.length - 10 * K * 8, top.byteOffset + top.length));
