@@ -19,6 +19,10 @@ export const NEURAL_OPTIONS = {
   'rerank-depth': { type: 'string' },
   'bm25-depth': { type: 'string' },
   'dense-depth': { type: 'string' },
+  'doc-embeddings': { type: 'string' },
+  'doc-ids': { type: 'string' },
+  'query-embeddings': { type: 'string' },
+  'query-ids': { type: 'string' },
 } as const;
 
 export const NEURAL_HELP = `
@@ -38,6 +42,11 @@ dense, rerank and hybrid retrievers (onnxruntime-node, CPU):
   --norm, --method, --weights, --rrf-k   fusion (hybrid; weights in the order BM25,dense)
   --top-k N                results per query written (all retrievers)
   --cache DIR              also keeps corpus embeddings, keyed by model and corpus content
+  --doc-embeddings F.npy   dense: corpus embeddings made elsewhere (float32 or float16 .npy, one row per
+  --doc-ids FILE             document), with their ids in the same order, one per line (text/TSV first column,
+                             or JSONL); they must be corpus.jsonl's ids in file order, or they are refused
+  --query-embeddings F.npy dense: query embeddings made elsewhere, with --query-ids FILE (any order, any extra
+  --query-ids FILE           queries); with both imported, no --model is needed, but --similarity is
 `;
 
 function int(name: string, v: string | boolean | undefined, dflt: number): number {
@@ -53,7 +62,14 @@ function int(name: string, v: string | boolean | undefined, dflt: number): numbe
  */
 export function parseNeuralJob(retriever: NeuralRetriever, values: Record<string, string | boolean | undefined>, bm25: Bm25RunRequest): NeuralJob {
   const model = values.model as string | undefined;
-  if (!model) throw new UsageError(`--retriever ${retriever} needs --model DIR (a folder with model.onnx and its tokenizer)`);
+  const embeddings = (what: 'doc' | 'query') => {
+    const [matrix, ids] = [values[`${what}-embeddings`], values[`${what}-ids`]] as (string | undefined)[];
+    if ((matrix === undefined) !== (ids === undefined)) throw new UsageError(`--${what}-embeddings and --${what}-ids go together (the matrix and the ids of its rows)`);
+    return matrix && ids ? { matrix: resolve(matrix), ids: resolve(ids) } : null;
+  };
+  const docEmbeddings = embeddings('doc');
+  const queryEmbeddings = embeddings('query');
+  if (!model && !(retriever === 'dense' && docEmbeddings && queryEmbeddings)) throw new UsageError(`--retriever ${retriever} needs --model DIR (a folder with model.onnx and its tokenizer)`);
   const sim = values.similarity as string | undefined;
   if (sim !== undefined && sim !== 'dot' && sim !== 'cosine') throw new UsageError(`--similarity must be dot or cosine, got '${sim}'`);
   const similarity = (sim ?? null) as Similarity | null;
@@ -65,7 +81,18 @@ export function parseNeuralJob(retriever: NeuralRetriever, values: Record<string
     case 'dense':
       job = {
         job: 'dense',
-        request: { ...shared, model: resolve(model), similarity, topK: bm25.topK, batchSize, threads, removeQuery: bm25.removeQuery, cacheDir: bm25.cacheDir },
+        request: {
+          ...shared,
+          model: model ? resolve(model) : null,
+          similarity,
+          topK: bm25.topK,
+          batchSize,
+          threads,
+          removeQuery: bm25.removeQuery,
+          cacheDir: bm25.cacheDir,
+          docEmbeddings,
+          queryEmbeddings,
+        },
       };
       break;
     case 'rerank': {
@@ -73,7 +100,7 @@ export function parseNeuralJob(retriever: NeuralRetriever, values: Record<string
       if (!firstStage) throw new UsageError('--retriever rerank needs --first-stage FILE (the run to re-rank)');
       job = {
         job: 'rerank',
-        request: { ...shared, model: resolve(model), firstStage: resolve(firstStage), depth: int('rerank-depth', values['rerank-depth'], 100), batchSize, threads },
+        request: { ...shared, model: resolve(model!), firstStage: resolve(firstStage), depth: int('rerank-depth', values['rerank-depth'], 100), batchSize, threads },
       };
       break;
     }
@@ -83,7 +110,7 @@ export function parseNeuralJob(retriever: NeuralRetriever, values: Record<string
         request: {
           ...shared,
           bm25: { k1: bm25.k1, b: bm25.b, fields: bm25.fields, rm3: bm25.rm3, queryWeights: bm25.queryWeights },
-          dense: { model: resolve(model), similarity, batchSize, threads },
+          dense: { model: resolve(model!), similarity, batchSize, threads },
           bm25Depth: int('bm25-depth', values['bm25-depth'], 1000),
           denseDepth: int('dense-depth', values['dense-depth'], 1000),
           fusion: parseFusion({ ...values, depth: undefined }, 2),
@@ -103,6 +130,7 @@ export function neuralSummary(r: NeuralResult): string {
   const ms = Object.entries(r.millis)
     .map(([k, v]) => `${k} ${Math.round(v)} ms`)
     .join(', ');
-  const extra = r.job === 'dense' ? `; corpus embeddings ${r.embeddings === 'cache' ? 'from cache' : 'encoded'}` : r.job === 'rerank' ? `; ${r.pairs} pairs scored` : '';
-  return `wrote ${r.out}: ${r.queries} queries, ${r.lines} lines, tag ${r.tag}${extra}; ${ms}\n`;
+  const extra = r.job === 'dense' ? `; corpus embeddings ${r.embeddings === 'cache' ? 'from cache' : r.embeddings}` : r.job === 'rerank' ? `; ${r.pairs} pairs scored` : '';
+  const warnings = r.job === 'dense' ? r.warnings.map((w) => `warning: ${w}\n`).join('') : '';
+  return `${warnings}wrote ${r.out}: ${r.queries} queries, ${r.lines} lines, tag ${r.tag}${extra}; ${ms}\n`;
 }

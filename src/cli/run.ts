@@ -64,6 +64,7 @@ const APPLIES: [option: string, retrievers: readonly Retriever[], why: string][]
   ['cache', ['bm25', 'dense', 'hybrid'], 're-ranking keeps no index or embeddings'],
   ['no-remove-query', ['bm25', 'dense', 'hybrid'], 're-ranking keeps the first-stage documents as they are'],
   ...(['bm25-depth', 'dense-depth', 'norm', 'method', 'weights', 'rrf-k'] as const).map((o) => [o, ['hybrid'], 'only hybrid fuses two rankings'] as [string, Retriever[], string]),
+  ...(['doc-embeddings', 'doc-ids', 'query-embeddings', 'query-ids'] as const).map((o) => [o, ['dense'], 'only dense retrieval searches embeddings made elsewhere'] as [string, Retriever[], string]),
 ];
 
 function checkApplicable(retriever: Retriever, values: Record<string, unknown>): void {

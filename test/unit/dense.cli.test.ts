@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -9,6 +9,7 @@ import { readRun } from '../../src/core/formats/run';
 import { RunnerError, startNeuralRun } from '../../src/runner/client';
 import type { NeuralProgress } from '../../src/core/retrieval/neuralJob';
 import { smallDataset, tinyBiEncoder, tinyCrossEncoder } from '../helpers/neuralFixtures';
+import { writeNpy } from '../helpers/npy';
 
 /** `irw run --retriever dense|rerank|hybrid`, `irw fuse` and the runner child process, with generated models. */
 const ROOT = resolve(__dirname, '../..');
@@ -78,6 +79,27 @@ describe('irw run: dense, rerank and hybrid retrievers', () => {
     assert.equal(scratch(), before, 'the temporary BM25 run is removed');
   });
 
+  it('dense with imported .npy embeddings: no model needed; ids of another corpus are refused (exit 1)', () => {
+    const dim = 4;
+    const rows = (n: number, seed: number) => Float32Array.from({ length: n * dim }, (_, i) => ((i * 7 + seed) % 11) - 5);
+    const docs = { m: join(tmp, 'docs.npy'), ids: join(tmp, 'docs.tsv') };
+    const queries = { m: join(tmp, 'queries.npy'), ids: join(tmp, 'queries.txt') };
+    writeNpy(docs.m, rows(40, 1), [40, dim], { descr: '<f2' });
+    writeFileSync(docs.ids, ds.ids.join('\n') + '\n');
+    writeNpy(queries.m, rows(6, 3), [6, dim]);
+    writeFileSync(queries.ids, 'q1\nq2\nq3\nq4\nq5\nq6\n');
+    const args = ['run', '--retriever', 'dense', '--dataset', ds.dir, '--similarity', 'dot', '--top-k', '5', '--query-embeddings', queries.m, '--query-ids', queries.ids];
+    const out = join(tmp, 'imported.trec');
+    const r = irw(...args, '--doc-embeddings', docs.m, '--doc-ids', docs.ids, '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /wrote .*imported\.trec: 6 queries, 30 lines, tag dense-docs-dot; corpus embeddings imported/);
+    writeFileSync(docs.ids, [...ds.ids.slice(1), 'other'].join('\n') + '\n');
+    const bad = irw(...args, '--doc-embeddings', docs.m, '--doc-ids', docs.ids, '--out', join(tmp, 'bad.trec'));
+    assert.equal(bad.status, 1, bad.stderr);
+    assert.match(bad.stderr, /docs\.tsv:1: row 0 is document .* but document 1 of .*corpus\.jsonl is/);
+    assert.equal(existsSync(join(tmp, 'bad.trec')), false);
+  });
+
   it('usage errors exit 2 with what to do', async () => {
     const cases: [string[], RegExp][] = [
       [['--retriever', 'dense'], /needs --model DIR/],
@@ -85,6 +107,10 @@ describe('irw run: dense, rerank and hybrid retrievers', () => {
       [['--retriever', 'dense', '--model', bi.dir, '--similarity', 'l1'], /--similarity must be dot or cosine/],
       [['--retriever', 'dense', '--model', bi.dir, '--method', 'rrf'], /--method has no effect with --retriever dense: only hybrid fuses two rankings/],
       [['--retriever', 'hybrid', '--model', bi.dir, '--method', 'geometric', '--norm', 'z-score'], /geometric mean needs non-negative scores/],
+      [['--retriever', 'dense', '--doc-embeddings', 'x.npy'], /--doc-embeddings and --doc-ids go together/],
+      [['--retriever', 'dense', '--doc-embeddings', 'x.npy', '--doc-ids', 'x', '--query-embeddings', 'q.npy', '--query-ids', 'q'], /similarity \(dot or cosine\) must be given/],
+      [['--retriever', 'dense', '--model', bi.dir, '--doc-embeddings', 'x.npy', '--doc-ids', 'x', '--query-embeddings', 'q.npy', '--query-ids', 'q'], /the model has no effect when both/],
+      [['--retriever', 'hybrid', '--model', bi.dir, '--doc-embeddings', 'x.npy', '--doc-ids', 'x'], /--doc-embeddings has no effect with --retriever hybrid: .*applies to --retriever dense/],
       [['--retriever', 'sparse'], /unknown retriever 'sparse' \(available: bm25, dense, rerank, hybrid\)/],
     ];
     for (const [args, message] of cases) {

@@ -6,11 +6,11 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { InputError } from '../../src/core/formats/errors';
 import { readRun } from '../../src/core/formats/run';
-import { embeddingFile, loadEmbeddings, saveEmbeddings } from '../../src/core/retrieval/dense/cache';
+import { EmbeddingCacheReader, EmbeddingCacheWriter, embeddingFile } from '../../src/core/retrieval/dense/cache';
 import { DenseEncoder } from '../../src/core/retrieval/dense/encoder';
 import { readModelFolder } from '../../src/core/retrieval/dense/modelFolder';
 import { runDense, type DenseRunRequest } from '../../src/core/retrieval/dense/run';
-import { ExactIndex, TopK } from '../../src/core/retrieval/dense/search';
+import { BlockSearch, TopK } from '../../src/core/retrieval/dense/search';
 import { loadTokenizer } from '../../src/core/retrieval/dense/tokenizer';
 import { TOKENIZER_DIR } from '../helpers/modelFolders';
 import { smallDataset, tinyBiEncoder, type Fixture } from '../helpers/neuralFixtures';
@@ -149,9 +149,14 @@ describe('dense: exact search', () => {
     // d0 points the query's way; d1 is 10x longer and 45 degrees off.
     const docs = Float32Array.from([1, 0, 10, 10]);
     const q = Float32Array.from([1, 0]);
-    assert.deepEqual(Array.from(new ExactIndex(docs, 2, 2, 'dot').search(q, 0, 2).docs), [1, 0]);
-    assert.deepEqual(Array.from(new ExactIndex(docs, 2, 2, 'cosine').search(q, 0, 2).docs), [0, 1]);
-    assert.ok(Math.abs(new ExactIndex(docs, 2, 2, 'cosine').search(q, 0, 1).scores[0] - 1) < 1e-6);
+    const search = (similarity: 'dot' | 'cosine', k: number) => {
+      const s = new BlockSearch(q, 1, 2, similarity, k, 2);
+      s.add(docs, 2);
+      return s.results(0);
+    };
+    assert.deepEqual(Array.from(search('dot', 2).docs), [1, 0]);
+    assert.deepEqual(Array.from(search('cosine', 2).docs), [0, 1]);
+    assert.ok(Math.abs(search('cosine', 1).scores[0] - 1) < 1e-6);
   });
 
   it('TopK keeps the k best of any stream (against a full sort)', () => {
@@ -171,18 +176,28 @@ describe('dense: embedding cache', () => {
     const dir = join(tmp, 'cache');
     const file = embeddingFile(dir, 'k'.repeat(64));
     const data = Float32Array.from({ length: 12 }, (_, i) => i / 7);
-    saveEmbeddings(file, 'k'.repeat(64), ['a', 'b', 'c'], 4, data);
-    const back = loadEmbeddings(file, 'k'.repeat(64), ['a', 'b', 'c']);
-    assert.ok(typeof back !== 'string');
-    assert.equal(back.dim, 4);
-    assert.deepEqual(back.data, data);
-    assert.equal(loadEmbeddings(file, 'k'.repeat(64), ['a', 'b', 'd']), 'corrupt');
-    assert.equal(loadEmbeddings(file, 'x'.repeat(64), ['a', 'b', 'c']), 'corrupt');
+    const w = EmbeddingCacheWriter.create(file, 'k'.repeat(64), ['a', 'b', 'c'], 4);
+    w.append(data.subarray(0, 4));
+    w.append(data.subarray(4));
+    w.commit();
+    const load = (key: string, ids: string[]): Float32Array | string => {
+      const r = EmbeddingCacheReader.open(file, key, ids, 4);
+      if (typeof r === 'string') return r;
+      const back = new Float32Array(12);
+      r.read(1, back);
+      r.read(2, back.subarray(4));
+      const ok = r.verify();
+      r.close();
+      return ok ? back : 'corrupt';
+    };
+    assert.deepEqual(load('k'.repeat(64), ['a', 'b', 'c']), data);
+    assert.equal(load('k'.repeat(64), ['a', 'b', 'd']), 'corrupt');
+    assert.equal(load('x'.repeat(64), ['a', 'b', 'c']), 'corrupt');
     const bytes = readFileSync(file);
     bytes[bytes.length - 40] ^= 1;
     writeFileSync(file, bytes);
-    assert.equal(loadEmbeddings(file, 'k'.repeat(64), ['a', 'b', 'c']), 'corrupt');
-    assert.equal(loadEmbeddings(join(dir, 'none.emb'), 'k', []), 'absent');
+    assert.equal(load('k'.repeat(64), ['a', 'b', 'c']), 'corrupt');
+    assert.equal(EmbeddingCacheReader.open(join(dir, 'none.emb'), 'k', [], 4), 'absent');
   });
 });
 
