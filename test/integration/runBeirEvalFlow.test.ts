@@ -3,7 +3,7 @@
 // that holds no model is not saved to the settings and the error names the setting; the error's Open File
 // reveals a folder in the Explorer and opens a file at its line.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateExtension, datasetUri, waitFor } from './helpers';
@@ -191,5 +191,33 @@ suite('Run BEIR Eval: flows', () => {
     await vscode.commands.executeCommand('irWorkbench.runBeirEval', { dataset: datasetUri('scifact').fsPath, split: 'test', retriever: 'file', runFile: bad });
     const editor = await waitFor('the run file opened', () => (vscode.window.activeTextEditor?.document.uri.fsPath === bad ? vscode.window.activeTextEditor : undefined));
     assert.equal(editor!.selection.active.line, 2, 'the cursor on line 3, the bad line');
+  });
+
+  test('a cancelled run leaves no empty runs folder', async function () {
+    this.timeout(60_000);
+    const config = vscode.workspace.getConfiguration('irWorkbench');
+    await config.update('runs.folder', 'runs-cancelled', vscode.ConfigurationTarget.Workspace);
+    restores.push(() => void config.update('runs.folder', undefined, vscode.ConfigurationTarget.Workspace));
+    const folder = join(datasetUri('scifact').fsPath, 'runs-cancelled');
+    const infos: string[] = [];
+    stub(vscode.window, 'showInformationMessage', (m: string) => {
+      infos.push(m);
+      return Promise.resolve(undefined);
+    });
+    // The user presses Cancel on the progress notification as soon as the run starts.
+    stub(vscode.window, 'withProgress', (_o: unknown, task: (p: unknown, t: vscode.CancellationToken) => Promise<unknown>) => {
+      const cancel = new vscode.EventEmitter<void>();
+      const token = { isCancellationRequested: false, onCancellationRequested: cancel.event };
+      const running = task({ report: () => undefined }, token);
+      setTimeout(() => {
+        token.isCancellationRequested = true;
+        cancel.fire();
+      }, 50);
+      return running;
+    });
+    const result = await vscode.commands.executeCommand('irWorkbench.runBeirEval', { dataset: datasetUri('scifact').fsPath, split: 'test', retriever: 'bm25' });
+    assert.equal(result, undefined);
+    assert.ok(infos.some((m) => /cancelled; no run file was written/.test(m)), infos.join(' | '));
+    assert.ok(!existsSync(folder), `${folder} was left behind`);
   });
 });
