@@ -437,7 +437,8 @@ function showEvaluation(output: vscode.OutputChannel, dataset: DatasetFolder, sp
     .slice(0, 4)
     .map((name) => `${name} ${result.mean.get(name)!.toFixed(4)}`)
     .join(' · ');
-  void vscode.window.showInformationMessage(`IR Workbench: ${result.runId} on ${dataset.name} (${split}): ${headline}`);
+  // The Output panel opens on request only: it is not forced open on every evaluation.
+  void vscode.window.showInformationMessage(`IR Workbench: ${result.runId} on ${dataset.name} (${split}): ${headline}`, 'Show Output').then((c) => c && output.show(true));
   return { runFile: runPath, runId: result.runId, numQ: result.numQ, mean: Object.fromEntries(result.mean) };
 }
 
