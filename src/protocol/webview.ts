@@ -81,6 +81,9 @@ export interface ResultsModel {
   untrusted: boolean;
 }
 
+/** Setting irWorkbench.judging.gradeLabels: per dataset folder name ("*": any other), grade -> label. */
+export type GradeLabels = Record<string, Record<string, string>>;
+
 export type ExportFormat = 'markdown' | 'csv' | 'latex';
 
 export type Move = 'up' | 'down' | 'same' | 'new' | 'dropped';
@@ -96,6 +99,8 @@ export interface DiffModel {
   deltas: number[];
   /** Queries with at least one unjudged document in either top 10: 1, else 0. */
   holes: number[];
+  /** The queries' text, parallel to `queries`. */
+  texts: string[];
   meanA: number;
   meanB: number;
 }

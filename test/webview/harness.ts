@@ -54,8 +54,14 @@ const STUB = `
   };
 `;
 
-export async function openView(browser: Browser, name: ViewName): Promise<ViewPage> {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+export interface ViewOptions {
+  /** The settings the host puts in the page (src/extension/webview/html.ts). */
+  settings?: object;
+  viewport?: { width: number; height: number };
+}
+
+export async function openView(browser: Browser, name: ViewName, opts: ViewOptions = {}): Promise<ViewPage> {
+  const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1200, height: 900 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
@@ -64,7 +70,7 @@ export async function openView(browser: Browser, name: ViewName): Promise<ViewPa
   await page.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === '/') {
-      const html = pageHtml({ nonce: 'dGVzdG5vbmNl', cspSource: ORIGIN, scriptUri: `${ORIGIN}/dist/webview/${name}.js`, cssUri: `${ORIGIN}/media/webview.css`, title: name });
+      const html = pageHtml({ nonce: 'dGVzdG5vbmNl', cspSource: ORIGIN, scriptUri: `${ORIGIN}/dist/webview/${name}.js`, cssUri: `${ORIGIN}/media/webview.css`, title: name, settings: opts.settings });
       return route.fulfill({ contentType: 'text/html', body: html });
     }
     const file = join(ROOT, path);

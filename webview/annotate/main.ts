@@ -1,6 +1,8 @@
 // Hole-annotation sidebar: one (query, document) pair at a time, keyboard first, blind to the runs.
 import type { AnnotationState } from '../../src/protocol/webview.js';
-import { fix4, h, replace } from '../components/dom.js';
+import { fix4, h, name, replace } from '../components/dom.js';
+import { gradeClass, gradeText } from '../components/grades.js';
+import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
 import { button } from '../components/toolkit.js';
 
@@ -49,27 +51,28 @@ function render(s: AnnotationState): void {
     app,
     h('div', { className: 'toolbar' },
       h('strong', { attrs: { id: 'progress' } }, `${s.index + 1} of ${s.total}`),
-      h('span', { className: 'muted' }, `${s.judged} judged · ${s.dataset} (${s.split})`)),
-    h('div', { className: 'muted' }, `Query ${it.queryId}`),
-    h('p', { attrs: { id: 'query' } }, it.queryText),
-    h('div', { className: 'muted' }, `Document ${it.docId}`),
+      h('span', { className: 'muted' }, `${s.judged} judged · `, name(s.dataset), ` (${s.split})`)),
+    h('div', { className: 'muted' }, 'Query ', name(it.queryId)),
+    h('p', { attrs: { id: 'query', dir: 'auto' } }, it.queryText),
+    h('div', { className: 'muted' }, 'Document ', name(it.docId)),
     h('div', { className: 'doctext', attrs: { id: 'document', tabindex: '0' } },
-      h('div', { className: 'title', attrs: { id: 'doc-title' } }, it.title),
-      h('div', { attrs: { id: 'doc-text' } }, it.text)),
+      h('div', { className: 'doc-title', attrs: { id: 'doc-title', dir: 'auto' } }, ...highlight(it.title, it.queryText)),
+      h('div', { attrs: { id: 'doc-text', dir: 'auto' } }, ...highlight(it.text, it.queryText))),
     h('div', { className: 'toolbar', attrs: { id: 'grades' } },
       ...s.grades.map((g) => {
-        const b = button(String(g), () => judge(g), { secondary: it.grade !== g, title: `grade ${g} (key ${g})` });
+        const b = button(gradeText(s.dataset, g), () => judge(g), { secondary: it.grade !== g, title: `grade ${gradeText(s.dataset, g)} (key ${g})` });
         b.setAttribute('data-grade', String(g));
+        b.className = `judge ${gradeClass(g)}${it.grade === g ? ' current' : ''}`;
         return b;
       }),
-      h('span', { className: 'muted', attrs: { id: 'current-grade' } }, it.grade === null ? 'unjudged' : `grade ${it.grade}`)),
+      h('span', { className: 'muted', attrs: { id: 'current-grade' } }, it.grade === null ? 'unjudged' : `grade ${gradeText(s.dataset, it.grade)}`)),
     h('p', { className: 'keys muted' },
       ...s.grades.flatMap((g) => [h('kbd', {}, String(g)), ' ']), 'grade · ', h('kbd', {}, 'n'), ' next · ', h('kbd', {}, 'p'), ' previous · ', h('kbd', {}, 'u'), ' undo'),
     status,
     h('table', { className: 'compact', attrs: { id: 'scores' } },
       h('caption', { className: 'muted' }, 'nDCG@10: original qrels (holes count as non-relevant) and with your judgements'),
       h('thead', {}, h('tr', {}, h('th', {}, 'Run'), h('th', {}, 'original'), h('th', {}, 'annotated'))),
-      h('tbody', {}, ...s.scores.map((r) => h('tr', {}, h('td', {}, r.label), h('td', {}, fix4(r.original)), h('td', {}, fix4(r.annotated)))))),
+      h('tbody', {}, ...s.scores.map((r) => h('tr', {}, h('td', {}, name(r.label)), h('td', {}, fix4(r.original)), h('td', {}, fix4(r.annotated)))))),
   );
 }
 

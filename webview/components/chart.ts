@@ -8,14 +8,22 @@ export function themeColor(name: string, fallback: string): string {
   return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
 }
 
+/**
+ * Calls `f` after VS Code switches the theme: it sets the theme's kind as a class on <body> and rewrites the
+ * CSS variables in its style attribute.
+ */
+export function onThemeChange(f: () => void): void {
+  new MutationObserver(f).observe(document.body, { attributes: true, attributeFilter: ['class', 'style', 'data-vscode-theme-id'] });
+}
+
 export interface BarChart {
   chart: Chart<'bar', number[], string>;
-  update(labels: string[], values: number[], colors: string[]): void;
+  /** `selected`: index of the bar to mark (-1: none). */
+  update(labels: string[], values: number[], colors: string[], selected?: number): void;
 }
 
 /** A bar chart whose bars report clicks by index. */
 export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => void, yLabel: string): BarChart {
-  const fg = themeColor('--vscode-foreground', '#ccc');
   const chart = new Chart<'bar', number[], string>(canvas, {
     type: 'bar',
     data: { labels: [], datasets: [{ data: [], backgroundColor: [], barPercentage: 1, categoryPercentage: 1, label: yLabel }] },
@@ -31,18 +39,33 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
       plugins: { tooltip: { enabled: true } },
       scales: {
         x: { ticks: { display: false }, grid: { display: false } },
-        y: { ticks: { color: fg }, title: { display: true, text: yLabel, color: fg } },
+        y: { ticks: {}, title: { display: true, text: yLabel } },
       },
     },
+  });
+  const theme = () => {
+    const fg = themeColor('--vscode-foreground', '#ccc');
+    const y = chart.options.scales!.y!;
+    y.ticks!.color = fg;
+    (y as { title: { color?: string } }).title.color = fg;
+    y.grid = { ...y.grid, color: themeColor('--vscode-editorWidget-border', 'rgba(128, 128, 128, 0.3)') };
+  };
+  theme();
+  onThemeChange(() => {
+    theme();
+    chart.update();
   });
   // Reachable from the element for the webview tests (bar values and positions), as Chart.getChart(canvas) is.
   Object.defineProperty(canvas, 'irwChart', { value: chart });
   return {
     chart,
-    update(labels, values, colors) {
+    update(labels, values, colors, selected = -1) {
       chart.data.labels = labels;
-      chart.data.datasets[0].data = values;
-      chart.data.datasets[0].backgroundColor = colors;
+      const ds = chart.data.datasets[0];
+      ds.data = values;
+      // The selected bar takes the focus colour: an outline would not show on bars a pixel or two wide.
+      const focus = themeColor('--vscode-focusBorder', '#007fd4');
+      ds.backgroundColor = selected >= 0 ? colors.map((c, i) => (i === selected ? focus : c)) : colors;
       chart.update();
     },
   };

@@ -47,3 +47,27 @@ export const fix4 = (v: number) => v.toFixed(4);
 
 /** p-values: four decimals, or "<0.0001". */
 export const pValue = (p: number) => (p < 1e-4 ? '<0.0001' : p.toFixed(4));
+
+/**
+ * Text from files (run names, ids, titles): in its own bidirectional isolate (dir="auto"), so override
+ * characters in it cannot reorder what follows; `.name` keeps it on one line with an ellipsis and the whole
+ * text in the tooltip, so a 100,000-character name cannot widen the page.
+ */
+export function name(text: string, id?: string): HTMLElement {
+  return h('bdi', { className: 'name', title: text, attrs: id ? { id } : {} }, text);
+}
+
+/** A difference at four decimals with its sign; one that rounds to zero is unsigned and neutral. */
+export function signed4(d: number): { text: string; cls: '' | 'better' | 'worse' } {
+  const t = Math.abs(d).toFixed(4);
+  if (!(Math.abs(d) >= 5e-5)) return { text: t, cls: '' };
+  return d > 0 ? { text: `+${t}`, cls: 'better' } : { text: `\u2212${t}`, cls: 'worse' };
+}
+
+/**
+ * Text from files for places that take plain text only (dropdown options, checkbox labels, SVG): wrapped in
+ * FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE, the plain-text form of dir="auto", and cut at `max`.
+ */
+export function isolate(text: string, max = 80): string {
+  return `\u2068${text.length > max ? `${text.slice(0, max - 1)}…` : text}\u2069`;
+}

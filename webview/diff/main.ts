@@ -1,8 +1,9 @@
 // Run diff: per-query nDCG@10 delta (b - a) as a sorted bar chart; a query's two top-k lists side by side.
 import type { DiffModel, QueryDetail, RankedDoc } from '../../src/protocol/webview.js';
-import { barChart, themeColor, type BarChart } from '../components/chart.js';
-import { fix4, h, replace } from '../components/dom.js';
+import { barChart, onThemeChange, themeColor, type BarChart } from '../components/chart.js';
+import { fix4, h, name, replace, signed4 } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
+import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
 import { checkbox } from '../components/toolkit.js';
 
@@ -42,8 +43,9 @@ function show(m: DiffModel): void {
   const wins = m.deltas.filter((d) => d > EPS).length;
   const losses = m.deltas.filter((d) => d < -EPS).length;
   replace(header,
-    h('h1', {}, `Run diff: ${m.b.label} vs ${m.a.label}`),
-    h('p', { className: 'muted' }, `${m.dataset} (${m.split}), ${m.queries.length} queries. ${m.measure}: ${m.a.label} ${fix4(m.meanA)}, ${m.b.label} ${fix4(m.meanB)}. Bars are ${m.b.label} minus ${m.a.label}, with your judgements; click one to compare the rankings.`),
+    h('h1', {}, 'Run diff: ', name(m.b.label), ' vs ', name(m.a.label)),
+    h('p', { className: 'muted' }, name(m.dataset), ` (${m.split}), ${m.queries.length} queries. ${m.measure}: `, name(m.a.label), ` ${fix4(m.meanA)}, `, name(m.b.label), ` ${fix4(m.meanB)}. Bars are `,
+      name(m.b.label), ' minus ', name(m.a.label), ', with your judgements; click one to compare the rankings.'),
     h('div', { className: 'toolbar', attrs: { id: 'filters' } },
       ...([['wins', `wins (${wins})`], ['losses', `losses (${losses})`], ['ties', `ties (${m.queries.length - wins - losses})`], ['holes', 'has holes']] as [Filter, string][]).map(([f, label]) =>
         checkbox(label, filters.has(f), (on) => {
@@ -59,32 +61,58 @@ function redraw(): void {
   const m = model!;
   visible = [];
   for (let i = 0; i < m.queries.length; i++) if (keep(i)) visible.push(i);
-  const green = themeColor('--vscode-charts-green', '#3c3');
-  const red = themeColor('--vscode-charts-red', '#c33');
-  const grey = themeColor('--vscode-descriptionForeground', '#888');
   perBar = Math.max(1, Math.ceil(visible.length / Math.max(200, canvas.clientWidth)));
-  const bars: number[] = [];
+  bars = [];
   for (let i = 0; i < visible.length; i += perBar) bars.push(visible[Math.min(visible.length - 1, i + (perBar >> 1))]);
+  paintChart();
+  status.textContent = `${visible.length} of ${m.queries.length} queries shown${perBar > 1 ? ` (one bar per ${perBar} queries)` : ''}`;
+  // The list is for reading and keyboard moves; the chart holds every query, the list the first 500.
+  const rows = visible.slice(0, 500).map((i) => {
+    const d = signed4(m.deltas[i]);
+    return h('tr', { className: m.queries[i] === selected ? 'selected' : '', attrs: { 'data-query': m.queries[i] }, on: { click: () => select(m.queries[i]) } },
+      h('td', {}, name(m.queries[i])),
+      h('td', { className: 'text query-text', title: m.texts[i] }, h('bdi', {}, m.texts[i])),
+      h('td', { className: d.cls }, d.text),
+      h('td', {}, m.holes[i] ? 'holes' : ''));
+  });
+  replace(list, h('table', { attrs: { id: 'queries' } }, h('tbody', {}, ...rows)), visible.length > 500 ? h('p', { className: 'muted' }, `… and ${visible.length - 500} more in the chart`) : null);
+  // The detail pane shows only a query the filters keep.
+  if (selected !== undefined && !visible.some((i) => m.queries[i] === selected)) {
+    replace(detail, h('p', { className: 'muted', attrs: { id: 'detail-hidden' } }, 'The selected query is hidden by the filters.'));
+  } else if (selected !== undefined && detail.querySelector('#detail-hidden')) {
+    void load(selected);
+  }
+}
+
+/** Bar indexes (into model.queries) in chart order. */
+let bars: number[] = [];
+
+/** Draws the bars in the theme's colours, the selected query's bar outlined in the focus colour. */
+function paintChart(): void {
+  const m = model!;
+  const green = themeColor('--vscode-gitDecoration-addedResourceForeground', themeColor('--vscode-charts-green', '#3c3'));
+  const red = themeColor('--vscode-gitDecoration-deletedResourceForeground', themeColor('--vscode-charts-red', '#c33'));
+  const grey = themeColor('--vscode-descriptionForeground', '#888');
+  const at = selected === undefined ? -1 : Math.floor(visible.findIndex((i) => m.queries[i] === selected) / perBar);
   chart.update(
     bars.map((i, k) => (perBar === 1 ? m.queries[i] : `${m.queries[visible[k * perBar]]} … (${Math.min(perBar, visible.length - k * perBar)} queries)`)),
     bars.map((i) => m.deltas[i]),
     bars.map((i) => (m.deltas[i] > EPS ? green : m.deltas[i] < -EPS ? red : grey)),
+    at,
   );
-  status.textContent = `${visible.length} of ${m.queries.length} queries shown${perBar > 1 ? ` (one bar per ${perBar} queries)` : ''}`;
-  // The list is for reading and keyboard moves; the chart holds every query, the list the first 500.
-  const rows = visible.slice(0, 500).map((i) =>
-    h('tr', { className: m.queries[i] === selected ? 'selected' : '', attrs: { 'data-query': m.queries[i] }, on: { click: () => select(m.queries[i]) } },
-      h('td', {}, m.queries[i]),
-      h('td', { className: m.deltas[i] > EPS ? 'better' : m.deltas[i] < -EPS ? 'worse' : '' }, `${m.deltas[i] >= 0 ? '+' : ''}${fix4(m.deltas[i])}`),
-      h('td', {}, m.holes[i] ? 'holes' : '')));
-  replace(list, h('table', { attrs: { id: 'queries' } }, h('tbody', {}, ...rows)), visible.length > 500 ? h('p', { className: 'muted' }, `… and ${visible.length - 500} more in the chart`) : null);
 }
+
+// A theme switch changes the CSS variables; the canvas keeps the colours it was drawn with until redrawn.
+onThemeChange(() => {
+  if (model) paintChart();
+});
 
 function select(queryId: string): void {
   selected = queryId;
   depth = 10;
   host.state = { selected };
   for (const tr of list.querySelectorAll('tr')) tr.classList.toggle('selected', tr.getAttribute('data-query') === queryId);
+  paintChart();
   void load(queryId);
 }
 
@@ -116,20 +144,20 @@ function docRow(d: RankedDoc, q: QueryDetail): HTMLElement {
     h('div', {},
       h('span', { className: 'muted' }, `${d.rank}. `),
       h('span', { className: `move ${d.move}`, title: `${MOVE_TEXT[d.move]}; ${other}` }, MOVE[d.move]),
-      ' ', gradeButton(d.grade, q.grades, judge), ' ',
-      h('span', { className: 'title' }, d.title || d.docId),
-      h('span', { className: 'muted' }, ` ${d.docId}`)),
-    h('div', { className: 'snippet' }, d.snippet));
+      ' ', gradeButton(d.grade, q.grades, judge, model!.dataset), ' ',
+      h('bdi', { className: 'title' }, ...(d.title ? highlight(d.title, q.text) : [d.docId])),
+      ' ', name(d.docId)),
+    h('div', { className: 'snippet', attrs: { dir: 'auto' } }, ...highlight(d.snippet, q.text)));
 }
 
 function renderDetail(q: QueryDetail): void {
   const m = model!;
   replace(detail,
-    h('h2', {}, `Query ${q.queryId}`),
-    h('p', { attrs: { id: 'query-text' } }, q.text),
+    h('h2', {}, 'Query ', name(q.queryId)),
+    h('p', { attrs: { id: 'query-text', dir: 'auto' } }, q.text),
     h('div', { className: 'columns' },
-      h('div', { attrs: { id: 'list-a' } }, h('h2', {}, `a: ${m.a.label} (${fix4(q.scoreA)})`), ...q.a.map((d) => docRow(d, q))),
-      h('div', { attrs: { id: 'list-b' } }, h('h2', {}, `b: ${m.b.label} (${fix4(q.scoreB)})`), ...q.b.map((d) => docRow(d, q)))),
+      h('div', { attrs: { id: 'list-a' } }, h('h2', {}, 'a: ', name(m.a.label), ` (${fix4(q.scoreA)})`), ...q.a.map((d) => docRow(d, q))),
+      h('div', { attrs: { id: 'list-b' } }, h('h2', {}, 'b: ', name(m.b.label), ` (${fix4(q.scoreB)})`), ...q.b.map((d) => docRow(d, q)))),
     h('p', { className: 'muted' }, '▲ b ranks it higher, ▼ lower, + new in b\'s top list, ✕ dropped from it; ? is an unjudged document (a hole): click a grade to judge.'),
     h('button', { className: 'grade', attrs: { id: 'more' }, on: { click: () => { depth += 10; void load(q.queryId); } } }, `Show ${depth + 10}`));
 }

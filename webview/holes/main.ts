@@ -1,6 +1,6 @@
 // Holes panel: Hole@10 per run both ways, and the depth-k pool of unjudged pairs of the chosen runs.
 import type { ViewEvents } from '../../src/protocol/webview.js';
-import { fix4, h, replace } from '../components/dom.js';
+import { fix4, h, isolate, name, replace } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
 import { Host } from '../components/host.js';
 import { button, checkbox, dropdown } from '../components/toolkit.js';
@@ -29,18 +29,18 @@ function render(m: Model): void {
   const setPool = () => report(host.request('setPool', { runs: [...pooled], depth }));
   replace(
     app,
-    h('h1', {}, `Holes: ${m.dataset} (${m.split})`),
+    h('h1', {}, 'Holes: ', name(m.dataset), ` (${m.split})`),
     h('p', { className: 'muted' },
       'A hole is a retrieved document without a judgement. Hole@10 (BEIR) is the share of the top 10 judged for no query at all; ' +
       'unjudged@10 (trec_eval 10\'s unj.10) is the share not judged for that query, 1 - Judged@10 where a run returns 10 or more. Both average over the split\'s queries; "annotated" counts your judgements.'),
     h('table', { attrs: { id: 'holes' } },
       h('thead', {}, h('tr', {}, ...['Run', 'Hole@10 (BEIR: judged for no query)', 'annotated', 'unjudged@10 (not judged for the query)', 'annotated'].map((t) => h('th', {}, t)))),
       h('tbody', {}, ...m.rows.map((r) =>
-        h('tr', { attrs: { 'data-run': r.key } }, h('td', { title: r.key }, r.label), h('td', {}, fix4(r.holeBeir)), h('td', {}, fix4(r.holeBeirAnnotated)),
+        h('tr', { attrs: { 'data-run': r.key } }, h('td', { title: r.key }, name(r.label)), h('td', {}, fix4(r.holeBeir)), h('td', {}, fix4(r.holeBeirAnnotated)),
           h('td', {}, fix4(r.holeQuery)), h('td', {}, fix4(r.holeQueryAnnotated)))))),
     h('h2', {}, 'Annotation pool'),
     h('div', { className: 'toolbar', attrs: { id: 'pool-runs' } },
-      ...m.rows.map((r) => checkbox(r.label, pooled.has(r.key), (on) => {
+      ...m.rows.map((r) => checkbox(isolate(r.label), pooled.has(r.key), (on) => {
         pooled = new Set(pooled);
         if (on) pooled.add(r.key);
         else pooled.delete(r.key);
@@ -59,10 +59,10 @@ function render(m: Model): void {
       h('thead', {}, h('tr', {}, ...['Query', 'Text', 'Document', 'Grade'].map((t) => h('th', { className: 'text' }, t)))),
       h('tbody', {}, ...m.queue.map((p) =>
         h('tr', { attrs: { 'data-pair': `${p.queryId}\t${p.docId}` } },
-          h('td', { className: 'text' }, p.queryId),
-          h('td', { className: 'text', title: p.queryText }, p.queryText.length > 80 ? `${p.queryText.slice(0, 79)}…` : p.queryText),
-          h('td', { className: 'text' }, p.docId),
-          h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`))))))),
+          h('td', { className: 'text' }, name(p.queryId)),
+          h('td', { className: 'text', title: p.queryText }, h('bdi', {}, p.queryText.length > 80 ? `${p.queryText.slice(0, 79)}…` : p.queryText)),
+          h('td', { className: 'text' }, name(p.docId)),
+          h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`), m.dataset)))))),
     m.queue.length < m.poolSize ? h('p', { className: 'muted' }, `The first ${m.queue.length} pairs are listed; the sidebar takes them all.`) : null,
   );
 }

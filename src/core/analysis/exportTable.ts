@@ -18,6 +18,15 @@ export function exportResults(model: ResultsModel, format: ExportFormat): string
 
 const fix = (v: number) => v.toFixed(4);
 
+/**
+ * A mean or a delta at full useful precision: floating-point noise below 1e-12 (a delta of two equal means
+ * computed in different orders, e.g. -8.3e-19) is zero, and zero has no sign.
+ */
+const exact = (v: number) => {
+  const r = Math.round(v * 1e12) / 1e12;
+  return String(r === 0 ? 0 : r);
+};
+
 function markers(model: ResultsModel, row: ResultsModel['rows'][number], mi: number): string {
   const c = row.vsBaseline?.[mi];
   if (!c) return '';
@@ -35,17 +44,24 @@ function caption(model: ResultsModel): string {
 
 function markdown(model: ResultsModel): string {
   const head = ['Run', ...model.measures.map((m) => m.label)];
-  const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+  // Run names come from files: no HTML (Markdown renderers pass it through), no table breaks.
+  const html = (s: string) => s.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const esc = (s: string) => html(s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' '));
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const r of model.rows) {
     const label = r.key === model.baseline ? `${esc(r.label)} (baseline)` : esc(r.label);
     lines.push(`| ${[label, ...r.means.map((v, mi) => fix(v) + markers(model, r, mi))].join(' | ')} |`);
   }
-  return `${lines.join('\n')}\n\n${caption(model)}\n`;
+  return `${lines.join('\n')}\n\n${html(caption(model))}\n`;
 }
 
 function csv(model: ResultsModel): string {
-  const cell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  // Text cells (run names and paths come from files) that a spreadsheet would read as a formula get a leading
+  // apostrophe (OWASP's advice against CSV injection); then quoting as RFC 4180 wants.
+  const cell = (text: string) => {
+    const s = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
   const tested = model.measures.map((m, i) => ({ m, i })).filter(({ m }) => m.tested);
   const head = [
     'run',
@@ -58,9 +74,9 @@ function csv(model: ResultsModel): string {
   for (const r of model.rows) {
     const tests = tested.flatMap(({ i }) => {
       const c = r.vsBaseline?.[i];
-      return c ? [c.delta, c.tP, c.tPHolm, c.randP, c.randPHolm].map((v) => String(v)).concat([c.wins, c.ties, c.losses].map(String)) : Array(8).fill('');
+      return c ? [exact(c.delta), ...[c.tP, c.tPHolm, c.randP, c.randPHolm].map((v) => String(v))].concat([c.wins, c.ties, c.losses].map(String)) : Array(8).fill('');
     });
-    lines.push([cell(r.label), cell(r.key), r.key === model.baseline ? '1' : '0', ...r.means.map((v) => String(v)), ...tests].join(','));
+    lines.push([cell(r.label), cell(r.key), r.key === model.baseline ? '1' : '0', ...r.means.map(exact), ...tests].join(','));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -285,6 +285,7 @@ export class AnalysisSession {
       queries,
       deltas: order.map((i) => deltas[i]),
       holes: queries.map((q) => (this.hasHole(ra, q, 10) || this.hasHole(rb, q, 10) ? 1 : 0)),
+      texts: queries.map((q) => this.queries.get(q)?.text ?? ''),
       meanA: sa.means[mi],
       meanB: sb.means[mi],
     };

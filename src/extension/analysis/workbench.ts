@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { CorpusIndex } from '../../core/analysis/corpusIndex';
@@ -11,6 +11,7 @@ import type { AnalysisSession } from '../../core/analysis/session';
 import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
 import type { StoreHandle } from '../store/register';
 import { ViewChannel, type RequestHandlers } from '../webview/channel';
+import { saveExport } from '../ui/saveExport';
 import { viewHtml, webviewOptions } from '../webview/html';
 
 /** A panel or view showing one split; refresh() recomputes its model from the session and sends it. */
@@ -175,14 +176,14 @@ export class AnalysisWorkbench implements vscode.Disposable {
 
   async exportResults(split: OpenSplit, format: ExportFormat): Promise<string | null> {
     const ext = { markdown: 'md', csv: 'csv', latex: 'tex' }[format];
-    const uri = await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.file(join(split.session.datasetDir, `results.${split.session.split}.${ext}`)),
+    const { datasetDir, datasetName, split: name } = split.session;
+    return saveExport({
+      fileName: `${datasetName}.${name}.${ext}`,
+      fallbackDir: datasetDir,
       filters: { [format]: [ext] },
       title: `Export the results table (${format})`,
+      content: async () => exportResults(await this.completeResultsModel(split), format),
     });
-    if (!uri) return null;
-    writeFileSync(uri.fsPath, exportResults(await this.completeResultsModel(split), format));
-    return uri.fsPath;
   }
 
   /** The results table now; significance not yet known is computed in the background and pushed after. */

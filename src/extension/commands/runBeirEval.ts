@@ -1,15 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { evaluate, formatTrecEval, type EvalResult } from '../../core/eval';
-import { isInputError, type InputError } from '../../core/formats/errors';
+import { InputError, isInputError } from '../../core/formats/errors';
 import { readQrels } from '../../core/formats/qrels';
 import { readRun } from '../../core/formats/run';
 import type { Bm25RunRequest } from '../../core/retrieval/bm25/run';
 import { FUSION_DEFAULTS, type FusionSpec } from '../../core/retrieval/fusion/run';
+import { readModelFolder } from '../../core/retrieval/dense/modelFolder';
 import type { NeuralJob } from '../../core/retrieval/neuralJob';
 import { RunnerError, startBm25Run, startNeuralRun, type RunHandle } from '../../runner/client';
 import { datasetAt, findDatasets, type DatasetFolder } from '../datasets';
+import { BACK, inputStep, pickStep, runSteps } from '../ui/multiStepInput';
+import { openLocation } from '../ui/openLocation';
 
 type Retriever = 'bm25' | 'dense' | 'hybrid' | 'rerank' | 'file';
 
@@ -88,22 +91,10 @@ export async function runBeirEval(
     );
     return;
   }
-  const dataset = await pickDataset(datasets);
-  if (!dataset) return;
-  const split =
-    args.split ??
-    (dataset.splits.length === 1
-      ? dataset.splits[0]
-      : await vscode.window.showQuickPick(dataset.splits, { title: `Split of ${dataset.name}`, placeHolder: 'qrels/<split>.tsv' }));
-  if (!split) return;
-  const retriever = args.retriever ?? (await pickRetriever());
-  if (!retriever) return;
-  // Picked by hand: BM25's parameters too (callers passing arguments get Anserini's defaults or their own).
-  if (retriever === 'bm25' && !args.retriever && !args.bm25) {
-    const params = await pickBm25Params();
-    if (!params) return;
-    args = { ...args, bm25: params };
-  }
+  const choice = await chooseRun(datasets, args);
+  if (!choice) return;
+  const { dataset, split, retriever } = choice;
+  args = { ...args, bm25: choice.bm25 ?? args.bm25, fusion: choice.fusion ?? args.fusion };
 
   let runPath: string | undefined = args.runFile;
   if (runPath) {
@@ -117,7 +108,7 @@ export async function runBeirEval(
       );
       return;
     }
-    runPath = await startRetrieval(context, dataset, split, retriever, args);
+    runPath = await startRetrieval(context, output, dataset, split, retriever, args);
   }
   if (!runPath) return;
   const figures = showEvaluation(output, dataset, split, runPath);
@@ -128,47 +119,120 @@ export async function runBeirEval(
 
 
 
-async function pickDataset(datasets: DatasetFolder[]): Promise<DatasetFolder | undefined> {
-  if (datasets.length === 1) return datasets[0];
-  const picked = await vscode.window.showQuickPick(
-    datasets.map((d) => ({ label: d.name, description: d.splits.join(', '), detail: d.path, dataset: d })),
-    { title: 'Run BEIR Eval: dataset', placeHolder: 'BEIR dataset folder' },
-  );
-  return picked?.dataset;
+type Step = 'dataset' | 'split' | 'retriever' | 'bm25' | 'k1' | 'b' | 'fusion';
+
+interface Choice {
+  dataset: DatasetFolder;
+  split: string;
+  retriever: Retriever;
+  /** Picked in the flow (BM25 by hand): BM25's parameters. */
+  bm25?: Bm25Params;
+  /** Picked in the flow (hybrid): the fusion. */
+  fusion?: FusionSpec;
 }
 
-async function pickRetriever(): Promise<Retriever | undefined> {
-  const items: (vscode.QuickPickItem & { id: Retriever })[] = [
-    { id: 'bm25', label: 'BM25', description: 'Lucene-style, k1 0.9, b 0.4, flat index (as Anserini on BEIR)' },
-    { id: 'dense', label: 'Dense', description: 'bi-encoder ONNX model (irWorkbench.models.dense), exact top-k' },
-    { id: 'hybrid', label: 'Hybrid', description: 'BM25 + dense, fused (normalization and combination as in the OpenSearch study)' },
-    { id: 'rerank', label: 'Re-rank', description: "cross-encoder ONNX model (irWorkbench.models.crossEncoder) over a run's top 100" },
-    { id: 'file', label: 'Evaluate an existing run file…', description: 'a TREC run from any engine (Pyserini, Anserini, OpenSearch, …)' },
-  ];
-  return (await vscode.window.showQuickPick(items, { title: 'Run BEIR Eval: retriever' }))?.id;
-}
+const RETRIEVERS: (vscode.QuickPickItem & { id: Retriever })[] = [
+  { id: 'bm25', label: 'BM25', description: 'Lucene-style, k1 0.9, b 0.4, flat index (as Anserini on BEIR)' },
+  { id: 'dense', label: 'Dense', description: 'bi-encoder ONNX model (irWorkbench.models.dense), exact top-k' },
+  { id: 'hybrid', label: 'Hybrid', description: 'BM25 + dense, fused (normalization and combination as in the OpenSearch study)' },
+  { id: 'rerank', label: 'Re-rank', description: "cross-encoder ONNX model (irWorkbench.models.crossEncoder) over a run's top 100" },
+  { id: 'file', label: 'Evaluate an existing run file…', description: 'a TREC run from any engine (Pyserini, Anserini, OpenSearch, …)' },
+];
 
-async function pickBm25Params(): Promise<Bm25Params | undefined> {
-  const items: (vscode.QuickPickItem & { params?: Bm25Params })[] = [
-    { label: 'k1 0.9, b 0.4, flat', description: "Anserini's BEIR defaults: title and text as one field", params: BM25_DEFAULTS },
-    { label: 'k1 0.9, b 0.4, multifield', description: 'title and text as separate fields, scores summed', params: { ...BM25_DEFAULTS, fields: 'multifield' } },
-    { label: 'Custom k1 and b…', description: 'flat index' },
-  ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'BM25 parameters' });
-  if (!picked) return undefined;
-  if (picked.params) return picked.params;
-  const k1 = await numberBox('BM25 k1 (term-frequency saturation; Lucene and Anserini use 0.9 or 1.2)', BM25_DEFAULTS.k1, (x) => x >= 0);
-  const b = k1 === undefined ? undefined : await numberBox('BM25 b (length normalization, 0 to 1)', BM25_DEFAULTS.b, (x) => x >= 0 && x <= 1);
-  return k1 === undefined || b === undefined ? undefined : { k1, b, fields: 'flat' };
-}
+const BM25_CHOICES: (vscode.QuickPickItem & { params?: Bm25Params })[] = [
+  { label: 'k1 0.9, b 0.4, flat', description: "Anserini's BEIR defaults: title and text as one field", params: BM25_DEFAULTS },
+  { label: 'k1 0.9, b 0.4, multifield', description: 'title and text as separate fields, scores summed', params: { ...BM25_DEFAULTS, fields: 'multifield' } },
+  { label: 'Custom k1 and b…', description: 'flat index' },
+];
 
-async function numberBox(prompt: string, value: number, ok: (x: number) => boolean): Promise<number | undefined> {
-  const text = await vscode.window.showInputBox({
-    prompt,
-    value: String(value),
-    validateInput: (t) => (t.trim() !== '' && Number.isFinite(Number(t)) && ok(Number(t)) ? undefined : 'Enter a number in range'),
+const FUSIONS: (vscode.QuickPickItem & { spec: Partial<FusionSpec> })[] = [
+  { label: 'min-max + arithmetic mean', description: 'the OpenSearch default', spec: { norm: 'min-max', method: 'arithmetic' } },
+  { label: 'L2 + arithmetic mean', description: "the study's L2 normalization", spec: { norm: 'l2', method: 'arithmetic' } },
+  { label: 'RRF (k = 60)', description: 'reciprocal rank fusion, ranks only', spec: { norm: 'none', method: 'rrf' } },
+  { label: 'z-score + arithmetic mean', spec: { norm: 'z-score', method: 'arithmetic' } },
+  { label: 'min-max + harmonic mean', spec: { norm: 'min-max', method: 'harmonic' } },
+  { label: 'min-max + CombMNZ', spec: { norm: 'min-max', method: 'combmnz' } },
+];
+
+const number = (ok: (x: number) => boolean) => (t: string) => (t.trim() !== '' && Number.isFinite(Number(t)) && ok(Number(t)) ? undefined : 'Enter a number in range');
+
+/**
+ * Dataset, split, retriever and its parameters in one multi-step input ("Run BEIR Eval", k/n, Back). A step
+ * is asked only when there is a choice to make and the caller's arguments did not make it.
+ */
+async function chooseRun(datasets: DatasetFolder[], args: RunBeirEvalArgs): Promise<Choice | undefined> {
+  const st: {
+    dataset?: DatasetFolder;
+    split?: string;
+    retriever?: Retriever;
+    bm25?: (typeof BM25_CHOICES)[number];
+    k1?: number;
+    b?: number;
+    fusion?: (typeof FUSIONS)[number];
+  } = { dataset: datasets.length === 1 ? datasets[0] : undefined, split: args.split, retriever: args.retriever };
+  const plan = (): Step[] => {
+    const steps: Step[] = [];
+    if (datasets.length > 1) steps.push('dataset');
+    // Until a dataset is picked, assume it has several splits.
+    if (!args.split && (st.dataset?.splits.length ?? 2) > 1) steps.push('split');
+    if (!args.retriever) steps.push('retriever');
+    // Picked by hand: BM25's parameters too (callers passing arguments get Anserini's defaults or their own).
+    if (st.retriever === 'bm25' && !args.retriever && !args.bm25) {
+      steps.push('bm25');
+      if (st.bm25 && !st.bm25.params) steps.push('k1', 'b');
+    }
+    if (st.retriever === 'hybrid' && !args.fusion) steps.push('fusion');
+    return steps;
+  };
+  const done = await runSteps<Step>('Run BEIR Eval', plan, async (step, ctx) => {
+    switch (step) {
+      case 'dataset': {
+        const items = datasets.map((d) => ({ label: d.name, description: d.splits.join(', '), detail: d.path, dataset: d }));
+        const r = await pickStep(ctx, { items, placeholder: 'BEIR dataset folder', active: items.find((i) => i.dataset === st.dataset) });
+        if (r === BACK || r === undefined) return r === BACK ? BACK : false;
+        if (r.dataset !== st.dataset) st.split = args.split;
+        st.dataset = r.dataset;
+        return true;
+      }
+      case 'split': {
+        const items = st.dataset!.splits.map((label) => ({ label }));
+        const r = await pickStep(ctx, { items, placeholder: `Split of ${st.dataset!.name} (qrels/<split>.tsv)`, active: items.find((i) => i.label === st.split) });
+        if (r === BACK || r === undefined) return r === BACK ? BACK : false;
+        st.split = r.label;
+        return true;
+      }
+      case 'retriever': {
+        const r = await pickStep(ctx, { items: RETRIEVERS, placeholder: 'Retriever', active: RETRIEVERS.find((i) => i.id === st.retriever) });
+        if (r === BACK || r === undefined) return r === BACK ? BACK : false;
+        st.retriever = r.id;
+        return true;
+      }
+      case 'bm25': {
+        const r = await pickStep(ctx, { items: BM25_CHOICES, placeholder: 'BM25 parameters', active: st.bm25 });
+        if (r === BACK || r === undefined) return r === BACK ? BACK : false;
+        st.bm25 = r;
+        return true;
+      }
+      case 'k1':
+      case 'b': {
+        const prompt = step === 'k1' ? 'BM25 k1 (term-frequency saturation; Lucene and Anserini use 0.9 or 1.2)' : 'BM25 b (length normalization, 0 to 1)';
+        const value = String(st[step] ?? BM25_DEFAULTS[step]);
+        const r = await inputStep(ctx, { prompt, value, validate: number(step === 'k1' ? (x) => x >= 0 : (x) => x >= 0 && x <= 1) });
+        if (r === BACK || r === undefined) return r === BACK ? BACK : false;
+        st[step] = Number(r);
+        return true;
+      }
+      case 'fusion': {
+        const r = await pickStep(ctx, { items: FUSIONS, placeholder: 'Hybrid: fusion of BM25 and dense', active: st.fusion });
+        if (r === BACK || r === undefined) return r === BACK ? BACK : false;
+        st.fusion = r;
+        return true;
+      }
+    }
   });
-  return text === undefined ? undefined : Number(text);
+  if (!done || !st.dataset || !st.split || !st.retriever) return undefined;
+  const bm25 = st.bm25 ? (st.bm25.params ?? { k1: st.k1!, b: st.b!, fields: 'flat' as const }) : undefined;
+  return { dataset: st.dataset, split: st.split, retriever: st.retriever, bm25, fusion: st.fusion && { ...FUSION_DEFAULTS, ...st.fusion.spec } };
 }
 
 async function pickFile(title: string, folder: string): Promise<string | undefined> {
@@ -181,41 +245,65 @@ async function pickFile(title: string, folder: string): Promise<string | undefin
   return picked?.[0]?.fsPath;
 }
 
-/** A model folder: the argument, else the setting, else asked for (and offered to be saved in the setting). */
-async function modelFolder(given: string | undefined, setting: 'dense' | 'crossEncoder', what: string): Promise<string | undefined> {
-  const configured = given ?? settings()[setting === 'dense' ? 'denseModel' : 'crossEncoder'];
-  if (configured) return configured;
-  const picked = await vscode.window.showOpenDialog({
-    title: `${what} model folder (model.onnx with tokenizer.json or vocab.txt)`,
-    canSelectFolders: true,
-    canSelectFiles: false,
-    canSelectMany: false,
-  });
-  const folder = picked?.[0]?.fsPath;
-  if (folder) {
-    await vscode.workspace.getConfiguration('irWorkbench').update(`models.${setting}`, folder, vscode.ConfigurationTarget.Workspace);
+const MODEL_SETTING = { dense: 'irWorkbench.models.dense', crossEncoder: 'irWorkbench.models.crossEncoder' } as const;
+const MODEL_FILES = 'a folder holding an ONNX export: model.onnx plus tokenizer.json or vocab.txt';
+
+interface ModelChoice {
+  folder: string;
+  /** Where the folder came from, for the hint of an error about it. */
+  from: 'argument' | 'setting' | 'picked';
+  setting: keyof typeof MODEL_SETTING;
+}
+
+/** What to do about a bad model folder, in the editor's words (the core's hint speaks of the CLI's --model). */
+function modelHint(m: ModelChoice): string {
+  const key = MODEL_SETTING[m.setting];
+  if (m.from === 'setting') return `The setting ${key} (Settings › IR Workbench › Models) names it: point it at ${MODEL_FILES}, or clear it to be asked.`;
+  if (m.from === 'picked') return `Pick ${MODEL_FILES}. It is saved to the setting ${key} once the model has loaded.`;
+  return `Pass ${MODEL_FILES}.`;
+}
+
+/**
+ * A model folder: the argument, else the setting, else asked for. The folder must hold a model (checked
+ * here, before any process starts); one picked by hand is saved to the setting only after a run with it
+ * succeeded (`rememberModel`), so a wrong folder is never saved and the next run asks again.
+ */
+async function modelFolder(given: string | undefined, setting: ModelChoice['setting'], what: string): Promise<ModelChoice | undefined> {
+  const configured = settings()[setting === 'dense' ? 'denseModel' : 'crossEncoder'];
+  let choice: ModelChoice | undefined = given ? { folder: given, from: 'argument', setting } : configured ? { folder: configured, from: 'setting', setting } : undefined;
+  if (!choice) {
+    const picked = await vscode.window.showOpenDialog({
+      title: `${what} model folder (model.onnx with tokenizer.json or vocab.txt)`,
+      canSelectFolders: true,
+      canSelectFiles: false,
+      canSelectMany: false,
+    });
+    const folder = picked?.[0]?.fsPath;
+    if (!folder) return undefined;
+    choice = { folder, from: 'picked', setting };
   }
-  return folder;
+  try {
+    readModelFolder(choice.folder);
+  } catch (e) {
+    reportError(isInputError(e) ? withModelHint(e, choice) : e);
+    return undefined;
+  }
+  return choice;
 }
 
-/** Hybrid fusion: the study's best-known choices first; the argument skips the pick. */
-async function pickFusion(given: RunBeirEvalArgs['fusion']): Promise<FusionSpec | undefined> {
-  if (given) return { ...FUSION_DEFAULTS, ...given };
-  const items: (vscode.QuickPickItem & { spec: Partial<FusionSpec> })[] = [
-    { label: 'min-max + arithmetic mean', description: 'the OpenSearch default', spec: { norm: 'min-max', method: 'arithmetic' } },
-    { label: 'L2 + arithmetic mean', description: "the study's L2 normalization", spec: { norm: 'l2', method: 'arithmetic' } },
-    { label: 'RRF (k = 60)', description: 'reciprocal rank fusion, ranks only', spec: { norm: 'none', method: 'rrf' } },
-    { label: 'z-score + arithmetic mean', spec: { norm: 'z-score', method: 'arithmetic' } },
-    { label: 'min-max + harmonic mean', spec: { norm: 'min-max', method: 'harmonic' } },
-    { label: 'min-max + CombMNZ', spec: { norm: 'min-max', method: 'combmnz' } },
-  ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Hybrid: fusion of BM25 and dense' });
-  return picked ? { ...FUSION_DEFAULTS, ...picked.spec } : undefined;
+function withModelHint(e: InputError, m: ModelChoice): InputError {
+  return new InputError({ code: e.code, message: e.message, file: e.file, line: e.line, text: e.text, hint: modelHint(m) });
 }
 
+async function rememberModel(m: ModelChoice | undefined): Promise<void> {
+  if (m?.from !== 'picked') return;
+  await vscode.workspace.getConfiguration('irWorkbench').update(`models.${m.setting}`, m.folder, vscode.ConfigurationTarget.Workspace);
+  void vscode.window.showInformationMessage(`IR Workbench: saved ${m.folder} as ${MODEL_SETTING[m.setting]} in the workspace settings.`);
+}
+
+/** The run file to write; its folder is made when the run starts (see startRetrieval). */
 function outPath(dataset: DatasetFolder, split: string, name: string): string {
   const runsDir = join(dataset.path, settings().runsFolder);
-  mkdirSync(runsDir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   return join(runsDir, `${name}.${split}.${stamp}.trec`);
 }
@@ -223,6 +311,7 @@ function outPath(dataset: DatasetFolder, split: string, name: string): string {
 /** Builds the job for the chosen retriever (asking for what is missing), runs it, returns the run file. */
 async function startRetrieval(
   context: vscode.ExtensionContext,
+  output: vscode.OutputChannel,
   dataset: DatasetFolder,
   split: string,
   retriever: Exclude<Retriever, 'file'>,
@@ -234,72 +323,94 @@ async function startRetrieval(
   const bm25 = { ...BM25_DEFAULTS, ...args.bm25, rm3: null, queryWeights: null };
   const base = { dataset: dataset.path, split };
   let title: string;
-  let start: (onProgress: (message: string) => void) => RunHandle<{ out: string }>;
+  let model: ModelChoice | undefined;
+  let start: (onProgress: (message: string) => void) => RunHandle<{ out: string; index?: 'cache' | 'built' }>;
+  let out: string;
+  const describe = progressText();
   if (retriever === 'bm25') {
-    const out = outPath(dataset, split, `bm25-${bm25.fields}`);
+    out = outPath(dataset, split, `bm25-${bm25.fields}`);
     title = `BM25 on ${dataset.name} (${split})`;
     start = (report) =>
       startBm25Run({ ...base, ...bm25, topK: 1000, removeQuery: true, cacheDir, out }, { runnerPath, onProgress: (p) => report(describe(p)) });
   } else {
     let job: NeuralJob;
     if (retriever === 'rerank') {
-      const model = await modelFolder(args.crossEncoder, 'crossEncoder', 'Cross-encoder');
+      model = await modelFolder(args.crossEncoder, 'crossEncoder', 'Cross-encoder');
       const firstStage = model && (args.firstStage ?? (await pickFile('First-stage run to re-rank', join(dataset.path, settings().runsFolder))));
       if (!model || !firstStage) return undefined;
-      job = { job: 'rerank', request: { ...base, model, firstStage, depth: 100, batchSize: 32, threads: null, out: outPath(dataset, split, 'rerank') } };
+      out = outPath(dataset, split, 'rerank');
+      job = { job: 'rerank', request: { ...base, model: model.folder, firstStage, depth: 100, batchSize: 32, threads: null, out } };
     } else {
-      const model = await modelFolder(args.model, 'dense', 'Bi-encoder');
+      model = await modelFolder(args.model, 'dense', 'Bi-encoder');
       if (!model) return undefined;
-      const dense = { model, similarity: null, batchSize: 32, threads: null };
+      const dense = { model: model.folder, similarity: null, batchSize: 32, threads: null };
+      out = outPath(dataset, split, retriever);
       if (retriever === 'dense') {
-        job = { job: 'dense', request: { ...base, ...dense, topK: 1000, removeQuery: true, cacheDir, out: outPath(dataset, split, 'dense') } };
+        job = { job: 'dense', request: { ...base, ...dense, topK: 1000, removeQuery: true, cacheDir, out } };
       } else {
-        const fusion = await pickFusion(args.fusion);
-        if (!fusion) return undefined;
-        job = {
-          job: 'hybrid',
-          request: { ...base, bm25, dense, bm25Depth: 1000, denseDepth: 1000, fusion, removeQuery: true, cacheDir, out: outPath(dataset, split, 'hybrid') },
-        };
+        const fusion = { ...FUSION_DEFAULTS, ...args.fusion };
+        job = { job: 'hybrid', request: { ...base, bm25, dense, bm25Depth: 1000, denseDepth: 1000, fusion, removeQuery: true, cacheDir, out } };
       }
     }
     title = `${retriever === 'rerank' ? 'Re-ranking' : retriever === 'dense' ? 'Dense retrieval' : 'Hybrid retrieval'} on ${dataset.name} (${split})`;
     start = (report) => startNeuralRun(job, { runnerPath, onProgress: (p) => report(describe(p)) });
   }
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+  const runsDir = dirname(out);
+  const madeRunsDir = !existsSync(runsDir);
+  mkdirSync(runsDir, { recursive: true });
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const handle = start((message) => progress.report({ message }));
     token.onCancellationRequested(() => handle.cancel());
     try {
-      return (await handle.result).out;
+      return await handle.result;
     } catch (e) {
       if (e instanceof RunnerError && e.code === 'cancelled') {
         void vscode.window.showInformationMessage(`IR Workbench: ${title} cancelled; no run file was written.`);
         return undefined;
       }
-      reportError(e);
+      // An error about the model folder says what to do in the editor's words.
+      reportError(model && isInputError(e) && e.file && resolve(e.file).startsWith(resolve(model.folder)) ? withModelHint(e, model) : e);
       return undefined;
     }
   });
+  // A run that wrote nothing leaves no empty runs folder behind.
+  if (!result && madeRunsDir && existsSync(runsDir) && readdirSync(runsDir).length === 0) rmdirSync(runsDir);
+  if (!result) return undefined;
+  if ('index' in result) output.appendLine(`${title}: ${result.index === 'cache' ? 'the cached index was loaded' : 'the index was built and cached'}.`);
+  await rememberModel(model);
+  return result.out;
 }
 
-/** A progress message for any runner job: phase, counts, and for hybrid which retriever is working. */
-function describe(p: { phase: string; done: number; total?: number; retriever?: string }): string {
-  const of = p.total ? ` of ${p.total.toLocaleString()}` : '';
-  const who = p.retriever ? `${p.retriever}: ` : '';
-  const what: Record<string, string> = {
-    hash: 'checking the corpus…',
-    'load-index': 'loading the cached index…',
-    index: `indexing: ${p.done.toLocaleString()}${of} documents`,
-    'save-index': 'saving the index…',
-    search: `searching: ${p.done.toLocaleString()}${of} queries`,
-    'load-embeddings': 'loading cached embeddings…',
-    'encode-corpus': `encoding: ${p.done.toLocaleString()}${of} documents`,
-    'save-embeddings': 'saving embeddings…',
-    'encode-queries': `encoding queries: ${p.done.toLocaleString()}${of}`,
-    read: 'reading the first-stage run…',
-    rerank: `re-ranking: ${p.done.toLocaleString()}${of}`,
-    fuse: 'fusing…',
+/**
+ * Progress messages for any runner job: phase, counts, and for hybrid which retriever is working. Says whether
+ * a cached index (or cached embeddings) was loaded or had to be built: the phase after the cache lookup tells.
+ */
+function progressText(): (p: { phase: string; done: number; total?: number; retriever?: string }) => string {
+  let looked: 'index' | 'embeddings' | null = null;
+  return (p) => {
+    const of = p.total ? ` of ${p.total.toLocaleString()}` : '';
+    const who = p.retriever ? `${p.retriever}: ` : '';
+    // The lookup is followed by building (a miss) or straight by the search (a hit).
+    const hit = looked && (p.phase === 'search' || p.phase === 'encode-queries') ? `cached ${looked} loaded; ` : '';
+    if (p.phase === 'load-index') looked = 'index';
+    else if (p.phase === 'load-embeddings') looked = 'embeddings';
+    else looked = null;
+    const what: Record<string, string> = {
+      hash: 'checking the corpus…',
+      'load-index': 'looking for a cached index…',
+      index: `no cached index for this corpus, indexing: ${p.done.toLocaleString()}${of} documents`,
+      'save-index': 'saving the index to the cache…',
+      search: `searching: ${p.done.toLocaleString()}${of} queries`,
+      'load-embeddings': 'looking for cached embeddings…',
+      'encode-corpus': `no cached embeddings for this corpus and model, encoding: ${p.done.toLocaleString()}${of} documents`,
+      'save-embeddings': 'saving embeddings to the cache…',
+      'encode-queries': `encoding queries: ${p.done.toLocaleString()}${of}`,
+      read: 'reading the first-stage run…',
+      rerank: `re-ranking: ${p.done.toLocaleString()}${of}`,
+      fuse: 'fusing…',
+    };
+    return who + hit + (what[p.phase] ?? `${p.phase}: ${p.done.toLocaleString()}${of}`);
   };
-  return who + (what[p.phase] ?? `${p.phase}: ${p.done.toLocaleString()}${of}`);
 }
 
 function showEvaluation(output: vscode.OutputChannel, dataset: DatasetFolder, split: string, runPath: string): RunBeirEvalFigures | undefined {
@@ -319,7 +430,6 @@ function showEvaluation(output: vscode.OutputChannel, dataset: DatasetFolder, sp
   output.appendLine(`== ${runPath}`);
   output.appendLine(`   ${dataset.name} (${split}), ${result.numQ} queries${s.complete ? ', trec_eval -c' : ''}`);
   output.append(formatTrecEval(result, false));
-  output.show(true);
   // The measures in the order the setting lists them (trec_eval prints them in its own table order).
   const headline = s.measures
     .flatMap((spec) => result.columns.filter((c) => c.family.name === spec.split('.')[0]).map((c) => c.name))
@@ -327,21 +437,16 @@ function showEvaluation(output: vscode.OutputChannel, dataset: DatasetFolder, sp
     .slice(0, 4)
     .map((name) => `${name} ${result.mean.get(name)!.toFixed(4)}`)
     .join(' · ');
-  void vscode.window.showInformationMessage(`IR Workbench: ${result.runId} on ${dataset.name} (${split}): ${headline}`);
+  // The Output panel opens on request only: it is not forced open on every evaluation.
+  void vscode.window.showInformationMessage(`IR Workbench: ${result.runId} on ${dataset.name} (${split}): ${headline}`, 'Show Output').then((c) => c && output.show(true));
   return { runFile: runPath, runId: result.runId, numQ: result.numQ, mean: Object.fromEntries(result.mean) };
 }
 
 function reportError(e: unknown): void {
   if (isInputError(e)) {
     const err = e as InputError;
-    void vscode.window.showErrorMessage(`IR Workbench: ${err.format()}`, ...(err.file ? ['Open File'] : [])).then(async (choice) => {
-      if (choice !== 'Open File' || !err.file) return;
-      const doc = await vscode.window.showTextDocument(vscode.Uri.file(err.file));
-      if (err.line) {
-        const pos = new vscode.Position(err.line - 1, 0);
-        doc.selection = new vscode.Selection(pos, pos);
-        doc.revealRange(new vscode.Range(pos, pos));
-      }
+    void vscode.window.showErrorMessage(`IR Workbench: ${err.format()}`, ...(err.file ? ['Open File'] : [])).then((choice) => {
+      if (choice === 'Open File' && err.file) return openLocation(err.file, err.line);
     });
     return;
   }

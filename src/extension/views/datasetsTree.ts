@@ -66,7 +66,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     item.description = `nDCG@10 ${fmt(r.means.ndcg_cut_10)} · Hole@10 ${fmt(r.means.hole_10)}`;
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`\n\n`);
-    md.appendMarkdown(`${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${r.createdAt}\n\n`);
+    md.appendMarkdown(`${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${new Date(r.createdAt).toLocaleString(vscode.env.language)}\n\n`);
     md.appendMarkdown('| measure | mean |\n|---|---:|\n');
     for (const [name, value] of Object.entries(r.means).sort()) md.appendMarkdown(`| ${name} | ${fmt(value)} |\n`);
     item.tooltip = md;

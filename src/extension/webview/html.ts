@@ -11,7 +11,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-/** The page of view `name`: dist/webview/<name>.js and media/webview.css, with a fresh nonce. */
+/** The page of view `name`: dist/webview/<name>.js and media/webview.css, with a fresh nonce and the settings views read. */
 export function viewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, name: ViewName, title: string): string {
   return pageHtml({
     nonce: randomBytes(16).toString('base64'),
@@ -19,5 +19,6 @@ export function viewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, name
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', `${name}.js`)).toString(),
     cssUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webview.css')).toString(),
     title,
+    settings: { gradeLabels: vscode.workspace.getConfiguration('irWorkbench').get('judging.gradeLabels', {}) },
   });
 }

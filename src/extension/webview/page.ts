@@ -11,6 +11,8 @@ export interface PageParts {
   scriptUri: string;
   cssUri: string;
   title: string;
+  /** Settings the views read (webview/components/settings.ts), as JSON in a <meta>; not code, so no nonce. */
+  settings?: object;
 }
 
 export function contentSecurityPolicy(nonce: string, cspSource: string): string {
@@ -34,6 +36,7 @@ export function pageHtml(p: PageParts): string {
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(p.nonce, p.cspSource))}">
 <meta property="csp-nonce" content="${attr(p.nonce)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="irw-settings" content="${attr(JSON.stringify(p.settings ?? {}))}">
 <link rel="stylesheet" href="${attr(p.cssUri)}" nonce="${attr(p.nonce)}">
 <title>${attr(p.title)}</title>
 </head>

@@ -7,9 +7,10 @@ export const title = 'Run BEIR Eval with BM25 on SciFact shows nDCG@10 0.6789';
 
 export async function run({ wb, shot }) {
   await wb.runCommand('IR Workbench: Run BEIR Eval');
-  await wb.pick('Split of scifact', 'test');
-  await wb.pick('Run BEIR Eval: retriever', 'BM25');
-  await wb.pick('BM25 parameters', 'k1 0.9, b 0.4, flat');
+  // One multi-step input: the same title on every step, with the step counter.
+  await wb.pick('Run BEIR Eval (1/2)', 'test');
+  await wb.pick('Run BEIR Eval (2/2)', 'BM25');
+  await wb.pick('Run BEIR Eval (3/3)', 'k1 0.9, b 0.4, flat');
   // The progress notification ("BM25 on scifact (test): indexing…"), or already the result on a fast machine.
   await wb.notification(/on scifact \(test\)/);
   await shot('bm25 progress');
@@ -18,6 +19,8 @@ export async function run({ wb, shot }) {
   const message = await wb.notification(/^IR Workbench: .* on scifact \(test\): /, { timeout: 120_000 });
   await shot('figures');
   assert.match(message, /^IR Workbench: \S+ on scifact \(test\): \w+ \d\.\d{4}/);
+  // The Output panel opens on request, from the notification.
+  await wb.page.locator('.notification-toast', { hasText: message }).getByRole('button', { name: 'Show Output' }).click();
 
   const lines = await wb.waitFor('the IR Workbench output channel to show the figures', async () => {
     const l = await wb.outputLines();

@@ -1,0 +1,56 @@
+// Exports in the extension host (dialog and message stubbed; the helper and this suite share `vscode`): the
+// save dialog starts in the workspace's results/ folder, the folder is made on save, and the "Saved" message
+// offers Open and Reveal, which open the file and reveal it in the Explorer.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { saveExport } from '../../src/extension/ui/saveExport';
+import { datasetUri, waitFor, workspaceRoot } from './helpers';
+
+const restores: (() => void)[] = [];
+function stub(target: object, name: string, impl: unknown): void {
+  const t = target as Record<string, unknown>;
+  const original = t[name];
+  t[name] = impl;
+  restores.push(() => (t[name] = original));
+}
+
+suite('Exports', () => {
+  teardown(async () => {
+    while (restores.length) restores.pop()!();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  for (const action of ['Open', 'Reveal']) {
+    test(`save goes to results/ by default; "Saved" offers Open and Reveal (${action})`, async () => {
+      const results = join(workspaceRoot().fsPath, 'results');
+      rmSync(results, { recursive: true, force: true });
+      let defaultUri: vscode.Uri | undefined;
+      stub(vscode.window, 'showSaveDialog', (o: vscode.SaveDialogOptions) => {
+        defaultUri = o.defaultUri;
+        return Promise.resolve(o.defaultUri);
+      });
+      const messages: { message: string; items: string[] }[] = [];
+      stub(vscode.window, 'showInformationMessage', (message: string, ...items: string[]) => {
+        messages.push({ message, items });
+        return Promise.resolve(action);
+      });
+      const revealed: vscode.Uri[] = [];
+      const execute = vscode.commands.executeCommand;
+      stub(vscode.commands, 'executeCommand', (id: string, ...rest: unknown[]) => {
+        if (id === 'revealInExplorer') revealed.push(rest[0] as vscode.Uri);
+        return execute(id, ...rest);
+      });
+      const path = await saveExport({ fileName: 'scifact.test.md', fallbackDir: datasetUri('scifact').fsPath, filters: { markdown: ['md'] }, title: 'Export', content: () => Promise.resolve('| a |\n') });
+      assert.equal(defaultUri?.fsPath, join(results, 'scifact.test.md'));
+      assert.equal(path, join(results, 'scifact.test.md'));
+      assert.ok(existsSync(path!));
+      assert.equal(readFileSync(path!, 'utf8'), '| a |\n');
+      assert.deepEqual(messages[0].items, ['Open', 'Reveal']);
+      assert.match(messages[0].message, /saved scifact\.test\.md/);
+      if (action === 'Open') await waitFor('the export opened', () => vscode.window.activeTextEditor?.document.uri.fsPath === path);
+      else assert.equal((await waitFor('reveal', () => revealed[0]))?.fsPath, path);
+    });
+  }
+});

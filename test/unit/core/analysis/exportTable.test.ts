@@ -1,0 +1,52 @@
+// Exports of the results table take run names and file paths from files: CSV must not hand a spreadsheet a
+// formula, Markdown must not carry HTML, and floating-point noise must not print as a signed tiny number.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { exportResults } from '../../../../src/core/analysis/exportTable';
+import { boxSummary, RESULT_MEASURES } from '../../../../src/core/analysis/session';
+import type { Comparison, ResultsModel } from '../../../../src/protocol/webview';
+
+const measure = { ...RESULT_MEASURES[0], tested: true };
+const comparison = (delta: number): Comparison => ({ delta, tP: 1, tPHolm: 1, randP: 1, randPHolm: 1, wins: 0, ties: 1, losses: 0 });
+
+function model(rows: { key: string; label: string; mean: number; delta?: number }[]): ResultsModel {
+  return {
+    dataset: 'd', split: 't', numQueries: 1, measures: [measure], baseline: rows[0].key, alpha: 0.05, trials: 1, seed: 1,
+    significancePending: false, judgements: 0, skipped: [], untrusted: false,
+    rows: rows.map((r) => ({ key: r.key, label: r.label, means: [r.mean], annotated: null, vsBaseline: r.delta === undefined ? null : [comparison(r.delta)], lengths: boxSummary([]) })),
+  };
+}
+
+test('CSV: text cells starting with = + - @ TAB or CR are neutralised; numbers are not', () => {
+  const names = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd', 'plain'];
+  const m = model(names.map((label, i) => ({ key: `/runs/${i}.trec`, label, mean: 0.5, delta: -0.25 })));
+  const lines = exportResults(m, 'csv').trim().split('\n').slice(1);
+  assert.ok(lines[0].startsWith(`"'=HYPERLINK(""http://x"",""y"")",`), lines[0]);
+  assert.equal(lines[1].split(',')[0], "'+1+1");
+  assert.equal(lines[2].split(',')[0], "'-2+3");
+  assert.equal(lines[3].split(',')[0], "'@SUM(A1)");
+  assert.equal(lines[4].split(',')[0], "'\tcmd");
+  assert.equal(lines[5].slice(0, 7), `"'\rcmd"`);
+  assert.equal(lines[6].split(',')[0], 'plain');
+  // A negative delta is a number the tool computed, not text from a file: left as is.
+  assert.equal(lines[6].split(',')[4], '-0.25');
+  const keyed = exportResults(model([{ key: '=cmd|calc', label: 'x', mean: 0.5 }]), 'csv').trim().split('\n')[1];
+  assert.equal(keyed.split(',')[1], "'=cmd|calc");
+});
+
+test('CSV: floating-point noise in a delta or mean is zero, without a sign', () => {
+  const m = model([{ key: 'a', label: 'a', mean: 0.1 + 0.2 }, { key: 'b', label: 'b', mean: 0.3, delta: -8.326672684688674e-19 }]);
+  const lines = exportResults(m, 'csv').trim().split('\n');
+  assert.equal(lines[1].split(',')[3], '0.3');
+  assert.equal(lines[2].split(',')[4], '0');
+  assert.ok(!/e-\d/.test(lines.join('\n')), lines.join('\n'));
+  const negZero = exportResults(model([{ key: 'a', label: 'a', mean: 0 }, { key: 'b', label: 'b', mean: 0, delta: -0 }]), 'csv');
+  assert.equal(negZero.trim().split('\n')[2].split(',')[4], '0');
+});
+
+test('Markdown escapes HTML in run names and the caption', () => {
+  const md = exportResults(model([{ key: 'a', label: '<img src=x onerror=alert(1)>&amp;', mean: 0.5 }, { key: 'b', label: '<b>bold</b>', mean: 0.4 }]), 'markdown');
+  assert.ok(!/<img|<b>/.test(md), md);
+  assert.match(md, /&#60;img src=x onerror=alert\(1\)&#62;&#38;amp; \(baseline\)/);
+  assert.match(md, /Against &#60;img src=x onerror=alert\(1\)&#62;&#38;amp;, Holm/);
+});

@@ -1,0 +1,111 @@
+// The results table as a reader uses it, in headless Chromium on the real SciFact runs: significance takes the
+// colour of the sign of Δ (a significant loss is not green), a zero Δ is neutral and unsigned, decimals align
+// whatever markers follow them, headers sort, and a clicked cell copies its figure.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { addRunFiles, loadSession } from '../../src/core/analysis/load';
+import type { ResultsModel } from '../../src/protocol/webview';
+import { launch, openView } from './harness';
+import { SHARED } from '../unit/support/paths';
+
+const RUNS = join(SHARED, 'runs/scifact');
+const BM25 = join(RUNS, 'bm25okapi.knarfthekant.trec');
+let browser: Browser;
+let model: ResultsModel;
+
+before(async () => {
+  browser = await launch();
+  const s = loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
+  await addRunFiles(s, [BM25, ...['minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f))]);
+  model = s.results(BM25, { skipped: [], untrusted: false });
+});
+after(() => browser?.close());
+
+const color = (page: Page, selector: string) => page.locator(selector).first().evaluate((e) => getComputedStyle(e).color);
+const GREEN = 'rgb(56, 138, 52)';
+const RED = 'rgb(229, 20, 0)';
+
+test('significance markers and p-values take the colour of the sign of Δ', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  await v.page.locator('#significance').waitFor();
+  const dense = model.rows.findIndex((r) => r.label.startsWith('minilm'));
+  const tfidf = model.rows.findIndex((r) => r.label.startsWith('vsm-tfidf'));
+  const nd = model.measures.findIndex((m) => m.key === 'ndcg_cut_10');
+  assert.ok(model.rows[dense].vsBaseline![nd]!.delta > 0 && model.rows[tfidf].vsBaseline![nd]!.delta < 0, 'a win and a loss on the real runs');
+  assert.ok(model.rows[tfidf].vsBaseline![nd]!.tPHolm <= model.alpha, 'the TF-IDF loss is significant');
+  const cell = (run: string) => `#results tr[data-run="${CSS.escape(run)}"] td[data-measure="ndcg_cut_10"] .marks`;
+  const CSS = { escape: (s: string) => s.replace(/["\\]/g, '\\$&') };
+  assert.equal(await v.page.locator(cell(model.rows[tfidf].key)).textContent(), '*†');
+  assert.equal(await color(v.page, cell(model.rows[tfidf].key)), RED, 'a significant loss is red');
+  assert.equal(await color(v.page, cell(model.rows[dense].key)), GREEN, 'a significant win is green');
+  const sigRow = v.page.locator('#significance tbody tr', { hasText: 'vsm-tfidf' }).filter({ hasText: 'nDCG@10' });
+  assert.match((await sigRow.locator('td').nth(2).textContent())!, /^\u22120\.\d{4}$/);
+  assert.equal(await color(v.page, '#significance tbody tr:has-text("vsm-tfidf"):has-text("nDCG@10") td:nth-child(4)'), RED);
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('a zero Δ (or float noise) is neutral: no +0.0000 or −0.0000, no colour', async () => {
+  const v = await openView(browser, 'results');
+  const noisy: ResultsModel = {
+    ...model,
+    rows: model.rows.map((r) => (r.vsBaseline ? { ...r, vsBaseline: r.vsBaseline.map((c) => c && { ...c, delta: -8.3e-19, tPHolm: 0.001, randPHolm: 0.001 }) } : r)),
+  };
+  await v.event('results', 'model', noisy);
+  await v.page.locator('#significance').waitFor();
+  const deltas = await v.page.locator('#significance tbody td:nth-child(3)').allTextContents();
+  assert.ok(deltas.length > 0 && deltas.every((d) => d === '0.0000'), deltas.join(' '));
+  assert.equal(await v.page.locator('#significance tbody td.better, #significance tbody td.worse, #results .marks.better, #results .marks.worse').count(), 0);
+  assert.notEqual(await color(v.page, '#results .marks:not(:empty)'), GREEN);
+  assert.notEqual(await color(v.page, '#results .marks:not(:empty)'), RED);
+});
+
+test('decimals align in a column whatever markers follow them', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  await v.page.locator('#results').waitFor();
+  for (const key of ['ndcg_cut_10', 'map']) {
+    const marks = await v.page.locator(`#results td[data-measure="${key}"] .marks`).allTextContents();
+    assert.ok(new Set(marks).size > 1, `${key}: rows with and without markers (${marks.join('|')})`);
+    const rights = await v.page.locator(`#results td[data-measure="${key}"] .num`).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+    assert.ok(Math.max(...rights) - Math.min(...rights) < 0.5, `${key}: figure right edges ${rights.join(', ')}`);
+  }
+});
+
+test('headers sort the rows by click (descending, ascending, original); the order survives a new model', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  const header = v.page.locator('#results thead th', { hasText: 'nDCG@10' });
+  const values = () => v.page.locator('#results td[data-measure="ndcg_cut_10"] .num').allTextContents();
+  const original = await values();
+  await header.click();
+  const desc = await values();
+  assert.deepEqual(desc, [...original].sort().reverse());
+  assert.equal(await header.getAttribute('aria-sort'), 'descending');
+  await header.click();
+  assert.deepEqual(await values(), [...original].sort());
+  await v.event('results', 'model', { ...model });
+  await v.page.locator('#results thead th[aria-sort="ascending"]').waitFor();
+  assert.deepEqual(await values(), [...original].sort(), 'kept after a re-render');
+  await v.page.locator('#results thead th', { hasText: 'nDCG@10' }).click();
+  assert.deepEqual(await values(), original);
+  await v.page.locator('#results thead th', { hasText: 'Run' }).click();
+  const names = await v.page.locator('#results tbody td:first-child bdi').allTextContents();
+  assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+});
+
+test('a clicked cell copies its figure without markers', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  const td = v.page.locator('#results td[data-measure="ndcg_cut_10"]', { has: v.page.locator('.marks:not(:empty)') }).first();
+  await td.click();
+  const copied = await v.page.evaluate(() => {
+    const data = new DataTransfer();
+    document.activeElement!.dispatchEvent(new ClipboardEvent('copy', { clipboardData: data, bubbles: true, cancelable: true }));
+    return data.getData('text/plain');
+  });
+  assert.match(copied, /^0\.\d{4}$/);
+  assert.equal(copied, await td.locator('.num').textContent());
+});
