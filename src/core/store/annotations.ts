@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { AppendLog } from './appendLog';
+import { parseQrelsLine } from '../analysis/qrelsLine';
+import { AppendLog, type Recovery } from './appendLog';
 import { fsyncDir } from './durableFs';
 import type { Problem } from './problems';
 
@@ -38,11 +39,37 @@ export interface Judgement {
 
 const GRADE = /^-?\d+$/;
 
-/** Why a qrels field cannot be written to a TAB-separated line, or undefined when it can. */
-function badId(id: string): string | undefined {
+/**
+ * The grades a judgement may carry: -1 (trec_eval's "pooled but not judged", what an undo records) up to
+ * MAX_GRADE. Every relevance scale in use (BEIR's 0-2, TREC's 0-4) fits; anything larger is a slip.
+ */
+export const MAX_GRADE = 10;
+const MAX_ID_LENGTH = 1000;
+
+/** Why a qrels id cannot be written to a TAB-separated line that every reader reads back, or undefined. */
+function badId(id: unknown): string | undefined {
+  if (typeof id !== 'string') return 'is not a string';
   if (id === '') return 'is empty';
-  if (/[\s]/.test(id)) return 'contains white space, which would split the qrels line';
+  if (/\s/.test(id)) return 'contains white space, which would split the qrels line';
+  if (/\p{Cc}/u.test(id)) return 'contains a control character';
+  if (/\p{Cs}/u.test(id)) return 'is not valid Unicode (a lone surrogate)';
+  if (id.length > MAX_ID_LENGTH) return `is longer than ${MAX_ID_LENGTH} characters`;
   return undefined;
+}
+
+/**
+ * Checks a judgement at the store's boundary, whoever sent it, so that nothing is confirmed that a reader
+ * would later skip or refuse. `maxGrade` is the dataset's scale when known. Throws a message saying why.
+ */
+export function validateJudgement(j: { queryId: unknown; docId: unknown; grade: unknown }, maxGrade = MAX_GRADE): void {
+  for (const [what, id] of [['query id', j.queryId], ['document id', j.docId]] as const) {
+    const why = badId(id);
+    if (why) throw new Error(`cannot record a judgement: the ${what} ${JSON.stringify(id)} ${why}`);
+  }
+  const g = j.grade;
+  if (typeof g !== 'number' || !Number.isInteger(g) || g < -1 || g > maxGrade) {
+    throw new Error(`cannot record a judgement: grade ${JSON.stringify(g)} is not an integer from -1 (unjudged) to ${maxGrade}`);
+  }
 }
 
 function parseLine(line: string): { queryId: string; docId: string; grade: number } | undefined {
@@ -51,7 +78,8 @@ function parseLine(line: string): { queryId: string; docId: string; grade: numbe
   return { queryId: f[0], docId: f[1], grade: Number(f[2]) };
 }
 
-const isTsvLine = (line: string): boolean => parseLine(line) !== undefined;
+/** A line some qrels reader accepts: ours (TAB-separated) or another tool's (BEIR or TREC, any white space). */
+const isTsvLine = (line: string): boolean => parseLine(line) !== undefined || parseQrelsLine(line) !== undefined;
 const isJsonLine = (line: string): boolean => {
   try {
     return typeof JSON.parse(line) === 'object';
@@ -59,6 +87,28 @@ const isJsonLine = (line: string): boolean => {
     return false;
   }
 };
+
+/** The problems worth telling the user about what recovery did to `path`. */
+function recoveryProblems(path: string, r: Recovery): Problem[] {
+  const problems: Problem[] = [];
+  if (r.cutBytes > 0) {
+    problems.push({
+      file: path,
+      line: 0,
+      severity: 'warning',
+      message: `removed ${r.cutBytes} bytes of a judgement whose write was interrupted (a crash or a failed write); it was never confirmed. Nothing to do.`,
+    });
+  }
+  if (r.kept && !r.kept.valid) {
+    problems.push({
+      file: path,
+      line: r.kept.line,
+      severity: 'warning',
+      message: `kept a last line that lacked its line break and is not a judgement: ${JSON.stringify(r.kept.text.slice(0, 120))}. It was not written by IR Workbench, so it is left as it is; fix or delete the line.`,
+    });
+  }
+  return problems;
+}
 
 /** Appends judgements of one split durably; returns from judge() only once the judgement is on disk. */
 export class AnnotationWriter {
@@ -82,17 +132,7 @@ export class AnnotationWriter {
       tsv.close();
       throw e;
     }
-    const problems: Problem[] = [];
-    for (const log of [tsv, meta]) {
-      if (log.recovered.cutBytes > 0) {
-        problems.push({
-          file: log.path,
-          line: 0,
-          severity: 'warning',
-          message: `removed an incomplete last line (${log.recovered.cutBytes} bytes) left by an interrupted write; it was never confirmed. Nothing to do.`,
-        });
-      }
-    }
+    const problems = [...recoveryProblems(tsv.path, tsv.recovered), ...recoveryProblems(meta.path, meta.recovered)];
     return { writer: new AnnotationWriter(tsv, meta), problems };
   }
 
@@ -101,17 +141,28 @@ export class AnnotationWriter {
     return this.tsv.path;
   }
 
-  judge(j: Judgement): void {
-    for (const [what, id] of [['query id', j.queryId], ['document id', j.docId]] as const) {
-      const why = badId(id);
-      if (why) throw new Error(`cannot record a judgement: the ${what} ${JSON.stringify(id)} ${why}`);
-    }
-    if (!Number.isInteger(j.grade)) throw new Error(`cannot record a judgement: grade ${j.grade} is not an integer`);
-    this.tsv.append(`${j.queryId}\t${j.docId}\t${j.grade}`);
+  /**
+   * Records `j`: validated first, then durable in the .tsv (the source of truth) when this returns. Throws,
+   * with nothing recorded, when the .tsv write fails. Returns problems found on the way: what had to be
+   * repaired at the end of the files, or a journal line (time, author, note) that could not be written.
+   */
+  judge(j: Judgement, maxGrade?: number): Problem[] {
+    validateJudgement(j, maxGrade);
+    const problems = recoveryProblems(this.tsv.path, this.tsv.append(`${j.queryId}\t${j.docId}\t${j.grade}`));
     const record: Record<string, unknown> = { query: j.queryId, doc: j.docId, grade: j.grade, at: j.at ?? new Date().toISOString() };
     if (j.by !== undefined) record.by = j.by;
     if (j.note !== undefined) record.note = j.note;
-    this.meta.append(JSON.stringify(record));
+    try {
+      problems.push(...recoveryProblems(this.meta.path, this.meta.append(JSON.stringify(record))));
+    } catch (e) {
+      problems.push({
+        file: this.meta.path,
+        line: 0,
+        severity: 'warning',
+        message: `the judgement of ${j.docId} for query ${j.queryId} was recorded, but not its time and note: ${(e as Error).message}`,
+      });
+    }
+    return problems;
   }
 
   close(): void {

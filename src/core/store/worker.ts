@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
 import { isInputError } from '../formats/errors';
 import { readRun } from '../formats/run';
-import { AnnotationWriter, annotationPaths } from './annotations';
+import { AnnotationWriter, annotationPaths, validateJudgement } from './annotations';
 import { openDatabase, Snapshotter } from './database';
 import { exportJudgements } from './exportJudgements';
 import { recordOwnAppend } from './fileState';
@@ -101,10 +101,11 @@ class Store {
    * the database. The database row is a cache of the file: if it is lost, the next indexing re-reads the file.
    */
   private judge(a: StoreRequests['judge']['args']): StoreRequests['judge']['result'] {
+    validateJudgement(a); // before anything is created or opened
     const { writer, problems } = this.writer(a.datasetDir, a.split);
     const at = a.at ?? new Date().toISOString();
     const fileBefore = statSync(writer.path);
-    writer.judge({ ...a, at });
+    problems.push(...writer.judge({ queryId: a.queryId, docId: a.docId, grade: a.grade, at, by: a.by, note: a.note }));
     recordOwnAppend(this.db, writer.path, fileBefore);
     if (problems.length > 0) this.addProblems(problems);
     const id = datasetId(this.db, a.datasetDir);
