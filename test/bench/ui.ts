@@ -13,7 +13,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CorpusIndex } from '../../src/core/analysis/corpusIndex';
-import { addRunFiles, loadSession, runFilesIn } from '../../src/core/analysis/load';
+import { addRunFiles, loadSession } from '../../src/core/analysis/load';
+import { runFiles } from '../../src/core/store/discovery';
 import { StoreClient } from '../../src/core/store/client';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
 import { SHARED } from '../unit/support/paths';
@@ -77,7 +78,7 @@ async function benchDiff(): Promise<void> {
     // Cold: the split's runs are read and evaluated for this panel.
     t = performance.now();
     const s = loadSession({ datasetDir: DIR, split: 'test', corpusCache: cache });
-    const [a, b] = runFilesIn(join(DIR, 'runs'));
+    const [a, b] = runFiles(join(DIR, 'runs')).sort();
     // As the extension does: both files read and scored at once, in worker threads.
     const skipped = await addRunFilesInWorkers(s, [a, b], join(REPO, 'dist', 'run-reader.js'));
     if (skipped.length) throw new Error(skipped.map((x) => x.reason).join('\n'));
@@ -121,13 +122,13 @@ async function benchJudge(): Promise<void> {
   mkdirSync(join(ds, 'qrels'), { recursive: true });
   mkdirSync(join(ds, 'runs'), { recursive: true });
   for (const f of ['corpus.jsonl', 'queries.jsonl', 'qrels/test.tsv']) copyFileSync(join(SHARED, 'datasets/scifact', f), join(ds, f));
-  const runs = runFilesIn(join(SHARED, 'runs/scifact'));
+  const runs = runFiles(join(SHARED, 'runs/scifact')).sort();
   for (const r of runs) copyFileSync(r, join(ds, 'runs', r.split('/').pop()!));
   const client = await StoreClient.start(join(REPO, 'src/core/store/worker.ts'), { snapshotDelayMs: 60_000 });
   try {
     await client.request('index', { roots: [tmp], runsFolder: 'runs', measures: ['ndcg_cut.10', 'hole.10'], complete: true, relevanceLevel: 1 });
     const s = loadSession({ datasetDir: ds, split: 'test' });
-    const keys = runFilesIn(join(ds, 'runs'));
+    const keys = runFiles(join(ds, 'runs')).sort();
     await addRunFiles(s, keys);
     s.results(keys[0], { skipped: [], untrusted: false }); // the panel was open before the judgement
     const pool = s.pool(keys, 10).slice(0, JUDGEMENTS);

@@ -7,7 +7,7 @@ import { readRun } from '../formats/run';
 import { AnnotationWriter, annotationPaths, validateJudgement } from './annotations';
 import { openDatabase, Snapshotter } from './database';
 import { exportJudgements } from './exportJudgements';
-import { recordOwnAppend } from './fileState';
+import { isCurrent, recordOwnAppend } from './fileState';
 import { indexWorkspace } from './indexer';
 import { evaluateRunsOnSplit, evaluationOf, type EvaluationSettings } from './metrics';
 import { problemFrom, type Problem } from './problems';
@@ -77,6 +77,8 @@ class Store {
           copyFileSync(m.args.source, path);
           return { path };
         });
+      case 'isCurrent':
+        return isCurrent(this.db, m.args.path);
       case 'flush':
         this.snapshot.flush();
         return { bytes: this.snapshot.lastSize };
@@ -107,9 +109,11 @@ class Store {
     const fileBefore = statSync(writer.path);
     problems.push(...writer.judge({ queryId: a.queryId, docId: a.docId, grade: a.grade, at, by: a.by, note: a.note }));
     recordOwnAppend(this.db, writer.path, fileBefore);
+    const after = statSync(writer.path);
+    const file = { path: writer.path, size: after.size, mtimeMs: after.mtimeMs };
     if (problems.length > 0) this.addProblems(problems);
     const id = datasetId(this.db, a.datasetDir);
-    if (id === undefined) return { superseded: null };
+    if (id === undefined) return { superseded: null, file };
     const key = [id, a.split, a.queryId, a.docId];
     const before = scalar(this.db, 'SELECT grade FROM effective_qrels WHERE dataset_id = ? AND split = ? AND query_id = ? AND doc_id = ?', key);
     if (scalar(this.db, 'SELECT 1 FROM splits WHERE dataset_id = ? AND split = ?', [id, a.split]) === undefined) {
@@ -121,7 +125,7 @@ class Store {
     );
     this.snapshot.changed();
     this.scheduleMetrics(id, a.split);
-    return { superseded: typeof before === 'number' ? before : null };
+    return { superseded: typeof before === 'number' ? before : null, file };
   }
 
   private writer(datasetDir: string, split: string): { writer: AnnotationWriter; problems: Problem[] } {
