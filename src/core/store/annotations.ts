@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseQrelsLine } from '../analysis/qrelsLine';
 import { AppendLog, type Recovery } from './appendLog';
@@ -181,21 +182,35 @@ export interface ReadAnnotations {
 
 /**
  * Reads a split's annotations. Tolerant by design: these are the user's own files, so a bad line is
- * reported and skipped rather than making every other judgement unreadable.
+ * reported and skipped rather than making every other judgement unreadable. Lines other tools wrote in a
+ * form `irw eval` reads (TREC's four columns, spaces for TABs, CRLF) count like ours.
  */
 export function readAnnotations(tsvPath: string): ReadAnnotations {
+  const metaPath = journalPath(tsvPath);
+  return parseAnnotations(tsvPath, readFileSync(tsvPath, 'utf8'), existsSync(metaPath) ? readFileSync(metaPath, 'utf8') : '');
+}
+
+/** readAnnotations without blocking the thread (the extension host's). */
+export async function readAnnotationsAsync(tsvPath: string): Promise<ReadAnnotations> {
+  const text = await readFile(tsvPath, 'utf8');
+  const meta = await readFile(journalPath(tsvPath), 'utf8').catch(() => '');
+  return parseAnnotations(tsvPath, text, meta);
+}
+
+const journalPath = (tsvPath: string): string => join(dirname(tsvPath), basename(tsvPath).replace(/\.tsv$/, '.meta.jsonl'));
+
+function parseAnnotations(tsvPath: string, text: string, journal: string): ReadAnnotations {
   const problems: Problem[] = [];
   const latest = new Map<string, Judgement>();
   let lines = 0;
-  const text = readFileSync(tsvPath, 'utf8');
   const rows = text.split('\n');
   if (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
   rows.forEach((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (i === 0 && line === BEIR_QRELS_HEADER.trimEnd()) return;
     if (line.trim() === '') return;
-    const parsed = parseLine(line);
-    if (!parsed || line.includes('\0')) {
+    const parsed = line.includes('\0') ? undefined : (parseLine(line) ?? parseQrelsLine(line));
+    if (!parsed) {
       problems.push({
         file: tsvPath,
         line: i + 1,
@@ -209,15 +224,14 @@ export function readAnnotations(tsvPath: string): ReadAnnotations {
     latest.delete(key); // re-insert so the order is that of the latest line
     latest.set(key, parsed);
   });
-  attachJournal(join(dirname(tsvPath), basename(tsvPath).replace(/\.tsv$/, '.meta.jsonl')), latest);
+  attachJournal(journal, latest);
   return { judgements: [...latest.values()], lines, problems };
 }
 
 /** Adds time, author and note from the journal where its last record for (query, doc) has the same grade. */
-function attachJournal(metaPath: string, latest: Map<string, Judgement>): void {
-  if (!existsSync(metaPath)) return;
+function attachJournal(journal: string, latest: Map<string, Judgement>): void {
   const last = new Map<string, { grade: number; at?: string; by?: string; note?: string }>();
-  for (const line of readFileSync(metaPath, 'utf8').split('\n')) {
+  for (const line of journal.split('\n')) {
     if (!line.trim()) continue;
     let r: { query?: unknown; doc?: unknown; grade?: unknown; at?: unknown; by?: unknown; note?: unknown };
     try {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, ftruncateSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /**
  * An exclusive lock between processes (two VS Code windows, the CLI) on one file, held only for the few
- * system calls of one append. It is the file `<path>.lock`, created with O_EXCL, so exactly one process
- * holds it. Its content is part of the on-disk contract, because a crashed holder leaves it behind:
+ * system calls of one append. It is the file `<path>.lock`, created complete by link(2), which fails when it
+ * exists, so exactly one process holds it. Its content is part of the on-disk contract, because a crashed holder leaves it behind:
  *   {"pid": 123, "host": "name", "nonce": "hex", "pending": {"offset": 40, "bytes": "<base64>"}, "abandoned": true}
  * `pending` names the bytes the holder was appending at `offset` and had not yet confirmed: they are the only
  * bytes a later recovery may cut (see AppendLog). `abandoned` marks a lock whose holder is alive but gave up
@@ -31,7 +31,12 @@ export class FileLock {
     private readonly record: LockRecord,
     /** The record of a crashed holder this lock took over; its `pending` bytes may need cutting. */
     readonly tookOver: LockRecord | undefined,
-  ) {}
+  ) {
+    this.written = Buffer.byteLength(JSON.stringify(record));
+  }
+
+  /** Bytes of the record now in the file. */
+  private written: number;
 
   /** Waits (blocking, up to WAIT_MS) for the lock of `path`. Throws a message naming the lock file when it cannot. */
   static acquire(path: string): FileLock {
@@ -40,13 +45,8 @@ export class FileLock {
     let tookOver: LockRecord | undefined;
     for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
       const record: LockRecord = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex') };
-      try {
-        const fd = openSync(lockPath, 'wx');
-        writeSync(fd, JSON.stringify(record));
-        return new FileLock(fd, lockPath, record, tookOver);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
+      const fd = create(lockPath, JSON.stringify(record));
+      if (fd !== undefined) return new FileLock(fd, lockPath, record, tookOver);
       const held = readRecord(lockPath);
       if (held && isStale(held.record, held.ageMs)) {
         const taken = takeOver(lockPath, held.record);
@@ -81,11 +81,34 @@ export class FileLock {
     unlinkSync(this.lockPath);
   }
 
+  /**
+   * One write at offset 0, padded with spaces (JSON allows them) to cover the previous record: a process
+   * killed here leaves the old record or the new one, never a torn mix.
+   */
   private rewrite(record: LockRecord): void {
-    const text = Buffer.from(JSON.stringify(record));
-    ftruncateSync(this.fd, 0);
+    const json = JSON.stringify(record);
+    const text = Buffer.from(json.padEnd(Math.max(json.length, this.written), ' '));
     writeSync(this.fd, text, 0, text.length, 0);
+    this.written = text.length;
   }
+}
+
+/**
+ * Creates the lock file holding `content` from the first byte (temp file + link, which fails when the lock
+ * exists), so nobody ever reads an empty lock. Returns an fd open on it, or undefined when it is held.
+ */
+function create(lockPath: string, content: string): number | undefined {
+  const tmp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, content, { flag: 'wx' });
+  try {
+    linkSync(tmp, lockPath);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw e;
+  } finally {
+    unlinkSync(tmp);
+  }
+  return openSync(lockPath, 'r+');
 }
 
 function readRecord(lockPath: string): { record: LockRecord | undefined; ageMs: number } | undefined {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { CorpusIndex } from '../../core/analysis/corpusIndex';
 import { exportResults } from '../../core/analysis/exportTable';
 import { readQueries, type BeirQuery } from '../../core/formats/beir';
-import { annotationPaths, readAnnotations } from '../../core/store/annotations';
+import { annotationPaths, readAnnotationsAsync } from '../../core/store/annotations';
 import { addRunFiles, loadSession } from '../../core/analysis/load';
 import { runLabels } from '../../core/store/discovery';
 import { addRunFilesInWorkers } from '../../core/analysis/runReader';
@@ -150,11 +150,10 @@ export class AnalysisWorkbench implements vscode.Disposable {
     const own = this.ownAppends.get(file);
     const now = await stat(file).catch(() => undefined);
     if (own && now && now.size === own.size && now.mtimeMs === own.mtimeMs) return;
-    for (const split of this.splits.values()) {
-      if (annotationPaths(split.session.datasetDir, split.session.split).tsv !== file) continue;
-      const judgements = existsSync(file) ? readAnnotations(file).judgements : [];
-      if (split.session.replaceJudgements(judgements)) for (const v of split.views) v.refresh();
-    }
+    const splits = [...this.splits.values()].filter((s) => annotationPaths(s.session.datasetDir, s.session.split).tsv === file);
+    if (splits.length === 0) return;
+    const judgements = now ? (await readAnnotationsAsync(file)).judgements : [];
+    for (const split of splits) if (split.session.replaceJudgements(judgements)) for (const v of split.views) v.refresh();
   }
 
   /** Records a judgement durably (store: appended and fsynced), then updates every view of the split. */

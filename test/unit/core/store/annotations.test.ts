@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { readQrels } from '../../../../src/core/formats/qrels';
-import { AnnotationWriter, annotationPaths, readAnnotations } from '../../../../src/core/store/annotations';
+import { AnnotationWriter, annotationPaths, readAnnotations, readAnnotationsAsync } from '../../../../src/core/store/annotations';
 
 const root = mkdtempSync(join(tmpdir(), 'irw-annotations-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -165,5 +165,16 @@ describe('annotation files', () => {
     const { tsv } = annotationPaths(dir, 'test');
     assert.equal(readFileSync(tsv, 'utf8'), 'query-id\tcorpus-id\tscore\nq1\td1\t-1\nq1\td2\t10\n');
     assert.equal(readQrels(tsv).grade('q1', 'd2'), 10);
+  });
+
+  it("counts lines other tools wrote in a form irw eval reads (TREC columns, spaces, CRLF), sync and async alike", async () => {
+    const dir = freshDataset();
+    AnnotationWriter.open(dir, 'test').writer.close();
+    const { tsv } = annotationPaths(dir, 'test');
+    appendFileSync(tsv, 'q1 0 d1 2\r\nq2  d2  1\r\nnot a judgement\n');
+    const read = readAnnotations(tsv);
+    assert.deepEqual(read.judgements.map((j) => [j.queryId, j.docId, j.grade]), [['q1', 'd1', 2], ['q2', 'd2', 1]]);
+    assert.deepEqual(read.problems.map((p) => p.line), [4]);
+    assert.deepEqual(await readAnnotationsAsync(tsv), read);
   });
 });
