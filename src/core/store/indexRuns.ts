@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Database } from 'sql.js';
-import { readRun, type Run } from '../formats/run';
+import type { Run } from '../formats/run';
 import type { DiscoveredRun } from './discovery';
 import { checkFile, forgetFile, recordFile } from './fileState';
 import type { IndexContext } from './indexDataset';
 import { problemFrom, type Problem } from './problems';
 import { rows, scalar, transaction } from './sql';
+import { runCache } from './runCache';
 
 export interface IndexedRun {
   id: number;
@@ -29,7 +30,7 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
     // Only a run tied to no dataset needs its query ids again: read them from the file (the index keeps no copy).
     const qids = () => {
       try {
-        return readRun(r.path).qids;
+        return runCache.get(r.path).qids;
       } catch {
         return [];
       }
@@ -45,7 +46,7 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
   forgetFile(db, r.path);
   let run: Run;
   try {
-    run = readRun(r.path);
+    run = runCache.get(r.path);
   } catch (e) {
     if (existing !== undefined) db.run('DELETE FROM runs WHERE id = ?', [existing]);
     const p = problemFrom(r.path, e);
