@@ -173,6 +173,7 @@ export interface AnnotationState {
   grades: number[];
   index: number;
   total: number;
+  /** The user's judgements in effect for the split, as the Datasets tree and the Results panel count them. */
   judged: number;
   item: AnnotationItem | null;
   /** Per-run table, BEIR paper Table 4: original (with holes) vs annotated nDCG@10. */

@@ -4,16 +4,17 @@
  *     first query's detail and the webview drawing the chart (headless Chromium), on runs the workbench has
  *     loaded. Reading and evaluating the two run files (2 M lines, once per split) and building the corpus
  *     offset index (once per dataset) are timed apart: they are bound by the readers, ~1 s per M lines here.
- *  2. A judgement shows updated scores in under 200 ms on SciFact with the four shared runs: the store's
- *     durable append (worker thread, fsync) + re-scoring + the results, diff and holes models, and the
- *     results webview rendering the new table.
+ *  2. A judgement shows updated scores (p95) in under 100 ms on SciFact with the four shared runs, and under
+ *     300 ms on the 10,000-query split with four runs: the store's durable append (worker thread, fsync) +
+ *     re-scoring + the results, diff and holes models, and the results webview rendering the new table.
  * usage: npm run bench:ui   (builds first; BENCH_QUERIES, BENCH_JUDGEMENTS override the sizes)
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CorpusIndex } from '../../src/core/analysis/corpusIndex';
-import { addRunFiles, loadSession, runFilesIn } from '../../src/core/analysis/load';
+import { addRunFiles, loadSession } from '../../src/core/analysis/load';
+import { runFiles } from '../../src/core/store/discovery';
 import { StoreClient } from '../../src/core/store/client';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
 import { SHARED } from '../unit/support/paths';
@@ -64,6 +65,13 @@ async function benchDiff(): Promise<void> {
     writeRun(join(DIR, 'runs', 'a.trec'), docs, 1, rel);
     writeRun(join(DIR, 'runs', 'b.trec'), docs, 2, rel);
   }
+  if (!existsSync(join(DIR, 'runs', 'd.trec'))) {
+    // Two more runs for the judgement bench on this split (4 runs, as on SciFact).
+    const s = loadSession({ datasetDir: DIR, split: 'test' });
+    const rel = new Map(s.original.queryIds().map((q) => [q, s.original.judgements(q)!.docs[0]] as const));
+    writeRun(join(DIR, 'runs', 'c.trec'), docs, 3, rel);
+    writeRun(join(DIR, 'runs', 'd.trec'), docs, 4, rel);
+  }
   const cache = new Map<string, CorpusIndex>();
   let t = performance.now();
   loadSession({ datasetDir: DIR, split: 'test', corpusCache: cache });
@@ -77,7 +85,7 @@ async function benchDiff(): Promise<void> {
     // Cold: the split's runs are read and evaluated for this panel.
     t = performance.now();
     const s = loadSession({ datasetDir: DIR, split: 'test', corpusCache: cache });
-    const [a, b] = runFilesIn(join(DIR, 'runs'));
+    const [a, b] = runFiles(join(DIR, 'runs')).sort(); // a.trec, b.trec
     // As the extension does: both files read and scored at once, in worker threads.
     const skipped = await addRunFilesInWorkers(s, [a, b], join(REPO, 'dist', 'run-reader.js'));
     if (skipped.length) throw new Error(skipped.map((x) => x.reason).join('\n'));
@@ -112,22 +120,26 @@ async function benchDiff(): Promise<void> {
   console.log(`run diff, 2 x ${QUERIES} queries x 100 results: opening the panel on loaded runs: diff model + first query ${ms(median(warm))} + ` +
     `webview drawing ${ms(median(view))} = ${ms(median(opened))}; a split's first view also reads and scores both run files ` +
     `(two worker threads) and builds the model: ${ms(median(cold))}, so a first diff takes ${ms(median(first))} (goal < 1000 ms) ` +
-    `${median(first) < 1000 ? 'OK' : 'SLOW'}`);
+    `${median(first) < 1000 ? 'OK' : 'SLOW'}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 }
 
-async function benchJudge(): Promise<void> {
+/**
+ * A digit key in the Judge sidebar, timed to every open view updated: the store's durable append, the
+ * session's re-score and the results, diff, holes and pool models, then the results webview drawing them.
+ * Goals (issue 10): p95 < 100 ms on SciFact with 4 runs, < 300 ms on a 10,000-query split with 4 runs.
+ */
+async function benchJudge(name: string, source: string, runs: string[], goalMs: number): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'irw-bench-ui-'));
-  const ds = join(tmp, 'scifact');
+  const ds = join(tmp, name);
   mkdirSync(join(ds, 'qrels'), { recursive: true });
   mkdirSync(join(ds, 'runs'), { recursive: true });
-  for (const f of ['corpus.jsonl', 'queries.jsonl', 'qrels/test.tsv']) copyFileSync(join(SHARED, 'datasets/scifact', f), join(ds, f));
-  const runs = runFilesIn(join(SHARED, 'runs/scifact'));
+  for (const f of ['corpus.jsonl', 'queries.jsonl', 'qrels/test.tsv']) copyFileSync(join(source, f), join(ds, f));
   for (const r of runs) copyFileSync(r, join(ds, 'runs', r.split('/').pop()!));
   const client = await StoreClient.start(join(REPO, 'src/core/store/worker.ts'), { snapshotDelayMs: 60_000 });
   try {
     await client.request('index', { roots: [tmp], runsFolder: 'runs', measures: ['ndcg_cut.10', 'hole.10'], complete: true, relevanceLevel: 1 });
     const s = loadSession({ datasetDir: ds, split: 'test' });
-    const keys = runFilesIn(join(ds, 'runs'));
+    const keys = runFiles(join(ds, 'runs')).sort();
     await addRunFiles(s, keys);
     s.results(keys[0], { skipped: [], untrusted: false }); // the panel was open before the judgement
     const pool = s.pool(keys, 10).slice(0, JUDGEMENTS);
@@ -153,9 +165,9 @@ async function benchJudge(): Promise<void> {
     }
     await browser.close();
     const total = times.map((x, i) => x + renders[i]);
-    console.log(`judgement on SciFact (${keys.length} runs, ${JUDGEMENTS} judgements): durable append + re-score + models median ${ms(median(times))}, ` +
+    console.log(`judgement on ${name} (${s.original.queryIds().length} queries, ${keys.length} runs, ${JUDGEMENTS} judgements): durable append + re-score + models median ${ms(median(times))}, ` +
       `p95 ${ms(p95(times))}; webview render median ${ms(median(renders))}; total median ${ms(median(total))}, p95 ${ms(p95(total))}, ` +
-      `max ${ms(Math.max(...total))} (goal < 200 ms) ${p95(total) < 200 ? 'OK' : 'SLOW'}`);
+      `max ${ms(Math.max(...total))} (goal p95 < ${goalMs} ms) ${p95(total) < goalMs ? 'OK' : 'SLOW'}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   } finally {
     await client.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -164,7 +176,8 @@ async function benchJudge(): Promise<void> {
 
 void (async () => {
   await benchDiff();
-  await benchJudge();
+  await benchJudge('scifact', join(SHARED, 'datasets/scifact'), runFiles(join(SHARED, 'runs/scifact')).sort(), 100);
+  await benchJudge(`synthetic-${QUERIES}`, DIR, runFiles(join(DIR, 'runs')).sort(), 300);
 })().catch((e: Error) => {
   console.error(e);
   process.exit(1);

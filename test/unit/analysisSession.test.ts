@@ -103,8 +103,10 @@ describe('analysis session on SciFact', () => {
     assert.equal(s.pool([BM25, DENSE], 10).length, pool.length - 1);
     assert.equal(s.pool([BM25, DENSE], 10, new Set([`${hole.queryId}\t${hole.docId}`])).length, pool.length);
     // A negative grade restores "unjudged" (trec_eval: pooled but not judged): the figures come back.
+    const counted = s.judgementCount;
     s.judge(hole.queryId, hole.docId, -1);
     assert.equal(s.grade(hole.queryId, hole.docId), null);
+    assert.equal(s.judgementCount, counted - 1, 'a pair undone back to unjudged is not one of your judgements');
     assert.deepEqual(dense(s.results(BM25, { skipped: [], untrusted: false })).annotated, dense(before).means);
     // The file as now on disk replaces the held judgements; the same judgements again change nothing.
     assert.equal(s.replaceJudgements([{ ...hole, grade: -1 }]), false);

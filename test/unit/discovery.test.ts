@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { discover, looksLikeRun } from '../../src/core/store/discovery';
+import { discover, looksLikeRun, runLabels } from '../../src/core/store/discovery';
 import { SHARED } from './storeFixtures';
 
 const root = mkdtempSync(join(tmpdir(), 'irw-discovery-'));
@@ -73,5 +74,47 @@ describe('discovery', () => {
     assert.equal(looksLikeRun(put('r3', 'query-id\tcorpus-id\tscore\n')), false);
     assert.equal(looksLikeRun(put('r4', '1 0 d1 1\n')), false);
     assert.equal(looksLikeRun(put('r5', '')), false);
+  });
+
+  it('follows a link to a run, and skips a dangling link, a link loop or an unreadable file with a problem', () => {
+    const ws = join(root, 'links');
+    put('links/ds/corpus.jsonl', '{"_id":"d1","text":"x"}\n');
+    put('links/ds/qrels/test.tsv', 'query-id\tcorpus-id\tscore\n1\td1\t1\n');
+    const real = put('links/elsewhere/bm25.trec', RUN_LINE);
+    const runs = join(ws, 'ds', 'runs');
+    mkdirSync(runs, { recursive: true });
+    symlinkSync(real, join(runs, 'linked.trec'));
+    symlinkSync(join(ws, 'nowhere.trec'), join(runs, 'dangling.trec'));
+    symlinkSync(join(runs, 'loop-b.trec'), join(runs, 'loop-a.trec'));
+    symlinkSync(join(runs, 'loop-a.trec'), join(runs, 'loop-b.trec'));
+    const unreadable = put('links/ds/runs/locked.trec', RUN_LINE);
+    const realOpen = fs.openSync;
+    (fs as { openSync: unknown }).openSync = (p: fs.PathLike, ...rest: unknown[]) => {
+      if (p === unreadable) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      return (realOpen as (...a: unknown[]) => number)(p, ...rest);
+    };
+    syncBuiltinESMExports();
+    let found;
+    try {
+      found = discover([ws], { runsFolder: 'runs' });
+    } finally {
+      (fs as { openSync: unknown }).openSync = realOpen;
+      syncBuiltinESMExports();
+    }
+    assert.deepEqual(found.runs.map((r) => basename(r.path)), ['linked.trec']);
+    assert.deepEqual(
+      found.problems.map((p) => [basename(p.file), p.message.replace(/^.*?: /, '')]).sort(),
+      [
+        ['dangling.trec', 'the link points to nothing. Fix or remove the link.'],
+        ['locked.trec', 'the file cannot be read (EACCES). Check its permissions.'],
+        ['loop-a.trec', 'the link is a loop. Fix or remove the link.'],
+        ['loop-b.trec', 'the link is a loop. Fix or remove the link.'],
+      ],
+    );
+  });
+
+  it('labels each run by its stem, with the folder only where two runs share it', () => {
+    const labels = runLabels(['/w/runs/bm25.trec', '/w/runs/dense.e5.run', '/w/ds/runs/bm25.trec', '/w/runs/scifact/notes.res', '/w/runs/plain', '/w/x/plain']);
+    assert.deepEqual([...labels.values()], ['w/runs/bm25', 'dense.e5', 'ds/runs/bm25', 'notes', 'runs/plain', 'x/plain']);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readRun } from '../../src/core/formats/run';
@@ -34,6 +34,17 @@ describe('store worker', () => {
       const after = (await client.request('tree', {}))[0].splits[0];
       assert.equal(after.judgementCount, 3);
       assert.ok(after.runs[0].means.hole_10 < before.hole_10);
+      // The store's own appends need no re-index (its file watcher asks this); another writer's do.
+      const tsv = join(ws.dataset, 'qrels', 'test.annotations.tsv');
+      assert.equal(await client.request('isCurrent', { path: tsv }), true);
+      // An undo back to unjudged (-1) is not one of "your judgements".
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1', docId: top[2], grade: -1 });
+      assert.equal((await client.request('tree', {}))[0].splits[0].judgementCount, 2);
+      assert.equal(await client.request('isCurrent', { path: tsv }), true);
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1', docId: top[2], grade: 1 });
+      // Whoever sends it, a judgement a reader would skip is refused before anything is written.
+      await assert.rejects(client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1\u0000', docId: 'd', grade: 1 }), /control character/);
+      await assert.rejects(client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1', docId: 'd', grade: '2' as unknown as number }), /integer/);
 
       const doc = await client.request('document', { datasetDir: ws.dataset, docId: top[0] });
       assert.equal(doc?.id, top[0]);
@@ -55,6 +66,10 @@ describe('store worker', () => {
       await changed;
       assert.ok('map' in (await reopened.request('tree', {}))[0].splits[0].runs[0].means);
       assert.deepEqual((await reopened.request('index', args)).reindexed, []);
+      const tsv = join(ws.dataset, 'qrels', 'test.annotations.tsv');
+      assert.equal(await reopened.request('isCurrent', { path: tsv }), true);
+      utimesSync(tsv, new Date(), new Date(Date.now() + 5000)); // as another program's write would
+      assert.equal(await reopened.request('isCurrent', { path: tsv }), false);
     } finally {
       await reopened.close();
     }

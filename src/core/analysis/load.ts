@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readQueries } from '../formats/beir';
 import { isInputError } from '../formats/errors';
 import { readQrels } from '../formats/qrels';
 import { readRunAsync } from '../formats/run';
 import { annotationPaths, readAnnotations } from '../store/annotations';
+import { runStem } from '../store/discovery';
 import { CorpusIndex } from './corpusIndex';
 import { AnalysisSession } from './session';
 
@@ -48,17 +49,6 @@ function sessionWith(o: LoadOptions, corpus: CorpusIndex): AnalysisSession {
   });
 }
 
-const RUN_FILE = /\.(trec|run|txt|tsv)$/i;
-
-/** Run files directly in `dir` (not recursive), by name. */
-export function runFilesIn(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => RUN_FILE.test(f) && statSync(join(dir, f)).isFile())
-    .sort()
-    .map((f) => join(dir, f));
-}
-
 /**
  * Adds run files to the session; a file that is not a valid run, or that ranks none of the split's judged
  * queries, is left out with the reason (a runs folder often holds runs of other splits). Files are read in
@@ -82,13 +72,8 @@ export async function addRunFiles(session: AnalysisSession, files: readonly stri
   return skipped;
 }
 
-/** A run's label, with its folder added when another run of the split already has the same file name. */
+/** A run's label, with its folder added when another run of the split already has the same stem. */
 export function uniqueLabel(file: string, taken: readonly string[]): string {
-  const label = runLabel(file);
+  const label = runStem(file);
   return taken.includes(label) ? `${basename(dirname(file))}/${label}` : label;
-}
-
-/** A run's name in the views: its file name without the extension. */
-function runLabel(file: string): string {
-  return basename(file).replace(RUN_FILE, '');
 }

@@ -102,8 +102,11 @@ export class AnalysisSession {
     this.effectiveQrels = this.merge();
   }
 
+  /** The user's judgements in effect, counted as the Datasets tree counts them (an undo to unjudged is not one). */
   get judgementCount(): number {
-    return this.overlay.size;
+    let n = 0;
+    for (const j of this.overlay.values()) if (j.grade >= 0) n++;
+    return n;
   }
 
   /** Qrels with the user's judgements merged in (theirs win). */
@@ -114,6 +117,12 @@ export class AnalysisSession {
   /** Adds (or replaces) a run; `original` are its scores on the original qrels when already computed. */
   addRun(key: string, label: string, run: Run, original?: Scores): void {
     this.runs.set(key, { key, label, run, original });
+    this.comparisonCache = undefined;
+  }
+
+  /** Names the runs as the store's discovery does (runLabels), so every view and the tree agree. */
+  relabel(labels: ReadonlyMap<string, string>): void {
+    for (const e of this.runs.values()) e.label = labels.get(e.key) ?? e.label;
     this.comparisonCache = undefined;
   }
 
@@ -218,7 +227,7 @@ export class AnalysisSession {
       baseline: baseline ?? '',
       ...SIGNIFICANCE,
       significancePending: baseline !== undefined && keys.length > 1 && comparisons === undefined,
-      judgements: this.overlay.size,
+      judgements: this.judgementCount,
       ...extra,
     };
   }

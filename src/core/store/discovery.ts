@@ -1,6 +1,7 @@
-import { closeSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
-import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { annotationPaths, annotationSplit } from './annotations';
+import type { Problem } from './problems';
 
 /** A BEIR-layout dataset folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv. */
 export interface DiscoveredDataset {
@@ -27,6 +28,8 @@ export interface DiscoveredRun {
 export interface Discovery {
   datasets: DiscoveredDataset[];
   runs: DiscoveredRun[];
+  /** Files of a runs folder skipped because they cannot be read (dangling or looping links, permissions). */
+  problems: Problem[];
 }
 
 export interface DiscoveryOptions {
@@ -51,12 +54,13 @@ export function discover(roots: readonly string[], options: DiscoveryOptions): D
   for (const d of datasets) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
 
   const runs = new Map<string, DiscoveredRun>();
+  const problems: Problem[] = [];
   for (const d of datasets) {
-    for (const path of runFiles(resolve(d.dir, options.runsFolder))) runs.set(path, { path, datasetDir: d.dir });
+    for (const path of runFiles(resolve(d.dir, options.runsFolder), 0, problems)) runs.set(path, { path, datasetDir: d.dir });
   }
   for (const root of roots) {
     const folder = resolve(root, options.runsFolder);
-    for (const path of runFiles(folder)) {
+    for (const path of runFiles(folder, 0, problems)) {
       if (runs.has(path)) continue;
       // runs/<dataset name>/file names its dataset when that name is unambiguous.
       const first = relative(folder, path).split(sep)[0];
@@ -64,7 +68,35 @@ export function discover(roots: readonly string[], options: DiscoveryOptions): D
       runs.set(path, named?.length === 1 ? { path, datasetDir: named[0].dir } : { path });
     }
   }
-  return { datasets, runs: [...runs.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+  const unique = [...new Map(problems.map((p) => [p.file, p])).values()]; // a folder seen from two roots
+  return { datasets, runs: [...runs.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), problems: unique };
+}
+
+/** A run's name in every view: its file name without a run extension (.trec, .run, …). */
+export function runStem(path: string): string {
+  const name = basename(path);
+  const ext = extname(name);
+  return ext && RUN_EXTENSIONS.has(ext.toLowerCase()) ? name.slice(0, -ext.length) : name;
+}
+
+/**
+ * The one label of each run of a split, as the tree and every panel show it: its stem, with as many of its
+ * folders as it takes to tell apart runs that share a stem (e.g. one run imported twice). The run's tag goes
+ * in tooltips.
+ */
+export function runLabels(paths: readonly string[]): Map<string, string> {
+  const byStem = new Map<string, string[]>();
+  for (const p of paths) byStem.set(runStem(p), [...(byStem.get(runStem(p)) ?? []), p]);
+  const labels = new Map<string, string>();
+  for (const [stem, twins] of byStem) {
+    const folders = twins.map((p) => dirname(p).split(/[\\/]/).filter(Boolean));
+    const depth = Math.max(...folders.map((f) => f.length));
+    let k = twins.length === 1 ? 0 : 1;
+    const label = (i: number) => (k === 0 ? stem : [...folders[i].slice(-k), stem].join('/'));
+    while (k < depth && new Set(twins.map((_, i) => label(i))).size < twins.length) k++;
+    twins.forEach((p, i) => labels.set(p, label(i)));
+  }
+  return new Map(paths.map((p) => [p, labels.get(p)!]));
 }
 
 function list(dir: string): Dirent[] {
@@ -119,12 +151,40 @@ function splitOrder(split: string): number {
   return i < 0 ? 3 : i;
 }
 
-function runFiles(folder: string, depth = 0): string[] {
+/** The start of every discovery problem's message: the indexer replaces them all on each pass. */
+export const SKIPPED_RUN = 'skipped in the runs folder:';
+
+/**
+ * The run files in `folder` and its sub-folders (3 deep), by the rules the store discovers runs with. A
+ * symbolic link is followed to a file; a dangling link, a link loop or an unreadable file is skipped and
+ * reported in `problems`, never an error that stops the rest.
+ */
+export function runFiles(folder: string, depth = 0, problems: Problem[] = []): string[] {
   const out: string[] = [];
   for (const e of list(folder)) {
     const path = join(folder, e.name);
-    if (e.isDirectory() && !e.name.startsWith('.') && depth < 3) out.push(...runFiles(path, depth + 1));
-    else if (e.isFile() && RUN_EXTENSIONS.has(extname(e.name).toLowerCase()) && looksLikeRun(path)) out.push(path);
+    let isFile = e.isFile();
+    let isDir = e.isDirectory();
+    if (e.isSymbolicLink()) {
+      try {
+        const st = statSync(path);
+        isFile = st.isFile();
+        isDir = false; // not followed into folders: a link to an ancestor would list the same runs again
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        const why = code === 'ENOENT' ? 'the link points to nothing' : code === 'ELOOP' ? 'the link is a loop' : `the link cannot be followed (${code})`;
+        problems.push({ file: path, line: 0, severity: 'warning', message: `${SKIPPED_RUN} ${why}. Fix or remove the link.` });
+        continue;
+      }
+    }
+    if (isDir && !e.name.startsWith('.') && depth < 3) out.push(...runFiles(path, depth + 1, problems));
+    else if (isFile && RUN_EXTENSIONS.has(extname(e.name).toLowerCase())) {
+      try {
+        if (looksLikeRun(path)) out.push(path);
+      } catch (err) {
+        problems.push({ file: path, line: 0, severity: 'warning', message: `${SKIPPED_RUN} the file cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). Check its permissions.` });
+      }
+    }
   }
   return out;
 }
@@ -135,12 +195,7 @@ function runFiles(folder: string, depth = 0): string[] {
  * the indexer reports those.
  */
 export function looksLikeRun(path: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return false;
-  }
+  const fd = openSync(path, 'r'); // an unreadable file throws: the caller reports it
   try {
     const buf = Buffer.alloc(4096);
     const n = readSync(fd, buf, 0, buf.length, 0);

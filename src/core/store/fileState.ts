@@ -54,6 +54,18 @@ export function recordOwnAppend(db: Database, path: string, before: { size: numb
   recordFile(db, { path, size: st.size, mtimeMs: st.mtimeMs, hash: '' });
 }
 
+/** Whether `path` still has the size and mtime the database recorded for it (false when unknown or gone). */
+export function isCurrent(db: Database, path: string): boolean {
+  const row = db.exec('SELECT size, mtime_ms FROM files WHERE path = ?', [path])[0]?.values[0];
+  if (!row) return false;
+  try {
+    const st = statSync(path);
+    return row[0] === st.size && row[1] === st.mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
 export function recordFile(db: Database, s: FileState): void {
   db.run('INSERT OR REPLACE INTO files (path, size, mtime_ms, hash) VALUES (?, ?, ?, ?)', [s.path, s.size, s.mtimeMs, s.hash]);
 }

@@ -98,13 +98,13 @@ async function indexCorpus(db: Database, datasetId: number, file: FileState, ctx
   const bad: Problem[] = [];
   await transactionAsync(db, async () => {
     db.run('DELETE FROM documents WHERE dataset_id = ?', [datasetId]);
-    const insert = db.prepare('INSERT INTO documents (dataset_id, doc_id, offset, length, title) VALUES (?, ?, ?, ?, ?)');
+    const insert = db.prepare('INSERT INTO documents (dataset_id, doc_id, offset, length) VALUES (?, ?, ?, ?)');
     let nextReport = 0;
     try {
       await forEachCorpusDoc(
         file.path,
         (doc) => {
-          insert.run([datasetId, doc.id, doc.offset, doc.length, doc.title]);
+          insert.run([datasetId, doc.id, doc.offset, doc.length]);
           count++;
           if (doc.offset >= nextReport) {
             ctx.progress(`Indexing ${file.path}: ${count.toLocaleString('en-US')} documents`, doc.offset / Math.max(1, file.size));

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Database } from 'sql.js';
-import { readRun, type Run } from '../formats/run';
+import type { Run } from '../formats/run';
 import type { DiscoveredRun } from './discovery';
 import { checkFile, forgetFile, recordFile } from './fileState';
 import type { IndexContext } from './indexDataset';
 import { problemFrom, type Problem } from './problems';
 import { rows, scalar, transaction } from './sql';
+import { runCache } from './runCache';
 
 export interface IndexedRun {
   id: number;
@@ -26,7 +27,14 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
     recordFile(db, file.state);
     // The file is the same, but its dataset may have appeared, moved or gone since: tie it again.
     const stored = scalar(db, 'SELECT dataset_id FROM runs WHERE id = ?', [existing]) as number | null;
-    const qids = () => rows<{ query_id: string }>(db, 'SELECT DISTINCT query_id FROM results WHERE run_id = ?', [existing]).map((q) => q.query_id);
+    // Only a run tied to no dataset needs its query ids again: read them from the file (the index keeps no copy).
+    const qids = () => {
+      try {
+        return runCache.get(r.path).qids;
+      } catch {
+        return [];
+      }
+    };
     const datasetId = r.datasetDir !== undefined ? (datasetIds.get(r.datasetDir) ?? null) : stored ?? datasetByQueries(db, qids());
     if (datasetId === stored) return { id: existing, datasetId, changed: false };
     db.run('UPDATE runs SET dataset_id = ? WHERE id = ?', [datasetId, existing]);
@@ -38,7 +46,7 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
   forgetFile(db, r.path);
   let run: Run;
   try {
-    run = readRun(r.path);
+    run = runCache.get(r.path);
   } catch (e) {
     if (existing !== undefined) db.run('DELETE FROM runs WHERE id = ?', [existing]);
     const p = problemFrom(r.path, e);
@@ -64,24 +72,12 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
         ...values,
         existing,
       ]);
-      db.run('DELETE FROM results WHERE run_id = ?', [existing]);
       db.run('DELETE FROM metrics WHERE run_id = ?', [existing]);
       db.run('DELETE FROM run_means WHERE run_id = ?', [existing]);
     } else {
       db.run('INSERT INTO runs (path, dataset_id, tag, config, created_at, query_count, result_count) VALUES (?, ?, ?, ?, ?, ?, ?)', values);
     }
-    const runId = existing ?? (scalar(db, 'SELECT id FROM runs WHERE path = ?', [r.path]) as number);
-    const insert = db.prepare('INSERT INTO results (run_id, query_id, rank, doc_id, score) VALUES (?, ?, ?, ?, ?)');
-    try {
-      run.qids.forEach((qid, q) => {
-        for (let i = run.offsets[q], rank = 1; i < run.offsets[q + 1]; i++, rank++) {
-          insert.run([runId, qid, rank, run.docs.string(run.docIds[i]), run.scores[i]]);
-        }
-      });
-    } finally {
-      insert.free();
-    }
-    return runId;
+    return existing ?? (scalar(db, 'SELECT id FROM runs WHERE path = ?', [r.path]) as number);
   });
   recordFile(db, file.state);
   ctx.reindexed.push(r.path);

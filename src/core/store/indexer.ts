@@ -1,5 +1,5 @@
 import type { Database } from 'sql.js';
-import { discover } from './discovery';
+import { discover, SKIPPED_RUN } from './discovery';
 import { forgetFile } from './fileState';
 import { indexDataset, type IndexContext } from './indexDataset';
 import { indexRun } from './indexRuns';
@@ -31,6 +31,9 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     reindexed: [],
     skippedLines: 0,
   };
+
+  db.run('DELETE FROM problems WHERE message LIKE ?', [`${SKIPPED_RUN}%`]);
+  problems.push(...found.problems);
 
   const removed: string[] = [];
   const keepDatasets = new Set(found.datasets.map((d) => d.dir));

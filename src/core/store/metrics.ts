@@ -1,8 +1,8 @@
 import type { Database } from 'sql.js';
 import { evaluate } from '../eval';
 import { Qrels } from '../formats/qrels';
-import { readRun } from '../formats/run';
 import { problemFrom, type Problem } from './problems';
+import { runCache } from './runCache';
 import { rows, transaction } from './sql';
 
 /** What the tree shows for every run, whatever the measures setting says. */
@@ -62,7 +62,7 @@ export function evaluateRunsOnSplit(
     db.run('DELETE FROM run_means WHERE run_id = ? AND split = ?', [id, split]);
     let run;
     try {
-      run = readRun(path);
+      run = runCache.get(path);
     } catch (e) {
       problems.push(problemFrom(path, e));
       continue;

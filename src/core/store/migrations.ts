@@ -124,6 +124,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX problems_file ON problems(file);
   `,
+  // 2: drop what no view reads: the per-line copy of every run (the run files are read where scores are needed)
+  // and the documents' titles (a document is read from corpus.jsonl by offset, title included).
+  `
+  DROP TABLE results;
+  ALTER TABLE documents DROP COLUMN title;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -17,6 +17,7 @@ export interface SplitNode {
   qrelsQueries: number;
   qrelsCount: number;
   /** The user's judgements (after supersession). */
+  /** The user's judgements in effect: a pair undone back to unjudged (grade -1) is not counted. */
   judgementCount: number;
   runs: RunNode[];
 }

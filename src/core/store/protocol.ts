@@ -8,7 +8,7 @@ import type { DatasetNode, DocumentText, IndexSummary } from './model';
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export interface StoreRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -18,7 +18,11 @@ export interface StoreRequests {
   /** Problems found in the files at the last indexing. */
   problems: { args: Record<string, never>; result: Problem[] };
   /** Records a judgement durably; resolves only once it is on disk. */
-  judge: { args: { datasetDir: string; split: string } & Judgement; result: { superseded: number | null } };
+  judge: {
+    args: { datasetDir: string; split: string } & Judgement;
+    /** `file`: the annotations file as this append left it (size, mtime), so watchers can tell it from others' writes. */
+    result: { superseded: number | null; file: { path: string; size: number; mtimeMs: number } };
+  };
   /** A document's text, read from corpus.jsonl by its stored offset. */
   document: { args: { datasetDir: string; docId: string }; result: DocumentText | null };
   /** Writes a split's judgements as TREC or BEIR qrels, alone or merged over the original qrels. */
@@ -28,6 +32,8 @@ export interface StoreRequests {
   };
   /** Checks that `source` is a valid run, then copies it to `targetDir` (created if needed). */
   importRun: { args: { source: string; targetDir: string }; result: { path: string } };
+  /** Whether `path` is as the store last read or wrote it (size and mtime), so a watcher event for it needs no re-index. */
+  isCurrent: { args: { path: string }; result: boolean };
   /** Saves the database snapshot now (it is otherwise saved lazily). */
   flush: { args: Record<string, never>; result: { bytes: number } };
 }

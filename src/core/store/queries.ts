@@ -25,7 +25,7 @@ export function datasetTree(db: Database): DatasetNode[] {
     `SELECT s.dataset_id, s.split, s.qrels_path, s.annotations_path,
        (SELECT COUNT(DISTINCT query_id) FROM qrels q WHERE q.dataset_id = s.dataset_id AND q.split = s.split) AS qrels_queries,
        (SELECT COUNT(*) FROM qrels q WHERE q.dataset_id = s.dataset_id AND q.split = s.split) AS qrels_count,
-       (SELECT COUNT(*) FROM judgements j WHERE j.dataset_id = s.dataset_id AND j.split = s.split) AS judgement_count
+       (SELECT COUNT(*) FROM judgements j WHERE j.dataset_id = s.dataset_id AND j.split = s.split AND j.grade >= 0) AS judgement_count
      FROM splits s`,
   );
   const runs = rows<{ id: number; path: string; dataset_id: number; tag: string; created_at: string; query_count: number; result_count: number }>(

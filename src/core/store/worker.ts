@@ -4,10 +4,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
 import { isInputError } from '../formats/errors';
 import { readRun } from '../formats/run';
-import { AnnotationWriter, annotationPaths } from './annotations';
+import { AnnotationWriter, annotationPaths, validateJudgement } from './annotations';
 import { openDatabase, Snapshotter } from './database';
 import { exportJudgements } from './exportJudgements';
-import { recordOwnAppend } from './fileState';
+import { isCurrent, recordOwnAppend } from './fileState';
 import { indexWorkspace } from './indexer';
 import { evaluateRunsOnSplit, evaluationOf, type EvaluationSettings } from './metrics';
 import { problemFrom, type Problem } from './problems';
@@ -77,6 +77,8 @@ class Store {
           copyFileSync(m.args.source, path);
           return { path };
         });
+      case 'isCurrent':
+        return isCurrent(this.db, m.args.path);
       case 'flush':
         this.snapshot.flush();
         return { bytes: this.snapshot.lastSize };
@@ -101,14 +103,17 @@ class Store {
    * the database. The database row is a cache of the file: if it is lost, the next indexing re-reads the file.
    */
   private judge(a: StoreRequests['judge']['args']): StoreRequests['judge']['result'] {
+    validateJudgement(a); // before anything is created or opened
     const { writer, problems } = this.writer(a.datasetDir, a.split);
     const at = a.at ?? new Date().toISOString();
     const fileBefore = statSync(writer.path);
-    writer.judge({ ...a, at });
+    problems.push(...writer.judge({ queryId: a.queryId, docId: a.docId, grade: a.grade, at, by: a.by, note: a.note }));
     recordOwnAppend(this.db, writer.path, fileBefore);
+    const after = statSync(writer.path);
+    const file = { path: writer.path, size: after.size, mtimeMs: after.mtimeMs };
     if (problems.length > 0) this.addProblems(problems);
     const id = datasetId(this.db, a.datasetDir);
-    if (id === undefined) return { superseded: null };
+    if (id === undefined) return { superseded: null, file };
     const key = [id, a.split, a.queryId, a.docId];
     const before = scalar(this.db, 'SELECT grade FROM effective_qrels WHERE dataset_id = ? AND split = ? AND query_id = ? AND doc_id = ?', key);
     if (scalar(this.db, 'SELECT 1 FROM splits WHERE dataset_id = ? AND split = ?', [id, a.split]) === undefined) {
@@ -120,7 +125,7 @@ class Store {
     );
     this.snapshot.changed();
     this.scheduleMetrics(id, a.split);
-    return { superseded: typeof before === 'number' ? before : null };
+    return { superseded: typeof before === 'number' ? before : null, file };
   }
 
   private writer(datasetDir: string, split: string): { writer: AnnotationWriter; problems: Problem[] } {

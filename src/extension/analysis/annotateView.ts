@@ -76,7 +76,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
       grades: s.gradeScale(),
       index: queue.index,
       total: queue.items.length,
-      judged: queue.items.filter((p) => s.grade(p.queryId, p.docId) !== null).length,
+      judged: s.judgementCount,
       item: cur
         ? {
             queryId: cur.queryId,

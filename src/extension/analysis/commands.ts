@@ -84,13 +84,8 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
   // Judgements made elsewhere (another window, an edit of the file) reach the open views; our own appends
   // read back as what the views already hold and change nothing.
   const annotations = vscode.workspace.createFileSystemWatcher('**/qrels/*.annotations.tsv');
-  const reload = (uri: vscode.Uri) => {
-    try {
-      wb.annotationsChanged(uri.fsPath);
-    } catch (e) {
-      void vscode.window.showErrorMessage(`IR Workbench: ${(e as Error).message}`);
-    }
-  };
+  const reload = (uri: vscode.Uri) =>
+    void wb.annotationsChanged(uri.fsPath).catch((e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`));
   context.subscriptions.push(annotations, annotations.onDidChange(reload), annotations.onDidCreate(reload), annotations.onDidDelete(reload));
   return wb;
 }

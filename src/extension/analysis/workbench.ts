@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { CorpusIndex } from '../../core/analysis/corpusIndex';
 import { exportResults } from '../../core/analysis/exportTable';
 import { readQueries, type BeirQuery } from '../../core/formats/beir';
-import { annotationPaths, readAnnotations } from '../../core/store/annotations';
-import { addRunFiles, loadSession, runFilesIn } from '../../core/analysis/load';
+import { annotationPaths, readAnnotationsAsync } from '../../core/store/annotations';
+import { addRunFiles, loadSession } from '../../core/analysis/load';
+import { runLabels } from '../../core/store/discovery';
 import { addRunFilesInWorkers } from '../../core/analysis/runReader';
 import type { AnalysisSession } from '../../core/analysis/session';
 import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
@@ -34,7 +36,6 @@ function settings() {
   return {
     complete: c.get<boolean>('evaluation.completeQueries', true),
     relevanceLevel: c.get<number>('evaluation.relevanceLevel', 1),
-    runsFolder: c.get<string>('runs.folder', 'runs'),
   };
 }
 
@@ -48,6 +49,8 @@ export class AnalysisWorkbench implements vscode.Disposable {
   private readonly stepping = new Map<string, Promise<void>>();
   private readonly queryCache = new Map<string, { stamp: string; queries: Map<string, BeirQuery> }>();
   private readonly corpusLoads = new Map<string, Promise<CorpusIndex>>();
+  /** Each annotations file as our last judgement left it: a watcher event for that state is our own append. */
+  private readonly ownAppends = new Map<string, { size: number; mtimeMs: number }>();
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -90,7 +93,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
       s = { key, session, baseline: '', skipped: [], views: new Set(), stamps: new Map() };
       this.splits.set(key, s);
     }
-    const files = [...new Set([...runsOfDataset(datasetDir), ...extraRuns])];
+    const files = [...new Set([...(await this.discoveredRuns(datasetDir, split)), ...extraRuns])];
     // Runs whose file changed or went since they were read are read again or dropped.
     for (const { key } of s.session.runRefs()) {
       const now = existsSync(key) ? CorpusIndex.stampOf(key) : undefined;
@@ -99,8 +102,20 @@ export class AnalysisWorkbench implements vscode.Disposable {
     for (const f of files) if (!s.session.hasRun(f) && existsSync(f)) s.stamps.set(f, CorpusIndex.stampOf(f));
     const skipped = await this.readRuns(s.session, files);
     s.skipped = [...s.skipped.filter((x) => !files.includes(x.file)), ...skipped];
+    s.session.relabel(runLabels(s.session.runRefs().map((r) => r.key)));
     if (!s.session.hasRun(s.baseline)) s.baseline = defaultBaseline(s.session.runRefs().map((r) => r.key));
     return s;
+  }
+
+  /**
+   * The split's runs as the store discovered them: the runs the Datasets tree lists under the split (one
+   * discovery, one set of rules). The index is brought up to date first (incremental: only what changed is
+   * read), so a run written just before is there.
+   */
+  private async discoveredRuns(datasetDir: string, split: string): Promise<string[]> {
+    if (!this.store) return [];
+    await this.store.reindex();
+    return this.store.tree.data.find((d) => d.dir === datasetDir)?.splits.find((x) => x.split === split)?.runs.map((r) => r.path) ?? [];
   }
 
   /**
@@ -128,20 +143,26 @@ export class AnalysisWorkbench implements vscode.Disposable {
     return { queries: q.queries, corpus };
   }
 
-  /** The annotations file of a split changed on disk: open views take what it now holds. */
-  annotationsChanged(file: string): void {
-    for (const split of this.splits.values()) {
-      if (annotationPaths(split.session.datasetDir, split.session.split).tsv !== file) continue;
-      const judgements = existsSync(file) ? readAnnotations(file).judgements : [];
-      if (split.session.replaceJudgements(judgements)) for (const v of split.views) v.refresh();
-    }
+  /**
+   * The annotations file of a split changed on disk: open views take what it now holds. Our own appends
+   * (the file is as the store wrote it) are already in the sessions, so they cost no re-read.
+   */
+  async annotationsChanged(file: string): Promise<void> {
+    const own = this.ownAppends.get(file);
+    const now = await stat(file).catch(() => undefined);
+    if (own && now && now.size === own.size && now.mtimeMs === own.mtimeMs) return;
+    const splits = [...this.splits.values()].filter((s) => annotationPaths(s.session.datasetDir, s.session.split).tsv === file);
+    if (splits.length === 0) return;
+    const judgements = now ? (await readAnnotationsAsync(file)).judgements : [];
+    for (const split of splits) if (split.session.replaceJudgements(judgements)) for (const v of split.views) v.refresh();
   }
 
   /** Records a judgement durably (store: appended and fsynced), then updates every view of the split. */
   async judge(split: OpenSplit, queryId: string, docId: string, grade: number): Promise<void> {
     if (!this.store) throw new Error('the workspace store is not running, so judgements cannot be saved');
     const client = await this.store.client;
-    await client.request('judge', { datasetDir: split.session.datasetDir, split: split.session.split, queryId, docId, grade });
+    const { file } = await client.request('judge', { datasetDir: split.session.datasetDir, split: split.session.split, queryId, docId, grade });
+    this.ownAppends.set(file.path, file);
     split.session.judge(queryId, docId, grade);
     for (const v of split.views) v.refresh();
   }
@@ -228,14 +249,4 @@ export class AnalysisWorkbench implements vscode.Disposable {
 /** A BM25 run if there is one (the usual baseline), else the first. */
 function defaultBaseline(keys: string[]): string {
   return keys.find((k) => /bm25/i.test(basename(k))) ?? keys[0] ?? '';
-}
-
-/**
- * A dataset's run files where the store looks for them too: `<dataset>/<runs folder>/` (where Run BEIR Eval
- * writes) and `<workspace folder>/<runs folder>/<dataset name>/` (where Import TREC Run copies).
- */
-function runsOfDataset(datasetDir: string): string[] {
-  const folder = settings().runsFolder;
-  const dirs = [join(datasetDir, folder), ...(vscode.workspace.workspaceFolders ?? []).map((w) => join(w.uri.fsPath, folder, basename(datasetDir)))];
-  return [...new Set(dirs)].flatMap((d) => runFilesIn(d));
 }

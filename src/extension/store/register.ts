@@ -70,10 +70,16 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     timer = setTimeout(() => void reindex(), 1000);
   };
   const runsFolder = () => vscode.workspace.getConfiguration('irWorkbench').get<string>('runs.folder', 'runs');
+  // The store's own judgement appends are already in the database (recordOwnAppend): an event for a file
+  // that is as the store left it must not start a re-index of the workspace.
+  const changed = (uri: vscode.Uri) =>
+    void client
+      .then((c) => c.request('isCurrent', { path: uri.fsPath }))
+      .then((current) => current || soon(), soon);
   const watch = (glob: string) => {
     const w = vscode.workspace.createFileSystemWatcher(glob);
-    w.onDidCreate(soon);
-    w.onDidChange(soon);
+    w.onDidCreate(changed);
+    w.onDidChange(changed);
     w.onDidDelete(soon);
     return w;
   };

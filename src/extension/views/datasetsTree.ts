@@ -1,4 +1,5 @@
-import { basename, dirname, extname } from 'node:path';
+import { basename } from 'node:path';
+import { runLabels } from '../../core/store/discovery';
 import * as vscode from 'vscode';
 import type { DatasetNode, RunNode, SplitNode } from '../../core/store/model';
 
@@ -59,13 +60,13 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       return item;
     }
     const r = e.run;
-    // Two runs with one file name (e.g. imported twice) are told apart by their folder.
-    const stem = (p: string) => basename(p, extname(p));
-    const twin = e.split.runs.some((o) => o !== r && stem(o.path) === stem(r.path));
-    const item = new vscode.TreeItem(twin ? `${basename(dirname(r.path))}/${stem(r.path)}` : stem(r.path), vscode.TreeItemCollapsibleState.None);
-    item.description = `nDCG@10 ${fmt(r.means.ndcg_cut_10)} · Hole@10 ${fmt(r.means.hole_10)}`;
+    const item = new vscode.TreeItem(runLabels(e.split.runs.map((o) => o.path)).get(r.path) ?? r.path, vscode.TreeItemCollapsibleState.None);
+    // The store scores runs on the original qrels plus the user's judgements: say so wherever that differs.
+    const yours = e.split.judgementCount;
+    item.description = `nDCG@10 ${fmt(r.means.ndcg_cut_10)} · Hole@10 ${fmt(r.means.hole_10)}${yours > 0 ? ' · annotated' : ''}`;
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`\n\n`);
+    md.appendMarkdown(yours > 0 ? `Annotated: the original qrels plus your ${count(yours)} judgements (Show Results has both figures).\n\n` : 'On the original qrels.\n\n');
     md.appendMarkdown(`${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${new Date(r.createdAt).toLocaleString(vscode.env.language)}\n\n`);
     md.appendMarkdown('| measure | mean |\n|---|---:|\n');
     for (const [name, value] of Object.entries(r.means).sort()) md.appendMarkdown(`| ${name} | ${fmt(value)} |\n`);

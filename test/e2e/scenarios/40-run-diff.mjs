@@ -2,7 +2,7 @@
 // both means (trec_eval -c: BM25Okapi nDCG@10 0.5597, MiniLM 0.6451), per-query deltas with filters, and
 // with the keyboard (j) the two rankings of a query side by side.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const title = 'Run diff of two shared runs: means 0.5597 vs 0.6451, a query\'s rankings by keyboard';
@@ -17,8 +17,11 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
 
   await wb.runCommand('IR Workbench: Show Run Diff');
   await wb.pick('Split of scifact', 'test');
-  await wb.pick('Run diff: run a', A);
-  await wb.pick('Run diff: run b', B);
+  // Runs are named as in the Datasets view: the file stem, with its folder when another run shares the stem
+  // (an earlier scenario imports B into runs/scifact/ too).
+  const label = (r) => (existsSync(join(workspace, 'runs', 'scifact', `${r}.trec`)) ? `runs/${r}` : r);
+  await wb.pick('Run diff: run a', label(A));
+  await wb.pick('Run diff: run b', label(B));
 
   const panel = await wb.webview('#deltas');
   const heading = panel.locator('h1', { hasText: 'Run diff' });
@@ -27,7 +30,8 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await shot('diff panel');
   assert.match(await heading.textContent(), new RegExp(`${B}.* vs ${A}`));
   assert.match(summary, /scifact \(test\), 300 queries\. nDCG@10: /);
-  assert.match(summary, new RegExp(`${A}\\S* 0\\.5597, ${B}\\S* 0\\.6451`));
+  const esc = (t) => t.replace(/[./]/g, '\\$&');
+  assert.match(summary, new RegExp(`${esc(label(A))} 0\\.5597, ${esc(label(B))} 0\\.6451`));
 
   // Per-query nDCG@10 of the two runs (irw eval -q -c, per query): b wins 94, loses 53, ties 153.
   // Wins only: the list narrows to those 94, as the status line says.

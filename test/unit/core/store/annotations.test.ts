@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { readQrels } from '../../src/core/formats/qrels';
-import { AnnotationWriter, annotationPaths, readAnnotations } from '../../src/core/store/annotations';
+import { readQrels } from '../../../../src/core/formats/qrels';
+import { AnnotationWriter, annotationPaths, readAnnotations, readAnnotationsAsync } from '../../../../src/core/store/annotations';
 
 const root = mkdtempSync(join(tmpdir(), 'irw-annotations-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -75,10 +76,12 @@ describe('annotation files', () => {
     assert.match(read.problems[0].message, /Fix or delete the line/);
   });
 
-  it('recovers from a write torn at any byte: every line completed before the tear survives, the file parses', () => {
-    // Simulates a crash part-way through an append (power loss): the file is cut at an arbitrary byte of the
-    // last line, or its tail replaced by the NUL bytes some file systems leave. Reopening must repair it.
-    const lines = ['q1\tdoc-1\t1', 'q2\tdoc-22\t2', 'q3\tdoc-333\t0', 'q10\tdoc-4\t12'];
+  it('recovers from a write torn at any byte by a killed writer: every confirmed line survives, the file parses', () => {
+    // Simulates a crash part-way through an append (power loss, SIGKILL): the file is cut at an arbitrary byte
+    // of the last line, or its tail replaced by the NUL bytes some file systems leave, and the writer's lock
+    // is left behind naming the bytes in flight (the lock format is part of the on-disk contract, fileLock.ts).
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const lines = ['q1\tdoc-1\t1', 'q2\tdoc-22\t2', 'q3\tdoc-333\t0', 'q10\tdoc-4\t9'];
     fc.assert(
       fc.property(fc.integer({ min: 1, max: lines.length }), fc.nat(), fc.boolean(), (kept, cutSeed, nulTail) => {
         const dir = freshDataset();
@@ -94,6 +97,8 @@ describe('annotation files', () => {
         const cut = full - lastLen + (cutSeed % lastLen); // somewhere inside the last line, before its '\n'
         truncateSync(tsv, cut);
         if (nulTail) appendFileSync(tsv, Buffer.alloc(full - cut));
+        const pending = { offset: full - lastLen, bytes: Buffer.from(`${lines[kept - 1]}\n`).toString('base64') };
+        writeFileSync(`${tsv}.lock`, JSON.stringify({ pid: deadPid, host: hostname(), nonce: 'crashed', pending }));
         const reopened = AnnotationWriter.open(dir, 'test');
         reopened.writer.judge({ queryId: 'q9', docId: 'after', grade: 1 });
         reopened.writer.close();
@@ -111,7 +116,7 @@ describe('annotation files', () => {
     );
   });
 
-  it('keeps a valid last line that only lacks its newline (a hand edit), and repairs a torn header', () => {
+  it('keeps a valid last line that only lacks its newline (a hand edit), and keeps a torn header it did not write', () => {
     const dir = freshDataset();
     const { tsv } = annotationPaths(dir, 'test');
     AnnotationWriter.open(dir, 'test').writer.close();
@@ -130,6 +135,46 @@ describe('annotation files', () => {
     reopened.writer.judge({ queryId: 'q1', docId: 'd1', grade: 1 });
     reopened.writer.close();
     assert.equal(reopened.problems.length, 1);
-    assert.equal(readFileSync(paths.tsv, 'utf8'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
+    assert.equal(reopened.problems[0].line, 1);
+    assert.equal(readFileSync(paths.tsv, 'utf8'), 'query-id\tcor\nq1\td1\t1\n');
+  });
+
+  it('validates every judgement at the boundary, whoever sends it, so nothing is confirmed that a reader skips', () => {
+    const dir = freshDataset();
+    const { writer } = AnnotationWriter.open(dir, 'test');
+    const refused: [unknown, unknown, unknown, RegExp][] = [
+      ['q\u0001', 'd1', 1, /control character/],
+      ['q1', 'd\u007f', 1, /control character/],
+      ['q1', 'd\u2028', 1, /white space/],
+      ['q1', 'd\ud800', 1, /Unicode/],
+      ['q1', 'x'.repeat(1001), 1, /longer/],
+      [1, 'd1', 1, /not a string/],
+      ['q1', 'd1', 1e30, /-1 \(unjudged\) to 10/],
+      ['q1', 'd1', -2, /integer from -1/],
+      ['q1', 'd1', 11, /integer from -1/],
+      ['q1', 'd1', '1', /integer from -1/],
+      ['q1', 'd1', Number.NaN, /integer from -1/],
+    ];
+    for (const [queryId, docId, grade, why] of refused) {
+      assert.throws(() => writer.judge({ queryId, docId, grade } as never), why, JSON.stringify([queryId, docId, grade]));
+    }
+    assert.throws(() => writer.judge({ queryId: 'q1', docId: 'd1', grade: 3 }, 2), /-1 \(unjudged\) to 2/);
+    writer.judge({ queryId: 'q1', docId: 'd1', grade: -1 });
+    writer.judge({ queryId: 'q1', docId: 'd2', grade: 10 });
+    writer.close();
+    const { tsv } = annotationPaths(dir, 'test');
+    assert.equal(readFileSync(tsv, 'utf8'), 'query-id\tcorpus-id\tscore\nq1\td1\t-1\nq1\td2\t10\n');
+    assert.equal(readQrels(tsv).grade('q1', 'd2'), 10);
+  });
+
+  it("counts lines other tools wrote in a form irw eval reads (TREC columns, spaces, CRLF), sync and async alike", async () => {
+    const dir = freshDataset();
+    AnnotationWriter.open(dir, 'test').writer.close();
+    const { tsv } = annotationPaths(dir, 'test');
+    appendFileSync(tsv, 'q1 0 d1 2\r\nq2  d2  1\r\nnot a judgement\n');
+    const read = readAnnotations(tsv);
+    assert.deepEqual(read.judgements.map((j) => [j.queryId, j.docId, j.grade]), [['q1', 'd1', 2], ['q2', 'd2', 1]]);
+    assert.deepEqual(read.problems.map((p) => p.line), [4]);
+    assert.deepEqual(await readAnnotationsAsync(tsv), read);
   });
 });
