@@ -28,17 +28,23 @@ export class CorpusIndex {
     return `${s.size}:${s.mtimeMs}`;
   }
 
+  /**
+   * Bad lines skipped while reading (the program's one rule: skip, report, go on). The views only count them:
+   * the store reads the same file and lists each one, with the file and line, in the Problems panel.
+   */
+  skipped = 0;
+
   /** Reads corpus.jsonl once (streaming; the text is counted and dropped). */
   static build(path: string): CorpusIndex {
     const c = new CorpusIndex(path, CorpusIndex.stampOf(path));
-    forEachCorpusDocSync(path, (doc) => c.add(doc.id, doc.offset, doc.length, countWords(doc.title) + countWords(doc.text)));
+    forEachCorpusDocSync(path, (doc) => c.add(doc.id, doc.offset, doc.length, countWords(doc.title) + countWords(doc.text)), { onBadLine: () => c.skipped++ });
     return c;
   }
 
   /** As build(), yielding to the event loop between 1 MiB chunks (the editor's thread stays responsive). */
   static async buildAsync(path: string, signal?: AbortSignal): Promise<CorpusIndex> {
     const c = new CorpusIndex(path, CorpusIndex.stampOf(path));
-    await forEachCorpusDoc(path, (doc) => c.add(doc.id, doc.offset, doc.length, countWords(doc.title) + countWords(doc.text)), signal);
+    await forEachCorpusDoc(path, (doc) => c.add(doc.id, doc.offset, doc.length, countWords(doc.title) + countWords(doc.text)), signal, { onBadLine: () => c.skipped++ });
     return c;
   }
 

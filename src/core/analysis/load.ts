@@ -41,7 +41,8 @@ function sessionWith(o: LoadOptions, corpus: CorpusIndex): AnalysisSession {
     datasetName: basename(o.datasetDir),
     split: o.split,
     qrels: readQrels(join(o.datasetDir, 'qrels', `${o.split}.tsv`)),
-    queries: readQueries(join(o.datasetDir, 'queries.jsonl')),
+    // A bad queries line is skipped as everywhere (the store lists it in Problems).
+    queries: readQueries(join(o.datasetDir, 'queries.jsonl'), { onBadLine: () => undefined }),
     corpus,
     judgements: existsSync(annotations) ? readAnnotations(annotations).judgements : [],
     complete: o.complete,
