@@ -1,8 +1,8 @@
-// `npm run package:all` ends here: checks every platform-specific .vsix that scripts/package.mjs wrote (target
+// `npm run package:all` ends here: checks every platform-specific .vsix that .ci/package.mjs wrote (target
 // platform, only what runs, exactly its platform's onnxruntime-node binaries) and prints the sizes.
 // Usage: node test/e2e/package-contents.mjs [TARGET...]   (default: all five)
 import { existsSync, statSync } from 'node:fs';
-import { TARGETS, vsixPath } from '../../scripts/package.mjs';
+import { TARGETS, vsixPath } from '../../.ci/package.mjs';
 import { checkVsix } from './package-check.mjs';
 
 const targets = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(TARGETS);

@@ -17,12 +17,12 @@ interface PackageCheck {
 
 const ORT = '!node_modules/onnxruntime-node/bin/napi-v*';
 
-describe('platform-specific packaging (scripts/package.mjs, test/e2e/package-check.mjs)', () => {
+describe('platform-specific packaging (.ci/package.mjs, test/e2e/package-check.mjs)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'irw-package-'));
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('gives vsce, per target, an ignore file that admits only that platform\'s onnxruntime files', async () => {
-    const { TARGETS, ignoreFileFor } = await load<PackageScript>('../../../scripts/package.mjs');
+    const { TARGETS, ignoreFileFor } = await load<PackageScript>('../../../.ci/package.mjs');
     assert.deepEqual(Object.keys(TARGETS), ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64']);
     const lines = (t: string) => ignoreFileFor(t).split('\n').filter((l) => l.startsWith(`${ORT}/`));
     assert.deepEqual(lines('linux-x64'), [`${ORT}/linux/x64/onnxruntime_binding.node`, `${ORT}/linux/x64/libonnxruntime.so.1`]);

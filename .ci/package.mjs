@@ -1,7 +1,7 @@
 // Packages the extension as platform-specific .vsix files (`vsce package --target`), each carrying only its own
 // platform's onnxruntime-node binaries (the npm package ships them all, ~290 MB). .vscodeignore names linux-x64's
 // files; for each target a copy naming that target's files is given to vsce (--ignoreFile).
-// Usage: node scripts/package.mjs TARGET... | --all   (after `node esbuild.mjs --production`)
+// Usage: node .ci/package.mjs TARGET... | --all   (after `node esbuild.mjs --production`)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,7 @@ export function ignoreFileFor(target, base = readFileSync(join(REPO, '.vscodeign
   const lines = files.map((f) => `!node_modules/onnxruntime-node/bin/napi-v*/${folder}/${f}\n`);
   let first = true;
   const text = base.replace(ORT_LINE, () => (first ? ((first = false), lines.join('') || '# no onnxruntime-node binary for this target\n') : ''));
-  if (first) throw new Error('.vscodeignore names no onnxruntime-node binary to swap: update scripts/package.mjs');
+  if (first) throw new Error('.vscodeignore names no onnxruntime-node binary to swap: update .ci/package.mjs');
   return text;
 }
 
@@ -57,7 +57,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const targets = args.includes('--all') ? Object.keys(TARGETS) : args;
   const unknown = targets.filter((t) => !(t in TARGETS));
   if (!targets.length || unknown.length) {
-    console.error(`usage: node scripts/package.mjs TARGET... | --all (targets: ${Object.keys(TARGETS).join(', ')})${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+    console.error(`usage: node .ci/package.mjs TARGET... | --all (targets: ${Object.keys(TARGETS).join(', ')})${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
     process.exit(2);
   }
   if (!existsSync(join(REPO, 'dist', 'extension.js'))) {
