@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { BEIR_BASE_URL, BEIR_DATASETS } from '../core/datasets/catalog';
 import { isDatasetError } from '../core/datasets/errors';
 import { getDataset, type GetProgress } from '../core/datasets/get';
-import { formatBytes, formatDuration, formatTransfer } from '../core/datasets/progress';
+import { formatBytes, formatDuration, formatTransfer } from '../core/progress/format';
 import { EXIT, UsageError, type Command } from './common';
 
 const HELP = `usage: irw datasets list

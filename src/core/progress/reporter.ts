@@ -1,3 +1,5 @@
+import { formatDuration } from './format';
+
 /**
  * Progress of long work for people, on a terminal or in a log. On a terminal: one line rewritten in place. Elsewhere
  * (a file, a pipe, CI): a line when a stage starts, when it ends, and at least every `everyMs` in between, with
@@ -70,9 +72,9 @@ export class ProgressReporter {
       parts.push(s.total !== undefined ? `${count(s.done)}/${count(s.total)}` : `${count(s.done)} ${s.unit}`);
       const rate = elapsed > 0.5 && s.done > 0 ? s.done / elapsed : 0;
       if (rate > 0) parts.push(`${count(rate < 10 ? Math.round(rate * 10) / 10 : Math.round(rate))} ${s.unit}/s`);
-      if (rate > 0 && s.total !== undefined && s.done < s.total) parts.push(`${duration((s.total - s.done) / rate)} left`);
+      if (rate > 0 && s.total !== undefined && s.done < s.total) parts.push(`${formatDuration(Math.max(1000, ((s.total - s.done) / rate) * 1000))} left`);
     } else if (elapsed >= 1) {
-      parts.push(`${duration(elapsed)} so far`);
+      parts.push(`${formatDuration(elapsed * 1000)} so far`);
     }
     return parts.length ? `${s.label} ${parts.join(', ')}` : s.label;
   }
@@ -95,11 +97,4 @@ export class ProgressReporter {
 
 function count(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
-  const h = Math.floor(seconds / 3600);
-  return `${h} h ${Math.round((seconds - h * 3600) / 60)} min`;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BEIR_DATASETS } from '../../core/datasets/catalog';
 import { isDatasetError } from '../../core/datasets/errors';
 import { getDataset, type GetProgress } from '../../core/datasets/get';
-import { formatTransfer } from '../../core/datasets/progress';
+import { formatTransfer } from '../../core/progress/format';
 
 /** Arguments that skip the pickers (keybindings, tasks, tests). `baseUrl` defaults to $IRW_BEIR_BASE_URL, then BEIR's server. */
 export interface DownloadDatasetArgs {

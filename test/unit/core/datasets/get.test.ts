@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDatasetError } from '../../../../src/core/datasets/errors';
 import { getDataset, type GetProgress } from '../../../../src/core/datasets/get';
-import { formatTransfer } from '../../../../src/core/datasets/progress';
+import { formatTransfer } from '../../../../src/core/progress/format';
 import { md5, startServer, zipFolder, type ServedFile } from '../../../helpers/datasetServer';
 import { writeSyntheticBeir } from '../../../helpers/syntheticBeir';
 

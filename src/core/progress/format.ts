@@ -20,10 +20,11 @@ export function formatBytes(n: number): string {
   return i === 0 ? `${Math.round(n)} B` : `${n < 10 ? n.toFixed(1) : Math.round(n)} ${units[i]}`;
 }
 
+/** A duration for people: "3 s", "5 min", "2 h 10 min" (progress lines need no finer grain past a minute). */
 export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${s % 60} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${Math.max(0, Math.round(seconds))} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  const h = Math.floor(seconds / 3600);
+  return `${h} h ${Math.round((seconds - h * 3600) / 60)} min`;
 }
