@@ -3,7 +3,6 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { readChecked, writeChecked } from '../../formats/checkedFile';
 import type { Bm25Index, FieldIndex, FieldsMode } from './index';
-import { competitiveImpacts } from './impacts';
 import { intToByte4 } from './smallFloat';
 
 /**
@@ -65,10 +64,7 @@ export function loadIndex(path: string, key: string): Bm25Index | CacheMiss {
   if (typeof body === 'string') return body;
   try {
     const index = decode(body, key);
-    if (!index || !consistent(index)) return 'corrupt';
-    // Derived, so not stored: a file cannot make MaxScore's bounds lie.
-    for (const fi of index.fieldIndexes) fi.impacts = competitiveImpacts(fi.offsets, fi.docs, fi.tfs, fi.norms);
-    return index;
+    return index && consistent(index) ? index : 'corrupt';
   } catch {
     return 'corrupt';
   }
@@ -108,8 +104,7 @@ function decode(file: Buffer, key: string): Bm25Index | null {
     const norms = view(Uint8Array, header.numDocs);
     const termIds = new Map<string, number>();
     for (let t = 0; t < terms.length; t++) termIds.set(terms[t], t);
-    const impacts = { offsets: new Uint32Array(m.numTerms + 1), tfs: new Uint32Array(0), norms: new Uint8Array(0) }; // set once checked
-    return { name: m.name, terms, termIds, offsets, docs, tfs, norms, docCount: m.docCount, sumTotalTermFreq: m.sumTotalTermFreq, impacts };
+    return { name: m.name, terms, termIds, offsets, docs, tfs, norms, docCount: m.docCount, sumTotalTermFreq: m.sumTotalTermFreq };
   });
   return { analyzerId: header.analyzerId, fields: header.fields, docIds, idRank, fieldIndexes };
 }

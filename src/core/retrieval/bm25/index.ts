@@ -1,5 +1,4 @@
 import type { Analyzer } from '../analysis/analyzer';
-import { competitiveImpacts, type Impacts } from './impacts';
 import { intToByte4 } from './smallFloat';
 
 /**
@@ -22,8 +21,6 @@ export interface FieldIndex {
   /** Documents with at least one term in this field, and the total number of tokens (Lucene's statistics). */
   docCount: number;
   sumTotalTermFreq: number;
-  /** Per term: its competitive (tf, norm) pairs, which bound its score for MaxScore (derived from the above). */
-  impacts: Impacts;
 }
 
 export interface Bm25Index {
@@ -195,7 +192,6 @@ class FieldBuilder {
       norms,
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
-      impacts: competitiveImpacts(offsets, docs, tfs, norms),
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { FieldIndex } from './index';
+import type { Impacts } from './impacts';
 
 /**
  * Top-k by MaxScore (Turtle & Flood 1995), document at a time over one field, returning exactly what exhaustive
@@ -34,8 +35,8 @@ export interface Clause {
  * Largest x = tf * cache[norm] over a term's postings (as a float), where its clause score is largest: x grows
  * with tf and falls with the norm, so it is reached at one of the term's competitive impacts (impacts.ts).
  */
-export function maxImpact(fi: FieldIndex, cache: Float32Array, t: number): number {
-  const { offsets, tfs, norms } = fi.impacts;
+export function maxImpact(impacts: Impacts, cache: Float32Array, t: number): number {
+  const { offsets, tfs, norms } = impacts;
   let best = 0;
   for (let i = offsets[t], hi = offsets[t + 1]; i < hi; i++) {
     const x = f(tfs[i] * cache[norms[i]]);

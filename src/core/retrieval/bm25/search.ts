@@ -1,4 +1,5 @@
 import type { Bm25Index, FieldIndex } from './index';
+import { competitiveImpacts, type Impacts } from './impacts';
 import { clauseScore, maxImpact, maxScoreTopK, type Clause } from './maxScore';
 import { LENGTH_TABLE } from './smallFloat';
 
@@ -50,6 +51,8 @@ export class Searcher {
   private readonly caches: Float32Array[];
   private scratch = new Float32Array(0);
   private selectBuf = new Float32Array(0);
+  /** The flat field's competitive impacts, computed when MaxScore is first used (one pass over the postings). */
+  private impacts: Impacts | null = null;
 
   constructor(
     readonly index: Bm25Index,
@@ -84,6 +87,7 @@ export class Searcher {
     const fi = this.index.fieldIndexes[0];
     const cache = this.caches[0];
     const clauses: Clause[] = [];
+    const termOf: number[] = [];
     let slot = 0;
     let postings = 0;
     for (const [term, boost] of query) {
@@ -92,11 +96,13 @@ export class Searcher {
       if (t === undefined) continue;
       const lo = fi.offsets[t];
       const hi = fi.offsets[t + 1];
-      const w = f(boost * idf(fi.docCount, hi - lo));
       postings += hi - lo;
-      clauses.push({ slot: slot++, lo, hi, w, max: clauseScore(w, maxImpact(fi, cache, t)) });
+      clauses.push({ slot: slot++, lo, hi, w: f(boost * idf(fi.docCount, hi - lo)), max: 0 });
+      termOf.push(t);
     }
     if (postings < minPostings || postings < perHit * k) return this.searchExhaustive(query, k);
+    this.impacts ??= competitiveImpacts(fi.offsets, fi.docs, fi.tfs, fi.norms);
+    clauses.forEach((c, i) => (c.max = clauseScore(c.w, maxImpact(this.impacts!, cache, termOf[i]))));
     const size = Math.min(k, this.numDocs);
     const docs = new Uint32Array(size);
     const scores = new Float32Array(size);
