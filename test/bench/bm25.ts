@@ -199,8 +199,9 @@ function loadChild(dir: string): void {
   const key = cacheKey('bench', 'en-porter-v2', 'flat');
   const t = performance.now();
   const c = process.cpuUsage();
-  const index = loadIndex(cacheFile(join(dir, 'cache'), key), key);
-  if (typeof index === 'string') throw new Error(`cache ${index}`);
+  const file = cacheFile(join(dir, 'cache'), key);
+  const index = loadIndex(file, key);
+  if (typeof index === 'string') throw new Error(`cache ${index}: ${statSync(file).size} bytes (files over 2 GiB cannot be read whole)`);
   const u = process.cpuUsage(c);
   process.stdout.write(JSON.stringify({ loadMs: performance.now() - t, loadCpuMs: (u.user + u.system) / 1000, rss: process.resourceUsage().maxRSS * 1024 }) + '\n');
 }
@@ -220,8 +221,10 @@ function scale(sizes: number[], queries: number): void {
       continue;
     }
     const m = lastJson<Record<string, number>>(r.stdout);
-    const l = lastJson<Record<string, number>>(spawnSync(process.execPath, ['--import', 'tsx', __filename, '--load', dir], { cwd: ROOT, encoding: 'utf8' }).stdout);
-    rows.push([n, (m.buildMs / 1000).toFixed(1), (m.buildCpuMs / 1000).toFixed(1), mb(m.buildRss), mb(m.bytes), `${(l.loadMs / 1000).toFixed(2)} (${(l.loadCpuMs / 1000).toFixed(2)})`, mb(l.rss), m.terms, m.postings, (m.firstMs / 1000).toFixed(2), `${m.qps10.toFixed(0)} (${m.cpuQps10.toFixed(0)})`, `${m.qps1000.toFixed(0)} (${m.cpuQps1000.toFixed(0)})`, loadavg().map((x) => x.toFixed(2)).join(' ')]);
+    const lr = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--load', dir], { cwd: ROOT, encoding: 'utf8' });
+    const l = lr.status === 0 ? lastJson<Record<string, number>>(lr.stdout) : null;
+    const loadCell = l ? `${(l.loadMs / 1000).toFixed(2)} (${(l.loadCpuMs / 1000).toFixed(2)})` : `failed: ${lr.stderr.trim().split('\n').find((x) => /Error/.test(x))?.slice(0, 80) ?? ''}`;
+    rows.push([n, (m.buildMs / 1000).toFixed(1), (m.buildCpuMs / 1000).toFixed(1), mb(m.buildRss), mb(m.bytes), loadCell, l ? mb(l.rss) : '-', m.terms, m.postings, (m.firstMs / 1000).toFixed(2), `${m.qps10.toFixed(0)} (${m.cpuQps10.toFixed(0)})`, `${m.qps1000.toFixed(0)} (${m.cpuQps1000.toFixed(0)})`, loadavg().map((x) => x.toFixed(2)).join(' ')]);
     console.log(table(rows));
     console.log('');
   }
