@@ -186,6 +186,7 @@ export const runCommand: Command = {
           `index ${r.index === 'cache' ? 'from cache' : 'built'} in ${Math.round(r.millis.index)} ms, ` +
           `search ${Math.round(r.millis.search)} ms\n`,
       );
+      if (r.cacheWarning) process.stderr.write(`irw run: warning: ${r.cacheWarning}\n`);
       return EXIT.ok;
     } catch (e) {
       progress.stop();

@@ -1,28 +1,37 @@
 /**
- * BM25 benchmark (`npm run bench:bm25 [-- --sizes 100000,300000,1000000 --queries 1000]`). Prints tables:
- *  1. cold SciFact run: the whole `irw run` process (Node start-up, read, index 5,183 documents, top-1000 for
- *     300 queries, write the run), best and median of 5, with peak RSS; goal < 0.8 s;
+ * BM25 benchmark (`npm run bench:bm25 [-- --sizes 1000000,2000000,5000000 --queries 1000 --bm25s DIR --skip scale]`).
+ * Prints, with the load average next to every table (the machine may be shared):
+ *  1. ours and bm25s side by side on SciFact and NFCorpus (bm25s: numpy backend, method lucene, k1 0.9, b 0.4,
+ *     its English stopwords and PyStemmer; run by test/bench/bm25sPeer.py from the bm25s source folder given by
+ *     --bm25s or BM25S_PATH, with --python or PYTHON, default /usr/bin/python3; skipped with a note when absent):
+ *     a. cold whole process (read, analyse, index, top-1000 for every test query, write the run), best and
+ *        median of 5, alternating ours and the peer; ratio = ours / bm25s (goal on SciFact: <= 0.5);
+ *     b. in one fresh process each: index build, warm queries/s at top-10 and top-1000 (after a warm-up pass,
+ *        queries already analysed), peak RSS; ratios ours / bm25s;
  *  2. tokenizer: the hand-written UAX#29 tokenizer against Intl.Segmenter on SciFact's text;
  *  3. scale: synthetic corpora (test/helpers/syntheticBeir.ts) indexed in a fresh process each: build time,
- *     peak RSS, index size on disk (cache file), queries per second (top-1000); goal at 1M: < 60 s, < 2 GB.
+ *     peak RSS, index size on disk (cache file), load from cache, queries/s at top-10 and top-1000.
  * Needs a build (`npm run build` is run by the npm script). Figures depend on the machine and its load.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { forEachCorpusDocSync } from '../../src/core/formats/beir';
 import { Spans, tokenize } from '../../src/core/retrieval/analysis/tokenizer';
 import { createAnalyzer } from '../../src/core/retrieval/analysis/analyzer';
-import { cacheFile, cacheKey, saveIndex } from '../../src/core/retrieval/bm25/cache';
+import { cacheFile, cacheKey, loadIndex, saveIndex } from '../../src/core/retrieval/bm25/cache';
 import { buildIndex } from '../../src/core/retrieval/bm25/run';
 import { Searcher, bagOfWords } from '../../src/core/retrieval/bm25/search';
 import { readQueries } from '../../src/core/formats/beir';
+import { readQrels } from '../../src/core/formats/qrels';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
 
 const ROOT = resolve(__dirname, '../..');
-const SCIFACT = resolve(ROOT, '../shared/datasets/scifact');
+const DATASETS = resolve(ROOT, '../shared/datasets');
 const WORK = join(ROOT, '.bench', 'bm25');
+const PEER = join(__dirname, 'bm25sPeer.py');
 
 function table(rows: (string | number)[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
@@ -30,31 +39,104 @@ function table(rows: (string | number)[][]): string {
 }
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+const load = () => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+const ratio = (a: number, b: number | undefined) => (b === undefined ? '-' : (a / b).toFixed(2));
 
-function coldScifact(): void {
+interface Peer {
+  python: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The bm25s peer, or why it is skipped. */
+function findPeer(dir: string | undefined, python: string): Peer | string {
+  if (!dir) return 'bm25s skipped: give its source folder with --bm25s DIR or BM25S_PATH (a checkout of xhluca/bm25s)';
+  const env = { ...process.env, PYTHONPATH: resolve(dir) };
+  const r = spawnSync(python, ['-c', 'import bm25s, Stemmer, numpy, scipy'], { env, encoding: 'utf8' });
+  if (r.status !== 0) return `bm25s skipped: ${python} cannot import bm25s, Stemmer, numpy and scipy from ${dir}: ${(r.stderr || String(r.error)).trim().split('\n').pop()}`;
+  return { python, env };
+}
+
+/** Wall time of a whole process, and its peak RSS from GNU time's %M when there is one, else from rss.cjs. */
+function timed(cmd: string, args: string[], env?: NodeJS.ProcessEnv): { ms: number; rss: number } {
+  const t = performance.now();
+  const r = spawnSync('/usr/bin/time', ['-f', 'IRW_TIME %M', cmd, ...args], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
+  return { ms, rss: Number(/IRW_TIME (\d+)/.exec(r.stderr)![1]) * 1024 };
+}
+
+interface Warm {
+  buildMs: number;
+  qps10: number;
+  qps1000: number;
+  queries: number;
+  rss: number;
+}
+
+/** Ours, warm, in a fresh process: prints a Warm as JSON. */
+async function warmChild(dataset: string): Promise<void> {
+  const analyzer = await createAnalyzer();
+  const t0 = performance.now();
+  const index = await buildIndex(join(dataset, 'corpus.jsonl'), analyzer, 'flat');
+  const buildMs = performance.now() - t0;
+  const texts = readQueries(join(dataset, 'queries.jsonl'));
+  const qs = readQrels(join(dataset, 'qrels', 'test.tsv')).queryIds().map((q) => bagOfWords(analyzer.analyze(texts.get(q)!.text)));
+  const searcher = new Searcher(index, { k1: 0.9, b: 0.4 });
+  const rate = (k: number) => {
+    for (const q of qs) searcher.search(q, k); // warm-up
+    const t = performance.now();
+    for (const q of qs) searcher.search(q, k);
+    return qs.length / ((performance.now() - t) / 1000);
+  };
+  const w: Warm = { buildMs, qps10: rate(10), qps1000: rate(1000), queries: qs.length, rss: process.resourceUsage().maxRSS * 1024 };
+  process.stdout.write(JSON.stringify(w) + '\n');
+}
+
+function lastJson<T>(stdout: string): T {
+  return JSON.parse(stdout.trim().split('\n').pop()!) as T;
+}
+
+function sideBySide(peer: Peer | string, rounds: number): void {
   const cli = join(ROOT, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
-  const out = join(WORK, 'scifact.trec');
-  const walls: number[] = [];
-  const rss: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now();
-    const r = spawnSync(process.execPath, ['-r', join(__dirname, 'rss.cjs'), cli, 'run', '--dataset', SCIFACT, '--out', out], { encoding: 'utf8' });
-    walls.push(performance.now() - t);
-    if (r.status !== 0) throw new Error(r.stderr);
-    rss.push(Number(/IRW_BENCH (\d+)/.exec(r.stderr)![1]) * 1024);
+  if (typeof peer === 'string') console.log(`\n${peer}`);
+  for (const name of ['scifact', 'nfcorpus']) {
+    const dataset = join(DATASETS, name);
+    const ours: { ms: number; rss: number }[] = [];
+    const theirs: { ms: number; rss: number }[] = [];
+    for (let i = 0; i < rounds; i++) {
+      ours.push(timed(process.execPath, [cli, 'run', '--dataset', dataset, '--out', join(WORK, `${name}.trec`)]));
+      if (typeof peer !== 'string') theirs.push(timed(peer.python, [PEER, 'cold', dataset, join(WORK, `${name}.bm25s.trec`)], peer.env));
+    }
+    const best = (xs: { ms: number }[]) => (xs.length ? Math.min(...xs.map((x) => x.ms)) : undefined);
+    const median = (xs: { ms: number }[]) => (xs.length ? [...xs].map((x) => x.ms).sort((a, b) => a - b)[xs.length >> 1] : undefined);
+    const peak = (xs: { rss: number }[]) => (xs.length ? Math.max(...xs.map((x) => x.rss)) : undefined);
+    const w = lastJson<Warm>(spawnSync(process.execPath, ['--import', 'tsx', __filename, '--warm', dataset], { cwd: ROOT, encoding: 'utf8' }).stdout);
+    let p: Warm | undefined;
+    if (typeof peer !== 'string') {
+      const r = spawnSync(peer.python, [PEER, 'warm', dataset], { env: peer.env, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(r.stderr);
+      p = lastJson<Warm>(r.stdout);
+    }
+    const s = (ms: number | undefined) => (ms === undefined ? '-' : (ms / 1000).toFixed(2));
+    const n = (x: number | undefined, digits = 0) => (x === undefined ? '-' : x.toFixed(digits));
+    console.log(`\n1. ${name}: ours vs bm25s (ratio = ours / bm25s; ${w.queries} queries for ours, ${p?.queries ?? '-'} for bm25s, which drops queries with no indexed term) — ${load()}`);
+    console.log(table([
+      ['figure', 'ours', 'bm25s', 'ratio'],
+      [`cold whole process, best of ${rounds} (s)`, s(best(ours)), s(best(theirs)), ratio(best(ours)!, best(theirs))],
+      [`cold whole process, median (s)`, s(median(ours)), s(median(theirs)), ratio(median(ours)!, median(theirs))],
+      ['cold peak RSS (MB)', mb(peak(ours)!), theirs.length ? mb(peak(theirs)!) : '-', ratio(peak(ours)!, peak(theirs))],
+      ['index build (s)', s(w.buildMs), s(p?.buildMs), ratio(w.buildMs, p?.buildMs)],
+      ['warm queries/s, top-10', n(w.qps10), n(p?.qps10), ratio(w.qps10, p?.qps10)],
+      ['warm queries/s, top-1000', n(w.qps1000), n(p?.qps1000), ratio(w.qps1000, p?.qps1000)],
+      ['warm process peak RSS (MB)', mb(w.rss), p ? mb(p.rss) : '-', ratio(w.rss, p?.rss)],
+    ]));
   }
-  const sorted = [...walls].sort((a, b) => a - b);
-  console.log('\n1. Cold SciFact run (whole process: irw run, 5,183 docs, 300 queries, top-1000, run written)');
-  console.log(table([
-    ['best s', 'median s', 'peak RSS MB', 'goal'],
-    [(sorted[0] / 1000).toFixed(2), (sorted[2] / 1000).toFixed(2), mb(Math.max(...rss)), '< 0.8 s'],
-  ]));
 }
 
 function tokenizers(): void {
   const texts: string[] = [];
-  forEachCorpusDocSync(join(SCIFACT, 'corpus.jsonl'), (d) => texts.push(`${d.title} ${d.text}`));
+  forEachCorpusDocSync(join(DATASETS, 'scifact', 'corpus.jsonl'), (d) => texts.push(`${d.title} ${d.text}`));
   const chars = texts.reduce((a, t) => a + t.length, 0);
   const spans = new Spans();
   const seg = new Intl.Segmenter('en', { granularity: 'word' });
@@ -70,7 +152,7 @@ function tokenizers(): void {
     for (const t of texts) for (const s of seg.segment(t)) if (s.isWordLike) n++;
     return n;
   });
-  console.log(`\n2. Tokenizer on SciFact (${(chars / 1e6).toFixed(1)} M characters)`);
+  console.log(`\n2. Tokenizer on SciFact (${(chars / 1e6).toFixed(1)} M characters) — ${load()}`);
   console.log(table([
     ['tokenizer', 'ms', 'M chars/s', 'tokens'],
     ['hand-written UAX#29', own.ms.toFixed(0), (chars / own.ms / 1e3).toFixed(1), own.n],
@@ -90,29 +172,59 @@ async function scaleChild(dir: string, queries: number): Promise<void> {
   const key = cacheKey('bench', analyzer.id, 'flat');
   const file = cacheFile(join(dir, 'cache'), key);
   saveIndex(file, key, index);
+  const buildRss = process.resourceUsage().maxRSS * 1024;
   const qs = [...readQueries(join(dir, 'queries.jsonl')).values()].slice(0, queries).map((q) => bagOfWords(analyzer.analyze(q.text)));
   const searcher = new Searcher(index, { k1: 0.9, b: 0.4 });
-  const t1 = performance.now();
-  for (const q of qs) searcher.search(q, 1000);
-  const searchMs = performance.now() - t1;
+  // The first pruned search computes the competitive impacts (one pass over the postings): timed on its own.
+  const t2 = performance.now();
+  searcher.search(qs[0], 10);
+  const firstMs = performance.now() - t2;
+  // Queries per wall second and per CPU second: on a loaded machine the wall clock says more about the neighbours.
+  const rate = (k: number) => {
+    const t = performance.now();
+    const c = process.cpuUsage();
+    for (const q of qs) searcher.search(q, k);
+    const u = process.cpuUsage(c);
+    return [qs.length / ((performance.now() - t) / 1000), qs.length / ((u.user + u.system) / 1e6)];
+  };
+  const [qps10, cpuQps10] = rate(10);
+  const [qps1000, cpuQps1000] = rate(1000);
   const postings = index.fieldIndexes[0].docs.length;
-  process.stdout.write(
-    JSON.stringify({ buildMs, buildCpuMs, searchMs, queries: qs.length, bytes: statSync(file).size, rss: process.resourceUsage().maxRSS * 1024, terms: index.fieldIndexes[0].terms.length, postings }) + '\n',
-  );
+  const terms = index.fieldIndexes[0].terms.length;
+  process.stdout.write(JSON.stringify({ buildMs, buildCpuMs, buildRss, firstMs, qps10, qps1000, cpuQps10, cpuQps1000, queries: qs.length, bytes: statSync(file).size, terms, postings }) + '\n');
+}
+
+/** Loads a scale point's cached index in a fresh process: prints the time as a JSON line. */
+function loadChild(dir: string): void {
+  const key = cacheKey('bench', 'en-porter-v2', 'flat');
+  const t = performance.now();
+  const c = process.cpuUsage();
+  const file = cacheFile(join(dir, 'cache'), key);
+  const index = loadIndex(file, key);
+  if (typeof index === 'string') throw new Error(`cache ${index}: ${statSync(file).size} bytes (files over 2 GiB cannot be read whole)`);
+  const u = process.cpuUsage(c);
+  process.stdout.write(JSON.stringify({ loadMs: performance.now() - t, loadCpuMs: (u.user + u.system) / 1000, rss: process.resourceUsage().maxRSS * 1024 }) + '\n');
 }
 
 function scale(sizes: number[], queries: number): void {
-  console.log(`\n3. Scale (synthetic corpora: ~100 words/doc text + 4-12 word title, Zipf vocabulary of 200k pseudo-words; ${queries} queries of 6 words, top-1000, exhaustive scoring)`);
+  console.log(`\n3. Scale (synthetic corpora: ~100 words/doc text + 4-12 word title, Zipf vocabulary of 200k pseudo-words; ${queries} queries of 6 words; one core: the index is built and searched on one thread)`);
   // CPU seconds next to wall seconds: on a loaded machine the wall clock says more about the neighbours.
-  const rows: (string | number)[][] = [['docs', 'build s', 'build CPU s', 'peak RSS MB', 'index MB', 'terms', 'postings', 'queries/s']];
+  const rows: (string | number)[][] = [['docs', 'build s', 'build CPU s', 'build peak RSS MB', 'index MB', 'load s (CPU)', 'load RSS MB', 'terms', 'postings', 'first query s', 'q/s top-10 (per CPU s)', 'q/s top-1000 (per CPU s)', 'load average']];
   for (const n of sizes) {
     const dir = join(WORK, `synthetic-${n}`);
     if (!existsSync(join(dir, 'qrels', 'test.tsv'))) writeSyntheticBeir(dir, { docs: n, queries: Math.max(queries, 1000), seed: 7 });
     rmSync(join(dir, 'cache'), { recursive: true, force: true });
     const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--child', dir, '--queries', String(queries)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
-    if (r.status !== 0) throw new Error(r.stderr);
-    const m = JSON.parse(r.stdout.trim().split('\n').pop()!);
-    rows.push([n, (m.buildMs / 1000).toFixed(1), (m.buildCpuMs / 1000).toFixed(1), mb(m.rss), mb(m.bytes), m.terms, m.postings, (m.queries / (m.searchMs / 1000)).toFixed(0)]);
+    if (r.status !== 0) {
+      rows.push([n, `failed: ${r.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 200)}`, '', '', '', '', '', '', '', '', '', '', load()]);
+      console.log(table(rows));
+      continue;
+    }
+    const m = lastJson<Record<string, number>>(r.stdout);
+    const lr = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--load', dir], { cwd: ROOT, encoding: 'utf8' });
+    const l = lr.status === 0 ? lastJson<Record<string, number>>(lr.stdout) : null;
+    const loadCell = l ? `${(l.loadMs / 1000).toFixed(2)} (${(l.loadCpuMs / 1000).toFixed(2)})` : `failed: ${lr.stderr.trim().split('\n').find((x) => /Error/.test(x))?.slice(0, 80) ?? ''}`;
+    rows.push([n, (m.buildMs / 1000).toFixed(1), (m.buildCpuMs / 1000).toFixed(1), mb(m.buildRss), mb(m.bytes), loadCell, l ? mb(l.rss) : '-', m.terms, m.postings, (m.firstMs / 1000).toFixed(2), `${m.qps10.toFixed(0)} (${m.cpuQps10.toFixed(0)})`, `${m.qps1000.toFixed(0)} (${m.cpuQps1000.toFixed(0)})`, loadavg().map((x) => x.toFixed(2)).join(' ')]);
     console.log(table(rows));
     console.log('');
   }
@@ -121,17 +233,24 @@ function scale(sizes: number[], queries: number): void {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      sizes: { type: 'string', default: '100000,300000,1000000' },
+      sizes: { type: 'string', default: '1000000,2000000,5000000' },
       queries: { type: 'string', default: '1000' },
+      rounds: { type: 'string', default: '5' },
+      bm25s: { type: 'string', default: process.env.BM25S_PATH },
+      python: { type: 'string', default: process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3') },
       child: { type: 'string' },
+      warm: { type: 'string' },
+      load: { type: 'string' },
       skip: { type: 'string', default: '' },
     },
   });
   if (values.child) return scaleChild(values.child, Number(values.queries));
+  if (values.warm) return warmChild(values.warm);
+  if (values.load) return loadChild(values.load);
   mkdirSync(WORK, { recursive: true });
-  console.log(`BM25 benchmark — ${new Date().toISOString()}, Node ${process.version}; figures are noisy on a shared machine`);
+  console.log(`BM25 benchmark — ${new Date().toISOString()}, Node ${process.version}; ${load()}; figures are noisy on a shared machine`);
   const skip = values.skip.split(',');
-  if (!skip.includes('cold')) coldScifact();
+  if (!skip.includes('peer')) sideBySide(findPeer(values.bm25s, values.python), Number(values.rounds));
   if (!skip.includes('tokenizer')) tokenizers();
   if (!skip.includes('scale')) scale(values.sizes.split(',').map(Number), Number(values.queries));
 }

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { readChecked, writeChecked } from '../../formats/checkedFile';
 import type { Bm25Index, FieldIndex, FieldsMode } from './index';
+import { intToByte4 } from './smallFloat';
 
 /**
  * Index cache: one compact binary file per (corpus content, analyser, fields), named by a hash of the three, so
@@ -12,7 +13,9 @@ import type { Bm25Index, FieldIndex, FieldsMode } from './index';
  * (document ids as "\n"-joined UTF-8 and their ranks in string order; per field its terms, offsets, postings,
  * tfs, norms, as UTF-8 and little-endian typed arrays),
  * then the SHA-256 of everything before it (formats/checkedFile.ts). A file that is truncated, corrupted or of another version fails the
- * check and is rebuilt, never trusted.
+ * check and is rebuilt, never trusted. A checksum only proves the file is what some writer wrote, so the decoded
+ * index is also checked for consistency (see `consistent`): a crafted or buggy file that checks out but holds
+ * out-of-range document numbers or lengths that disagree with its postings is rebuilt too.
  */
 const MAGIC = Buffer.from('IRWBM25\n', 'latin1');
 const VERSION = 2;
@@ -60,7 +63,8 @@ export function loadIndex(path: string, key: string): Bm25Index | CacheMiss {
   const body = readChecked(path, MAGIC);
   if (typeof body === 'string') return body;
   try {
-    return decode(body, key) ?? 'corrupt';
+    const index = decode(body, key);
+    return index && consistent(index) ? index : 'corrupt';
   } catch {
     return 'corrupt';
   }
@@ -103,6 +107,55 @@ function decode(file: Buffer, key: string): Bm25Index | null {
     return { name: m.name, terms, termIds, offsets, docs, tfs, norms, docCount: m.docCount, sumTotalTermFreq: m.sumTotalTermFreq };
   });
   return { analyzerId: header.analyzerId, fields: header.fields, docIds, idRank, fieldIndexes };
+}
+
+/**
+ * Whether a decoded index is one the builder could have produced: ids ranked in ascending string order, every
+ * term's postings strictly ascending document numbers below numDocs with frequencies >= 1, offsets that tile
+ * the postings, distinct terms, and per-field statistics and length norms that agree with the postings.
+ * O(postings), a fraction of a rebuild.
+ */
+export function consistent(index: Bm25Index): boolean {
+  const { docIds, idRank } = index;
+  const n = docIds.length;
+  if (idRank.length !== n) return false;
+  const docOfRank = new Int32Array(n).fill(-1);
+  for (let d = 0; d < n; d++) {
+    const r = idRank[d];
+    if (r >= n || docOfRank[r] !== -1) return false;
+    docOfRank[r] = d;
+  }
+  for (let r = 1; r < n; r++) if (!(docIds[docOfRank[r - 1]] < docIds[docOfRank[r]])) return false;
+  const lengths = new Float64Array(n);
+  for (const fi of index.fieldIndexes) {
+    const { offsets, docs, tfs, norms, terms } = fi;
+    const v = terms.length;
+    if (offsets.length !== v + 1 || offsets[0] !== 0 || offsets[v] !== docs.length || tfs.length !== docs.length || norms.length !== n) return false;
+    if (fi.termIds.size !== v) return false;
+    lengths.fill(0);
+    let sum = 0;
+    for (let t = 0; t < v; t++) {
+      const lo = offsets[t];
+      const hi = offsets[t + 1];
+      if (hi < lo || hi > docs.length) return false;
+      let prev = -1;
+      for (let p = lo; p < hi; p++) {
+        const d = docs[p];
+        if (d <= prev || d >= n || tfs[p] < 1) return false;
+        prev = d;
+        lengths[d] += tfs[p];
+        sum += tfs[p];
+      }
+    }
+    if (sum !== fi.sumTotalTermFreq) return false;
+    let docCount = 0;
+    for (let d = 0; d < n; d++) {
+      if (lengths[d] > 0) docCount++;
+      if (norms[d] !== intToByte4(lengths[d])) return false;
+    }
+    if (docCount !== fi.docCount) return false;
+  }
+  return true;
 }
 
 /** Writes the index to `path` atomically (temporary file, then rename). */

@@ -54,6 +54,8 @@ export interface Bm25RunResult {
   cacheFile: string | null;
   /** Why a cache file was rebuilt, when it was. */
   cacheRebuilt: 'absent' | 'corrupt' | null;
+  /** Why the rebuilt index could not be kept in the cache (the run itself is unaffected), or null. */
+  cacheWarning: string | null;
   millis: { index: number; search: number; total: number };
 }
 
@@ -103,7 +105,7 @@ export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promis
   const queries = loadQueries(req, qids, qrelsPath, files.queries, analyzer);
   signal?.throwIfAborted();
 
-  const { index, source, file, rebuilt } = await obtainIndex(req, corpusPath, analyzer, hooks);
+  const { index, source, file, rebuilt, warning } = await obtainIndex(req, corpusPath, analyzer, hooks);
   const t1 = performance.now();
 
   const tag = req.tag ?? runTag(req);
@@ -154,6 +156,7 @@ export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promis
     index: source,
     cacheFile: file,
     cacheRebuilt: rebuilt,
+    cacheWarning: warning,
     millis: { index: t1 - t0, search: t2 - t1, total: t2 - t0 },
   };
 }
@@ -187,19 +190,25 @@ function missingQuery(qid: string, file: string, qrelsPath: string): InputError 
 
 async function obtainIndex(req: Bm25RunRequest, corpusPath: string, analyzer: Analyzer, hooks: RunHooks) {
   if (!req.cacheDir) {
-    return { index: await buildIndex(corpusPath, analyzer, req.fields, hooks), source: 'built' as const, file: null, rebuilt: null };
+    return { index: await buildIndex(corpusPath, analyzer, req.fields, hooks), source: 'built' as const, file: null, rebuilt: null, warning: null };
   }
   hooks.onProgress?.({ phase: 'hash', done: 0 });
   const key = cacheKey(await hashFile(corpusPath, hooks.signal), analyzer.id, req.fields);
   const file = cacheFile(req.cacheDir, key);
   hooks.onProgress?.({ phase: 'load-index', done: 0 });
   const cached = loadIndex(file, key);
-  if (typeof cached !== 'string') return { index: cached, source: 'cache' as const, file, rebuilt: null };
+  if (typeof cached !== 'string') return { index: cached, source: 'cache' as const, file, rebuilt: null, warning: null };
   const index = await buildIndex(corpusPath, analyzer, req.fields, hooks);
   hooks.signal?.throwIfAborted();
   hooks.onProgress?.({ phase: 'save-index', done: index.docIds.length });
-  saveIndex(file, key, index);
-  return { index, source: 'built' as const, file, rebuilt: cached };
+  let warning: string | null = null;
+  try {
+    saveIndex(file, key, index);
+  } catch (e) {
+    // A cache folder that is full, read-only or a file costs the cache, not the run (saveIndex leaves no partial file).
+    warning = `the index could not be cached in ${req.cacheDir} (${(e as Error).message}); the run is written, the index will be built again next time`;
+  }
+  return { index, source: 'built' as const, file: warning ? null : file, rebuilt: cached, warning };
 }
 
 /** Streams the corpus into an index; reports progress and notices cancellation between 1 MiB chunks. */
