@@ -1,4 +1,5 @@
 import { readQrels } from '../core/formats/qrels';
+import { encodeId } from '../core/formats/idTable';
 import { readRun } from '../core/formats/run';
 import { evaluate, formatTrecEval, MeasureSpecError } from '../core/eval';
 import { EXIT, UsageError, type Command } from './common';
@@ -17,6 +18,9 @@ options (trec_eval's):
   -M N        evaluate only the top N documents of each query
   -m MEASURE  measure or nickname, with optional parameters: -m ndcg_cut.10,100 -m official
               (repeatable; as in trec_eval, only the first -m's parameters for a measure are used)
+  --trec-eval 10
+              rank on scores read as doubles, as trec_eval 10.0 does (default 9: as trec_eval 9.0.8, which
+              reads scores into a C float, so scores equal as float32 tie and are ordered by docno)
   -h, --help  this help
 
 measures: official (default), num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
@@ -38,10 +42,11 @@ interface EvalArgs {
   maxRetrieved?: number;
   measures: string[];
   files: string[];
+  trecEval: 9 | 10;
 }
 
 function parseArgs(argv: string[]): EvalArgs | 'help' {
-  const a: EvalArgs = { perQuery: false, complete: false, relevanceLevel: 1, measures: [], files: [] };
+  const a: EvalArgs = { perQuery: false, complete: false, relevanceLevel: 1, measures: [], files: [], trecEval: 9 };
   const intValue = (opt: string, v: string | undefined): number => {
     if (v === undefined || !/^-?\d+$/.test(v)) throw new UsageError(`${opt} needs an integer, got '${v ?? ''}'`);
     return Number(v);
@@ -49,6 +54,12 @@ function parseArgs(argv: string[]): EvalArgs | 'help' {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '-h' || arg === '--help') return 'help';
+    if (arg === '--trec-eval' || arg.startsWith('--trec-eval=')) {
+      const v = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (v !== '9' && v !== '10') throw new UsageError(`--trec-eval takes 9 (9.0.8, the default) or 10 (10.0), got '${v ?? ''}'`);
+      a.trecEval = v === '10' ? 10 : 9;
+      continue;
+    }
     if (!arg.startsWith('-') || arg === '-') {
       a.files.push(arg);
       continue;
@@ -96,7 +107,7 @@ export const evalCommand: Command = {
     }
     const [qrelsPath, runPath] = args.files;
     const qrels = readQrels(qrelsPath);
-    const run = readRun(runPath);
+    const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32' });
     let result;
     try {
       result = evaluate(qrels, run, {
@@ -105,6 +116,7 @@ export const evalCommand: Command = {
         relevanceLevel: args.relevanceLevel,
         maxRetrieved: args.maxRetrieved,
         firstParamsWin: true,
+        trecEval: args.trecEval,
       });
     } catch (e) {
       if (e instanceof MeasureSpecError) throw new UsageError(e.message);
@@ -116,7 +128,8 @@ export const evalCommand: Command = {
       );
       return EXIT.input;
     }
-    process.stdout.write(formatTrecEval(result, args.perQuery));
+    // Ids that are not UTF-8 are printed as the bytes they were read as.
+    process.stdout.write(encodeId(formatTrecEval(result, args.perQuery)));
     return EXIT.ok;
   },
 };

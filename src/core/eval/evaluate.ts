@@ -15,6 +15,8 @@ export interface EvalOptions {
   maxRetrieved?: number;
   /** Use only the first -m's parameters for a measure, as trec_eval does (the CLI); default: merge them. */
   firstParamsWin?: boolean;
+  /** Which trec_eval's output layout to follow where they differ (default: the version defining each measure). */
+  trecEval?: 9 | 10;
 }
 
 /** One output column: a single value name such as ndcg_cut_10. */
@@ -135,7 +137,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     values,
     summary,
     numQ,
-    trecEval10Layout: measures.some((m) => m.family.origin === 'trec_eval 10'),
+    trecEval10Layout: options.trecEval === 10 || measures.some((m) => m.family.origin === 'trec_eval 10'),
     mean: new Map(columns.map((c, i) => [c.name, summary[i]])),
   };
 }

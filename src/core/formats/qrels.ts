@@ -1,4 +1,4 @@
-import { compareBytes } from './idTable';
+import { compareBytes, decodeId } from './idTable';
 import { InputError } from './errors';
 import { forEachLineSync, splitFields } from './lines';
 import { parseFloatBytes, parseIntBytes } from './numbers';
@@ -199,7 +199,7 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
       });
     }
     const d = n === 4 ? 4 : 2;
-    acc.add(buf.toString('utf8', f[0], f[1]), buf.toString('utf8', f[d], f[d + 1]), grade, lineNo, text);
+    acc.add(decodeId(buf, f[0], f[1]), decodeId(buf, f[d], f[d + 1]), grade, lineNo, text);
   });
   return acc.finish(columns === 3 ? 'beir' : 'trec');
 }
