@@ -1,15 +1,18 @@
-import { bpref, infAP } from './measures/bpref';
-import { numNonrelJudgedRet, numRel, numRelRet, numRet } from './measures/counts';
-import { holeAt, judgedAt, unjudgedAt } from './measures/judged';
+import { bpref, infAP, logBpref } from './measures/bpref';
+import { numNonrelJudgedRet, numRel, numRelRet, numRet, utility } from './measures/counts';
+import { holeAt, judgedAt, relString, unjudgedAt } from './measures/judged';
 import { averagePrecision, logAveragePrecision, mapCut } from './measures/map';
-import { ndcg, ndcgCut, ndcgRel, rNdcg } from './measures/ndcg';
+import { binaryG, gainG, ndcg, ndcgCut, ndcgRel, rNdcg } from './measures/ndcg';
 import {
+  elevenPointAverage,
   interpolatedPrecision,
   precisionAt,
   rPrecision,
   rPrecisionMult,
   reciprocalRank,
+  setMap,
   setPrecision,
+  setRelativePrecision,
   success,
 } from './measures/precision';
 import { cappedRecallAt, recallAt, setF, setRecall } from './measures/recall';
@@ -22,7 +25,7 @@ export class MeasureSpecError extends Error {}
 type Params =
   | { kind: 'none' }
   | { kind: 'cutoffs'; integer: boolean; defaults: number[] } // one value per cutoff
-  | { kind: 'values'; defaults: number[] } // a parameter list, one value (set_F's beta)
+  | { kind: 'values'; defaults: number[] } // a parameter list (set_F's beta, utility's coefficients, 11pt_avg's recall points)
   | { kind: 'gains' }; // level=gain pairs (ndcg family)
 
 type Compute = (q: QueryRels, ctx: MeasureContext, m: ResolvedMeasure, out: Float64Array, at: number) => void;
@@ -39,6 +42,8 @@ export interface Family {
   /** Where the definition comes from; trec_eval 10 measures switch -c -q output to trec_eval 10's layout. */
   origin: 'trec_eval 9' | 'trec_eval 10' | 'irw';
   compute: Compute;
+  /** A measure whose per-query value is text (relstring), printed quoted and never summarised. */
+  text?: (q: QueryRels, m: ResolvedMeasure) => string;
 }
 
 export interface ResolvedMeasure {
@@ -75,21 +80,41 @@ export const FAMILIES: readonly Family[] = [
     compute: (q, ctx, m, out, at) => interpolatedPrecision(q, ctx, m.cutoffs, out, at),
   },
   { name: 'P', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => precisionAt(q, ctx, m.cutoffs, out, at) },
+  {
+    name: 'relstring', integer: false, params: { kind: 'values', defaults: [10] }, aggregate: 'mean', perQuery: true,
+    origin: 'trec_eval 9', compute: () => {}, text: (q, m) => relString(q, m.values[0]),
+  },
   { name: 'recall', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => recallAt(q, ctx, m.cutoffs, out, at) },
   { name: 'infAP', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(infAP) },
+  { name: 'gm_bpref', integer: false, params: { kind: 'none' }, aggregate: 'gm', perQuery: false, origin: 'trec_eval 9', compute: scalar(logBpref) },
   {
     name: 'Rprec_mult', integer: false, params: cut(false, [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]),
     aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
     compute: (q, ctx, m, out, at) => rPrecisionMult(q, ctx, m.cutoffs, out, at),
   },
+  {
+    name: 'utility', integer: false, params: { kind: 'values', defaults: [1, -1, 0, 0] },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
+    compute: scalar((q, ctx, m) => utility(q, ctx.numDocsInColl, m.values)),
+  },
+  {
+    name: '11pt_avg', integer: false, params: { kind: 'values', defaults: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
+    compute: scalar((q, ctx, m) => elevenPointAverage(q, ctx, m.values)),
+  },
+  { name: 'binG', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx) => binaryG(q, ctx.relevanceLevel)) },
+  { name: 'G', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => gainG(q, m.gains)) },
   { name: 'ndcg', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcg(q, m.gains)) },
   { name: 'ndcg_rel', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcgRel(q, m.gains)) },
   { name: 'Rndcg', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => rNdcg(q, m.gains)) },
   { name: 'ndcg_cut', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, _c, m, out, at) => ndcgCut(q, m.cutoffs, out, at) },
   { name: 'map_cut', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => mapCut(q, ctx, m.cutoffs, out, at) },
+  { name: 'relative_P', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
   { name: 'success', integer: false, params: cut(true, [1, 5, 10]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => success(q, ctx, m.cutoffs, out, at) },
   { name: 'set_P', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setPrecision) },
+  { name: 'set_relative_P', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setRelativePrecision) },
   { name: 'set_recall', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setRecall) },
+  { name: 'set_map', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setMap) },
   { name: 'set_F', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
   { name: 'num_nonrel_judged_ret', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
   { name: 'unj', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: (q, _c, m, out, at) => unjudgedAt(q, m.cutoffs, out, at) },
@@ -102,7 +127,13 @@ const BY_NAME = new Map(FAMILIES.map((f) => [f.name, f]));
 
 /** trec_eval's nicknames for sets of measures. */
 export const NICKNAMES: Record<string, string[]> = {
+  all_trec: [
+    'runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P',
+    'relstring', 'recall', 'infAP', 'gm_bpref', 'utility', '11pt_avg', 'ndcg', 'relative_P', 'Rprec_mult', 'success', 'map_cut',
+    'ndcg_cut', 'ndcg_rel', 'Rndcg', 'binG', 'G', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F', 'num_nonrel_judged_ret',
+  ],
   official: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P'],
+  set: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'],
 };
 
 /**
@@ -122,8 +153,10 @@ export function resolveMeasures(specs: readonly string[], firstParamsWin = false
     const nick = NICKNAMES[name];
     const family = BY_NAME.get(name);
     if (!nick && !family) {
+      const near = suggest(name);
       throw new MeasureSpecError(
-        `unknown measure '${name}'. Known: ${[...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)].join(', ')}`,
+        `unknown measure '${name}'${near.length ? `: did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''} ` +
+          `Known: ${[...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)].join(', ')}`,
       );
     }
     for (const n of nick ?? [name]) marked.add(BY_NAME.get(n)!);
@@ -160,10 +193,9 @@ function parseNumber(family: Family, t: string): number {
 
 function parseCutoffs(family: Family, texts: string[], integer: boolean): number[] {
   const all = texts.flatMap((t) => t.split(',')).map((t) => {
-    const v = parseNumber(family, t);
-    if (integer && (!Number.isInteger(v) || v <= 0)) {
-      throw new MeasureSpecError(`${family.name}: cutoff '${t}' must be a positive integer`);
-    }
+    // trec_eval reads integer cutoffs with a C cast: ndcg_cut.23.4 is ndcg_cut_23.
+    const v = integer ? Math.trunc(parseNumber(family, t)) : parseNumber(family, t);
+    if (integer && v <= 0) throw new MeasureSpecError(`${family.name}: cutoff '${t}' must be a positive integer`);
     return v;
   });
   const sorted = [...new Set(all)].sort((a, b) => a - b);
@@ -181,4 +213,24 @@ function parseGains(family: Family, text: string): [number, number][] {
     }
     return [Number(level), parseNumber(family, gain)];
   });
+}
+
+/** The nearest measure names to a mistyped one: `recall_10` (the output name) -> `recall.10`, else by edit distance. */
+export function suggest(name: string): string[] {
+  const known = [...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)];
+  const asOutput = /^(.+?)_(\d[\d.,]*)$/.exec(name);
+  if (asOutput && BY_NAME.has(asOutput[1])) return [`${asOutput[1]}.${asOutput[2]}`];
+  const scored = known.map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) }));
+  const best = Math.min(...scored.map((x) => x.d));
+  return best <= Math.max(2, Math.floor(name.length / 3)) ? scored.filter((x) => x.d === best).map((x) => x.k) : [];
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
 }

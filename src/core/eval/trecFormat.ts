@@ -22,8 +22,8 @@ function line(name: string, qid: string, value: string): string {
   return `${name.padEnd(22)}\t${qid}\t${value}\n`;
 }
 
-/** The text trec_eval prints for a result: per-query blocks (with -q), then the summary ("all"). */
-export function formatTrecEval(result: EvalResult, perQuery: boolean): string {
+/** The text trec_eval prints for a result: per-query blocks (with -q), then the summary ("all"; not with -n). */
+export function formatTrecEval(result: EvalResult, perQuery: boolean, summary = true): string {
   const out: string[] = [];
   const cols = result.columns;
   if (perQuery) {
@@ -33,15 +33,18 @@ export function formatTrecEval(result: EvalResult, perQuery: boolean): string {
       for (let c = 0; c < cols.length; c++) {
         if (!cols[c].family.perQuery) continue;
         const v = result.values[qi * cols.length + c];
-        out.push(line(cols[c].name, qid, cols[c].family.integer ? String(Math.trunc(v)) : formatFixed(v, 4)));
+        if (cols[c].family.text) out.push(line(cols[c].name, qid, `'${result.texts.get(qi * cols.length + c) ?? ''}'`));
+        else out.push(line(cols[c].name, qid, cols[c].family.integer ? String(Math.trunc(v)) : formatFixed(v, 4)));
       }
     }
   }
+  if (!summary) return out.join('');
   for (const m of result.measures) {
     if (m.family.name === 'runid') out.push(line('runid', 'all', result.runId));
     else if (m.family.name === 'num_q') out.push(line('num_q', 'all', String(result.numQ)));
   }
   for (let c = 0; c < cols.length; c++) {
+    if (cols[c].family.text) continue; // trec_eval prints text measures per query only
     const v = result.summary[c];
     out.push(line(cols[c].name, 'all', cols[c].family.integer ? String(Math.trunc(v)) : formatFixed(v, 4)));
   }

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { DocArena, EntrySet, type DocIds } from './docArena';
 import { decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync, splitFields } from './lines';
+import { forEachLine, forEachLineSync, quotable, splitFields } from './lines';
 import { parseFloatBytes } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -254,7 +254,7 @@ class RunParser {
         message: `expected 6 columns, found ${n}`,
         file: this.path,
         line: lineNo,
-        text: buf.toString('utf8', start, end),
+        text: quotable(buf, start, end),
         hint: RUN_HINT,
       });
     }
@@ -262,10 +262,10 @@ class RunParser {
     if (Number.isNaN(score)) {
       throw new InputError({
         code: 'not-a-number',
-        message: `score '${buf.toString('utf8', f[8], f[9])}' (column 5) is not a number`,
+        message: `score '${quotable(buf, f[8], f[9])}' (column 5) is not a number (trec_eval's atof would silently read it as ${atofPrefix(quotable(buf, f[8], f[9]))})`,
         file: this.path,
         line: lineNo,
-        text: buf.toString('utf8', start, end),
+        text: quotable(buf, start, end),
         hint: RUN_HINT,
       });
     }
@@ -312,9 +312,15 @@ function findLines(path: string, qid: string, docid: string): number[] & { text?
     if (splitFields(buf, start, end, f) < 6 || out.length >= 2) return;
     if (decodeId(buf, f[0], f[1]) === qid && decodeId(buf, f[4], f[5]) === docid) {
       out.push(lineNo);
-      out.text = buf.toString('utf8', start, end);
+      out.text = quotable(buf, start, end);
     }
   });
   return out;
 }
 
+
+/** What C's atof makes of a string it cannot read fully: the longest number at its start, or 0. */
+function atofPrefix(s: string): string {
+  const m = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/.exec(s);
+  return m ? String(Number(m[0])) : '0';
+}
