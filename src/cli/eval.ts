@@ -2,7 +2,7 @@ import { readQrels } from '../core/formats/qrels';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { encodeId } from '../core/formats/idTable';
 import { readRun } from '../core/formats/run';
-import { evaluate, formatTrecEval, MeasureSpecError } from '../core/eval';
+import { evaluate, formatTrecEval, MeasureSpecError, resolveMeasures } from '../core/eval';
 import { EXIT, UsageError, type Command } from './common';
 
 const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
@@ -28,7 +28,7 @@ options (trec_eval's):
   --trec-eval 10
               rank on scores read as doubles, as trec_eval 10.0 does (default 9: as trec_eval 9.0.8, which
               reads scores into a C float, so scores equal as float32 tie and are ordered by docno)
-  -h, --help  this help
+  -h, --help  this help; with -m MEASURE, what that measure is (as trec_eval -h -m)
 
 measures: official (default), all_trec, set (nicknames), relstring num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
   iprec_at_recall P recall infAP Rprec_mult ndcg ndcg_rel Rndcg ndcg_cut map_cut success set_P
@@ -56,15 +56,19 @@ interface EvalArgs {
   trecEval: 9 | 10;
 }
 
-function parseArgs(argv: string[]): EvalArgs | 'help' | 'version' {
+function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
   const a: EvalArgs = { perQuery: false, judgedOnly: false, summary: true, complete: false, relevanceLevel: 1, measures: [], files: [], trecEval: 9 };
+  let help = false;
   const intValue = (opt: string, v: string | undefined): number => {
     if (v === undefined || !/^-?\d+$/.test(v)) throw new UsageError(`${opt} needs an integer, got '${v ?? ''}'`);
     return Number(v);
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '-h' || arg === '--help') return 'help';
+    if (arg === '-h' || arg === '--help') {
+      help = true;
+      continue;
+    }
     if (arg === '--trec-eval' || arg.startsWith('--trec-eval=')) {
       const v = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
       if (v !== '9' && v !== '10') throw new UsageError(`--trec-eval takes 9 (9.0.8, the default) or 10 (10.0), got '${v ?? ''}'`);
@@ -114,6 +118,7 @@ function parseArgs(argv: string[]): EvalArgs | 'help' | 'version' {
         throw new UsageError(`unknown option '${arg}'`);
     }
   }
+  if (help) return { help: a.measures };
   if (a.files.length !== 2) throw new UsageError(`expected QRELS and RUN, got ${a.files.length} file argument(s)`);
   return a;
 }
@@ -122,12 +127,12 @@ export const evalCommand: Command = {
   summary: 'evaluate a TREC run against qrels, printing exactly what trec_eval prints',
   async run(argv) {
     const args = parseArgs(argv);
-    if (args === 'help') {
-      process.stdout.write(HELP);
-      return EXIT.ok;
-    }
     if (args === 'version') {
       process.stderr.write('trec_eval version 9.0.8 (irw eval; --trec-eval 10 for 10.0)\n');
+      return EXIT.ok;
+    }
+    if ('help' in args) {
+      process.stdout.write(args.help.length ? explain(args.help) : HELP);
       return EXIT.ok;
     }
     const [qrelsPath, runPath] = args.files;
@@ -195,4 +200,16 @@ function refuseSwapped(qrelsPath: string, runPath: string): void {
   if (q >= 6 && (r === 3 || r === 4)) {
     throw new UsageError(`QRELS and RUN look swapped: ${qrelsPath} has run lines (${q} columns) and ${runPath} has qrels lines (${r} columns). Usage: irw eval QRELS RUN`);
   }
+}
+
+/** trec_eval -h -m: each named measure (or a nickname's measures) with its explanation from the registry. */
+function explain(specs: string[]): string {
+  let measures;
+  try {
+    measures = resolveMeasures(specs);
+  } catch (e) {
+    if (e instanceof MeasureSpecError) throw new UsageError(e.message);
+    throw e;
+  }
+  return measures.map((m) => `${m.family.name}\n    ${m.family.help}\n`).join('');
 }

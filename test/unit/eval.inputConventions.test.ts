@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { evaluate } from '../../src/core/eval';
+import { evaluate, FAMILIES } from '../../src/core/eval';
 import { MeasureSpecError } from '../../src/core/eval/registry';
 import { InputError } from '../../src/core/formats/errors';
 import { MAX_LINE } from '../../src/core/formats/lines';
@@ -153,6 +153,14 @@ describe('irw eval command line (issue 11)', () => {
     const v = irw(['-v']);
     assert.equal(v.status, 0);
     assert.match(v.stderr, /trec_eval version 9\.0\.8/);
+  });
+
+  it('-h -m MEASURE explains the measure from the registry; every measure has an explanation', () => {
+    const r = irw(['-h', '-m', 'ndcg_cut', '-m', 'relstring']);
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /^relstring\n {4}Relevance of the top n(.|\n)*ndcg_cut\n {4}nDCG at cutoffs/);
+    for (const f of FAMILIES) assert.ok(f.help.length > 20, f.name);
+    assert.equal(irw(['-h', '-m', 'nope']).status, 2);
   });
 
   it('--trec-eval 10 ranks on doubles; a bad value is a usage error', () => {

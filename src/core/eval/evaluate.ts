@@ -123,17 +123,24 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
       judgedAnywhere: judged.subarray(0, numRet),
     };
     const row = new Float64Array(width);
-    // A query missing from the run (-c) is evaluated on an empty ranking, which gives what trec_eval gives for
-    // every measure but utility: trec_eval 9 does not evaluate such a query (0); trec_eval 10 evaluates it on a
-    // one-document "bogus" ranking of an unjudged docno and then zeroes a measure named exactly "utility".
+    if (q >= 0) computed.forEach((m, i) => m.family.compute(qr, ctx, m, row, offsets[i]));
+    else if (!layout10) {
+      // trec_eval 9 -c does not evaluate a query missing from the run: 0, but gm_* count their floor (which an
+      // empty ranking gives) and num_rel is counted from the qrels.
+      computed.forEach((m, i) => {
+        if (m.family.aggregate === 'gm' || m.family.name === 'num_rel') m.family.compute(qr, ctx, m, row, offsets[i]);
+      });
+    } else {
+      // trec_eval 10 evaluates it on a one-document "bogus" ranking of an unjudged docno (-J drops that too),
+      // then zeroes num_ret, unj, rbp_resid, relstring and a measure named exactly "utility".
+      const bogus = judgedOnly ? qr : { ...qr, rels: Int32Array.of(NONPOOL), numRet: 1, judgedAnywhere: Uint8Array.of(0) };
+      computed.forEach((m, i) => {
+        const zeroed = m.family.name === 'num_ret' || m.family.name === 'unj' || (m.family.name === 'utility' && m.names[0] === 'utility');
+        if (!zeroed) m.family.compute(m.family.origin === 'irw' ? qr : bogus, ctx, m, row, offsets[i]);
+      });
+    }
     computed.forEach((m, i) => {
-      if (q >= 0 || m.family.name !== 'utility') m.family.compute(qr, ctx, m, row, offsets[i]);
-      else if (layout10 && m.names[0] !== 'utility') {
-        m.family.compute({ ...qr, rels: Int32Array.of(NONPOOL), numRet: 1 }, ctx, m, row, offsets[i]);
-      }
-    });
-    computed.forEach((m, i) => {
-      if (m.family.text) texts.set(queries.length * width + offsets[i], m.family.text(qr, m));
+      if (m.family.text) texts.set(queries.length * width + offsets[i], q >= 0 ? m.family.text(qr, m) : '');
     });
     queries.push(qid);
     missing.push(q < 0 ? 1 : 0);

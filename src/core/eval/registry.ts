@@ -32,6 +32,8 @@ type Compute = (q: QueryRels, ctx: MeasureContext, m: ResolvedMeasure, out: Floa
 
 export interface Family {
   name: string;
+  /** trec_eval -h -m NAME: what the measure is, with an example of its parameters. */
+  help: string;
   /** Printed as an integer (%ld) or with four decimals (%.4f). */
   integer: boolean;
   params: Params;
@@ -64,63 +66,63 @@ const cut = (integer: boolean, defaults: number[]): Params => ({ kind: 'cutoffs'
 
 /** In trec_eval's measure-table order, which is the order of its output whatever the order of -m. */
 export const FAMILIES: readonly Family[] = [
-  { name: 'runid', integer: false, params: { kind: 'none' }, aggregate: 'sum', perQuery: false, origin: 'trec_eval 9', compute: () => {} },
-  { name: 'num_q', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: false, origin: 'trec_eval 9', compute: () => {} },
-  { name: 'num_ret', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRet) },
-  { name: 'num_rel', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRel) },
-  { name: 'num_rel_ret', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRelRet) },
-  { name: 'map', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(averagePrecision) },
-  { name: 'gm_map', integer: false, params: { kind: 'none' }, aggregate: 'gm', perQuery: false, origin: 'trec_eval 9', compute: scalar(logAveragePrecision) },
-  { name: 'Rprec', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(rPrecision) },
-  { name: 'bpref', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(bpref) },
-  { name: 'recip_rank', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(reciprocalRank) },
+  { name: 'runid', help: 'Run id: the tag (6th column) of the run\'s last line.', integer: false, params: { kind: 'none' }, aggregate: 'sum', perQuery: false, origin: 'trec_eval 9', compute: () => {} },
+  { name: 'num_q', help: 'Number of queries evaluated (in both files, or every qrels query with -c).', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: false, origin: 'trec_eval 9', compute: () => {} },
+  { name: 'num_ret', help: 'Number of documents retrieved (after -M, and -J). Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRet) },
+  { name: 'num_rel', help: 'Number of relevant documents (grade >= -l) in the qrels. Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRel) },
+  { name: 'num_rel_ret', help: 'Number of relevant documents retrieved. Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRelRet) },
+  { name: 'map', help: 'Mean average precision: precision at each relevant retrieved document, summed, over R.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(averagePrecision) },
+  { name: 'gm_map', help: 'Geometric mean of average precision (per query floored at 0.00001). Summary only.', integer: false, params: { kind: 'none' }, aggregate: 'gm', perQuery: false, origin: 'trec_eval 9', compute: scalar(logAveragePrecision) },
+  { name: 'Rprec', help: 'Precision after R documents (R = number of relevant documents).', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(rPrecision) },
+  { name: 'bpref', help: 'Binary preference (Buckley & Voorhees 2004): for each relevant retrieved document, 1 minus the share of the first R judged non-relevant documents ranked above it, over R.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(bpref) },
+  { name: 'recip_rank', help: 'Reciprocal rank of the first relevant document.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(reciprocalRank) },
   {
-    name: 'iprec_at_recall', integer: false, params: cut(false, [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]),
+    name: 'iprec_at_recall', help: 'Interpolated precision (the highest precision at or below a rank) at recall levels; default 0, 0.1, ..., 1. iprec_at_recall.0.25,0.5', integer: false, params: cut(false, [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]),
     aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
     compute: (q, ctx, m, out, at) => interpolatedPrecision(q, ctx, m.cutoffs, out, at),
   },
-  { name: 'P', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => precisionAt(q, ctx, m.cutoffs, out, at) },
+  { name: 'P', help: 'Precision at cutoffs: relevant in the top k over k. P.5,10', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => precisionAt(q, ctx, m.cutoffs, out, at) },
   {
-    name: 'relstring', integer: false, params: { kind: 'values', defaults: [10] }, aggregate: 'mean', perQuery: true,
+    name: 'relstring', help: 'Relevance of the top n (default 10) as one character each: grade 0-9, > above 9, - not in the pool, . pooled but unjudged. Per query only. relstring.20', integer: false, params: { kind: 'values', defaults: [10] }, aggregate: 'mean', perQuery: true,
     origin: 'trec_eval 9', compute: () => {}, text: (q, m) => relString(q, m.values[0]),
   },
-  { name: 'recall', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => recallAt(q, ctx, m.cutoffs, out, at) },
-  { name: 'infAP', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(infAP) },
-  { name: 'gm_bpref', integer: false, params: { kind: 'none' }, aggregate: 'gm', perQuery: false, origin: 'trec_eval 9', compute: scalar(logBpref) },
+  { name: 'recall', help: 'Recall at cutoffs: relevant in the top k over R. recall.100,1000', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => recallAt(q, ctx, m.cutoffs, out, at) },
+  { name: 'infAP', help: 'Inferred AP (Yilmaz & Aslam 2006): pooled-but-unjudged documents (negative grades) estimated from the judged ones.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(infAP) },
+  { name: 'gm_bpref', help: 'Geometric mean of bpref (per query floored at 0.00001). Summary only.', integer: false, params: { kind: 'none' }, aggregate: 'gm', perQuery: false, origin: 'trec_eval 9', compute: scalar(logBpref) },
   {
-    name: 'Rprec_mult', integer: false, params: cut(false, [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]),
+    name: 'Rprec_mult', help: 'Precision after x * R documents, for multipliers x (default 0.2 ... 2.0). Rprec_mult.0.5,2', integer: false, params: cut(false, [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]),
     aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
     compute: (q, ctx, m, out, at) => rPrecisionMult(q, ctx, m.cutoffs, out, at),
   },
   {
-    name: 'utility', integer: false, params: { kind: 'values', defaults: [1, -1, 0, 0] },
+    name: 'utility', help: 'Set utility a*relret + b*nonrelret + c*relnotret + d*nonrelnotret (the last needs -N). Default utility.1,-1,0,0', integer: false, params: { kind: 'values', defaults: [1, -1, 0, 0] },
     aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
     compute: scalar((q, ctx, m) => utility(q, ctx.numDocsInColl, m.values)),
   },
   {
-    name: '11pt_avg', integer: false, params: { kind: 'values', defaults: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] },
+    name: '11pt_avg', help: 'Interpolated precision averaged over recall points (default 0, 0.1, ..., 1). 11pt_avg.0.2,0.5,0.8', integer: false, params: { kind: 'values', defaults: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] },
     aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
     compute: scalar((q, ctx, m) => elevenPointAverage(q, ctx, m.values)),
   },
-  { name: 'binG', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx) => binaryG(q, ctx.relevanceLevel)) },
-  { name: 'G', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => gainG(q, m.gains)) },
-  { name: 'ndcg', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcg(q, m.gains)) },
-  { name: 'ndcg_rel', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcgRel(q, m.gains)) },
-  { name: 'Rndcg', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => rNdcg(q, m.gains)) },
-  { name: 'ndcg_cut', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, _c, m, out, at) => ndcgCut(q, m.cutoffs, out, at) },
-  { name: 'map_cut', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => mapCut(q, ctx, m.cutoffs, out, at) },
-  { name: 'relative_P', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
-  { name: 'success', integer: false, params: cut(true, [1, 5, 10]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => success(q, ctx, m.cutoffs, out, at) },
-  { name: 'set_P', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setPrecision) },
-  { name: 'set_relative_P', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setRelativePrecision) },
-  { name: 'set_recall', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setRecall) },
-  { name: 'set_map', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setMap) },
-  { name: 'set_F', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
-  { name: 'num_nonrel_judged_ret', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
-  { name: 'unj', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: (q, _c, m, out, at) => unjudgedAt(q, m.cutoffs, out, at) },
-  { name: 'recall_cap', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
-  { name: 'judged', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => judgedAt(q, m.cutoffs, out, at) },
-  { name: 'hole', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => holeAt(q, m.cutoffs, out, at) },
+  { name: 'binG', help: 'Binary gain: 1/log2(2 + rank - relevant so far) per relevant document, over R.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx) => binaryG(q, ctx.relevanceLevel)) },
+  { name: 'G', help: 'Normalised cumulative gain with a cost of at least 1 per rank (Sakai); gains as ndcg. G.1=1,2=3', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => gainG(q, m.gains)) },
+  { name: 'ndcg', help: 'Normalised discounted cumulative gain over the whole ranking; gain = grade unless level=gain pairs are given. ndcg.1=1,2=3', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcg(q, m.gains)) },
+  { name: 'ndcg_rel', help: 'nDCG averaged over the ranks of the relevant documents.', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcgRel(q, m.gains)) },
+  { name: 'Rndcg', help: 'nDCG averaged at the ranks where the ideal gain level changes, up to R.', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => rNdcg(q, m.gains)) },
+  { name: 'ndcg_cut', help: 'nDCG at cutoffs (gain = grade). ndcg_cut.10', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, _c, m, out, at) => ndcgCut(q, m.cutoffs, out, at) },
+  { name: 'map_cut', help: 'Average precision over the top k, normalised by R. map_cut.100', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => mapCut(q, ctx, m.cutoffs, out, at) },
+  { name: 'relative_P', help: 'Relevant in the top k over min(k, R). relative_P.10', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
+  { name: 'success', help: '1 if a relevant document is in the top k. success.1,5,10', integer: false, params: cut(true, [1, 5, 10]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => success(q, ctx, m.cutoffs, out, at) },
+  { name: 'set_P', help: 'Precision of the whole retrieved set.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setPrecision) },
+  { name: 'set_relative_P', help: 'Relevant retrieved over min(retrieved, R).', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setRelativePrecision) },
+  { name: 'set_recall', help: 'Recall of the whole retrieved set.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setRecall) },
+  { name: 'set_map', help: 'Set precision times set recall.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setMap) },
+  { name: 'set_F', help: 'F-measure of set precision and recall with weight beta (default 1). set_F.0.5', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
+  { name: 'num_nonrel_judged_ret', help: 'Number of retrieved documents judged non-relevant (0 <= grade < -l). Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
+  { name: 'unj', help: 'trec_eval 10: share of the top k not judged for the query (k past a short ranking count as judged). unj.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: (q, _c, m, out, at) => unjudgedAt(q, m.cutoffs, out, at) },
+  { name: 'recall_cap', help: 'BEIR R_cap@k: relevant in the top k over min(R, k). recall_cap.100', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
+  { name: 'judged', help: 'Share of the top k judged (grade >= 0) for this query. judged.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => judgedAt(q, m.cutoffs, out, at) },
+  { name: 'hole', help: 'BEIR Hole@k: share of the top k judged for no query of the qrels. hole.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => holeAt(q, m.cutoffs, out, at) },
 ];
 
 const BY_NAME = new Map(FAMILIES.map((f) => [f.name, f]));
@@ -155,7 +157,7 @@ export function resolveMeasures(specs: readonly string[], firstParamsWin = false
     if (!nick && !family) {
       const near = suggest(name);
       throw new MeasureSpecError(
-        `unknown measure '${name}'${near.length ? `: did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''} ` +
+        `unknown measure '${name}'${near.length ? `: did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : '.'} ` +
           `Known: ${[...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)].join(', ')}`,
       );
     }

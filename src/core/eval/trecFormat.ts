@@ -5,7 +5,8 @@ import type { EvalResult } from './evaluate';
  * double x is exactly halfway at `digits` decimals only when x * 2^(digits+1) is an odd integer.
  */
 export function formatFixed(x: number, digits: number): string {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  // trec_eval's NaNs come from 0.0 / 0.0, which x86 makes negative: glibc prints "-nan".
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? '-nan' : x > 0 ? 'inf' : '-inf';
   const t = Math.abs(x) * 2 ** (digits + 1);
   if (Number.isInteger(t) && t % 2 === 1 && t < 2 ** 53) {
     const scale = 10 ** digits;
@@ -16,6 +17,11 @@ export function formatFixed(x: number, digits: number): string {
     return x < 0 ? `-${body}` : body;
   }
   return x.toFixed(digits);
+}
+
+/** %6.4f: at least 6 characters wide (only "-nan" and "inf" are shorter). */
+function float(x: number): string {
+  return formatFixed(x, 4).padStart(6);
 }
 
 function line(name: string, qid: string, value: string): string {
@@ -34,7 +40,7 @@ export function formatTrecEval(result: EvalResult, perQuery: boolean, summary = 
         if (!cols[c].family.perQuery) continue;
         const v = result.values[qi * cols.length + c];
         if (cols[c].family.text) out.push(line(cols[c].name, qid, `'${result.texts.get(qi * cols.length + c) ?? ''}'`));
-        else out.push(line(cols[c].name, qid, cols[c].family.integer ? String(Math.trunc(v)) : formatFixed(v, 4)));
+        else out.push(line(cols[c].name, qid, cols[c].family.integer ? String(Math.trunc(v)) : float(v)));
       }
     }
   }
@@ -46,7 +52,7 @@ export function formatTrecEval(result: EvalResult, perQuery: boolean, summary = 
   for (let c = 0; c < cols.length; c++) {
     if (cols[c].family.text) continue; // trec_eval prints text measures per query only
     const v = result.summary[c];
-    out.push(line(cols[c].name, 'all', cols[c].family.integer ? String(Math.trunc(v)) : formatFixed(v, 4)));
+    out.push(line(cols[c].name, 'all', cols[c].family.integer ? String(Math.trunc(v)) : float(v)));
   }
   return out.join('');
 }

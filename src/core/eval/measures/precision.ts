@@ -73,10 +73,10 @@ export function rPrecisionMult(q: QueryRels, ctx: MeasureContext, mults: readonl
  * into a number of relevant documents as relevantCutoff() says.
  */
 export function interpolatedPrecision(q: QueryRels, ctx: MeasureContext, recalls: readonly number[], out: Float64Array, at: number): void {
-  if (q.numRet === 0) return;
   const cutoffs = recalls.map((r) => relevantCutoff(ctx, r, q.numRel));
   let cut = cutoffs.length - 1;
   while (cut >= 0 && cutoffs[cut] > q.numRelRet) cut--;
+  // With nothing retrieved (-J, -M 0) this is 0 / 0: trec_eval prints -nan for the recall points it reaches.
   let intPrecis = q.numRelRet / q.numRet;
   let relSoFar = q.numRelRet;
   for (let i = q.numRet; i > 0 && relSoFar > 0; i--) {
@@ -106,7 +106,6 @@ export function setMap(q: QueryRels): number {
 /** 11pt_avg: interpolated precision averaged over the given recall points (default 0, 0.1, ..., 1). */
 export function elevenPointAverage(q: QueryRels, ctx: MeasureContext, recalls: readonly number[]): number {
   const out = new Float64Array(recalls.length);
-  if (q.numRet === 0) return 0;
   interpolatedPrecision(q, ctx, recalls, out, 0);
   // Summed from the highest recall point down, in trec_eval's order (the last bit can decide a printed digit).
   let sum = 0;

@@ -13,12 +13,14 @@ import { expectedFile, expectedOf, suite, type Expected } from './differential/s
 
 /** trec_eval's options as evaluate() options. */
 function optionsOf(opts: readonly string[]) {
-  const o: { complete?: boolean; relevanceLevel?: number; maxRetrieved?: number; numDocsInColl?: number } = {};
+  const o: { complete?: boolean; relevanceLevel?: number; maxRetrieved?: number; numDocsInColl?: number; judgedOnly?: boolean; summary?: boolean } = {};
   for (let i = 0; i < opts.length; i++) {
     if (opts[i] === '-c') o.complete = true;
     else if (opts[i] === '-l') o.relevanceLevel = Number(opts[++i]);
     else if (opts[i] === '-M') o.maxRetrieved = Number(opts[++i]);
     else if (opts[i] === '-N') o.numDocsInColl = Number(opts[++i]);
+    else if (opts[i] === '-J') o.judgedOnly = true;
+    else if (opts[i] === '-n') o.summary = false;
     else throw new Error(`option ${opts[i]} not mapped`);
   }
   return o;
@@ -62,14 +64,15 @@ for (const version of [9, 10] as const) {
             if (shared) failures.push(`case ${seed} [${opts.join(' ')}]: trec_eval refused, irw has a shared query`);
             return;
           }
-          const result = evaluate(qrels, run, { measures: s.measures, firstParamsWin: true, trecEval: version, ...optionsOf(opts) });
+          const { summary, ...options } = optionsOf(opts);
+          const result = evaluate(qrels, run, { measures: s.measures, firstParamsWin: true, trecEval: version, ...options });
           if ('error' in want) {
             // trec_eval 10.0 stops at a qrels query missing from the run without -c (exit 4): irw answers (README).
             assert.match(want.error, /result qid '.*' not found in qrels/);
             trecEvalFailed++;
             return;
           }
-          const got = expectedOf(encodeId(formatTrecEval(result, true)));
+          const got = expectedOf(encodeId(formatTrecEval(result, true, summary)));
           if (got.digest !== want.digest) {
             failures.push(`case ${seed} [${opts.join(' ')}]: output differs${got.summary !== want.summary ? `\n  want summary ${want.summary}\n  got  summary ${got.summary}` : ' (per-query lines)'}`);
           }

@@ -114,7 +114,15 @@ function shuffleSome(lines: Buffer[], r: () => number): void {
 }
 
 /** trec_eval command-line option sets each case is evaluated with (always with -q). */
-export const OPTION_SETS: readonly (readonly string[])[] = [[], ['-c'], ['-l', '2'], ['-M', '3'], ['-c', '-M', '5', '-l', '2', '-N', '50']];
+export const OPTION_SETS: readonly (readonly string[])[] = [
+  [],
+  ['-c'],
+  ['-l', '2'],
+  ['-M', '3'],
+  ['-c', '-M', '5', '-l', '2', '-N', '50'],
+  ['-J'],
+  ['-J', '-c', '-M', '4', '-n'],
+];
 
 /** Parameterised measures beside all_trec's defaults (trec_eval -m syntax). */
 export const PARAM_MEASURES = ['P.1,2,3', 'ndcg_cut.1,3', 'ndcg.1=1,2=3,3=10', 'success.2', 'set_F.0.5', 'map_cut.2,4', 'recall.2,4', 'Rprec_mult.0.5,1.5', 'iprec_at_recall.0.25', '11pt_avg.0.2,0.5,0.8', 'utility.1,-1,2,0.5'];
