@@ -2,7 +2,7 @@ import { bpref, infAP, logBpref } from './measures/bpref';
 import { numNonrelJudgedRet, numRel, numRelRet, numRet, utility } from './measures/counts';
 import { holeAt, judgedAt, relString, unjudgedAt } from './measures/judged';
 import { averagePrecision, logAveragePrecision, mapCut } from './measures/map';
-import { binaryG, gainG, ndcg, ndcgCut, ndcgRel, rNdcg } from './measures/ndcg';
+import { binaryG, dcgAndIdeal, gainG, ndcg, ndcgCut, ndcgRel, rNdcg } from './measures/ndcg';
 import {
   elevenPointAverage,
   interpolatedPrecision,
@@ -106,6 +106,8 @@ export const FAMILIES: readonly Family[] = [
   },
   { name: 'binG', help: 'Binary gain: 1/log2(2 + rank - relevant so far) per relevant document, over R.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx) => binaryG(q, ctx.relevanceLevel)) },
   { name: 'G', help: 'Normalised cumulative gain with a cost of at least 1 per rank (Sakai); gains as ndcg. G.1=1,2=3', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => gainG(q, m.gains)) },
+  { name: 'dcg', help: 'trec_eval 10: discounted cumulative gain of the ranking (gains as ndcg). dcg.1=1,2=3', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q, _c, m) => dcgAndIdeal(q, m.gains)[0]) },
+  { name: 'ideal_dcg', help: 'trec_eval 10: discounted cumulative gain of the ideal ranking (gains as ndcg).', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q, _c, m) => dcgAndIdeal(q, m.gains)[1]) },
   { name: 'ndcg', help: 'Normalised discounted cumulative gain over the whole ranking; gain = grade unless level=gain pairs are given. ndcg.1=1,2=3', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcg(q, m.gains)) },
   { name: 'ndcg_rel', help: 'nDCG averaged over the ranks of the relevant documents.', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcgRel(q, m.gains)) },
   { name: 'Rndcg', help: 'nDCG averaged at the ranks where the ideal gain level changes, up to R.', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => rNdcg(q, m.gains)) },

@@ -68,6 +68,12 @@ class IdealWalk {
 }
 
 export function ndcg(q: QueryRels, pairs: readonly (readonly [number, number])[]): number {
+  const [dcg, idcg] = dcgAndIdeal(q, pairs);
+  return idcg > 0 ? dcg / idcg : 0;
+}
+
+/** DCG of the ranking and of the ideal ranking (trec_eval 10's dcg and ideal_dcg; ndcg is their ratio). */
+export function dcgAndIdeal(q: QueryRels, pairs: readonly (readonly [number, number])[]): [number, number] {
   const gains = setupGains(q, pairs);
   const ideal = new IdealWalk(gains);
   let dcg = 0;
@@ -87,7 +93,7 @@ export function ndcg(q: QueryRels, pairs: readonly (readonly [number, number])[]
     const ig = ideal.next();
     if (ig > 0) idcg += ig / log2At(i);
   }
-  return idcg > 0 ? dcg / idcg : 0;
+  return [dcg, idcg];
 }
 
 /** ndcg_rel: nDCG averaged over the ranks of relevant (gain > 0) documents; unretrieved ones use final nDCG. */
