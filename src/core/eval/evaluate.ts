@@ -135,7 +135,8 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
       // then zeroes num_ret, unj, rbp_resid, relstring and a measure named exactly "utility".
       const bogus = judgedOnly ? qr : { ...qr, rels: Int32Array.of(NONPOOL), numRet: 1, judgedAnywhere: Uint8Array.of(0) };
       computed.forEach((m, i) => {
-        const zeroed = m.family.name === 'num_ret' || m.family.name === 'unj' || (m.family.name === 'utility' && m.names[0] === 'utility');
+        const name = m.family.name;
+        const zeroed = name === 'num_ret' || name === 'unj' || name === 'rbp_resid' || (name === 'utility' && m.names[0] === 'utility');
         if (!zeroed) m.family.compute(m.family.origin === 'irw' ? qr : bogus, ctx, m, row, offsets[i]);
       });
     }

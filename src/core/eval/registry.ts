@@ -15,7 +15,7 @@ import {
   setRelativePrecision,
   success,
 } from './measures/precision';
-import { rbp } from './measures/rbp';
+import { rbp, rbpResidual } from './measures/rbp';
 import { cappedRecallAt, recallAt, setF, setRecall } from './measures/recall';
 import type { MeasureContext, QueryRels } from './relevance';
 import { formatFixed } from './trecFormat';
@@ -123,6 +123,7 @@ export const FAMILIES: readonly Family[] = [
   { name: 'set_F', help: 'F-measure of set precision and recall with weight beta (default 1). set_F.0.5', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
   { name: 'num_nonrel_judged_ret', help: 'Number of retrieved documents judged non-relevant (0 <= grade < -l). Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
   { name: 'rbp', help: 'trec_eval 10: rank-biased precision (Moffat & Zobel 2008), persistence p = 0.9, grades scaled to [0, 1].', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q) => rbp(q)) },
+  { name: 'rbp_resid', help: 'trec_eval 10: how much rbp could still rise if every unjudged retrieved document (and every rank past the ranking) had gain 1.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q) => rbpResidual(q)) },
   { name: 'unj', help: 'trec_eval 10: share of the top k not judged for the query (k past a short ranking count as judged). unj.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: (q, _c, m, out, at) => unjudgedAt(q, m.cutoffs, out, at) },
   { name: 'recall_cap', help: 'BEIR R_cap@k: relevant in the top k over min(R, k). recall_cap.100', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
   { name: 'judged', help: 'Share of the top k judged (grade >= 0) for this query. judged.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => judgedAt(q, m.cutoffs, out, at) },

@@ -20,3 +20,21 @@ export function rbp(q: QueryRels, p = 0.9): number {
   }
   return (1 - p) * sum;
 }
+
+/**
+ * rbp_resid (trec_eval 10 m_rbp_resid.c): how much rbp could still rise: p^n (the ranks past the ranking)
+ * plus (1 - p) * the sum of p^rank over unjudged retrieved documents; 0 when every one is judged.
+ */
+export function rbpResidual(q: QueryRels, p = 0.9): number {
+  let unjudged = 0;
+  let sum = 0;
+  let curP = 1;
+  for (let i = 0; i < q.numRet; i++) {
+    if (q.rels[i] < 0) {
+      unjudged++;
+      sum += curP;
+    }
+    curP *= p;
+  }
+  return unjudged ? curP + (1 - p) * sum : 0;
+}
