@@ -89,6 +89,13 @@ describe('input conventions (issue 16 item 4, issue 11)', () => {
     assert.ok(process.memoryUsage().rss - before < 512 << 20);
   });
 
+  it('a 200 KB docno matches itself (trec_eval 9.0.8 and 10.0 agree: P_1 = 1)', () => {
+    const d = 'd'.repeat(200_000);
+    const q = readQrels(file('long.qrels', `q1 0 ${d} 1\nq1 0 x 0\n`));
+    const r = readRun(file('long.run', `q1 Q0 ${d} 1 2 t\nq1 Q0 x 2 1 t\n`));
+    assert.equal(evaluate(q, r, { measures: ['P.1'] }).mean.get('P_1'), 1);
+  });
+
   it('a quoted bad line is cut at 200 characters, NUL bytes included', () => {
     const e = inputError(() => readRun(file('nul.run', Buffer.concat([Buffer.from('q1 Q0 d1 1 '), Buffer.alloc(1000, 0), Buffer.from('\n')]))));
     assert.ok(e.text!.length <= 201, String(e.text!.length));
