@@ -89,6 +89,14 @@ describe('input conventions (issue 16 item 4, issue 11)', () => {
     assert.ok(process.memoryUsage().rss - before < 512 << 20);
   });
 
+  it('fields split on every whitespace trec_eval splits on (isspace: VT, FF, CR inside a line too)', () => {
+    const q = readQrels(file('ws.qrels', '1 0\fa 1\n1\v0 b\r1\n1 0 c 0\n'));
+    const r = readRun(file('ws.run', '1 Q0 a\f1 1\v run\n1 Q0 b 2\r2 run\n1 Q0 c 3 3 run\n'));
+    // trec_eval 9.0.8 on these files: num_ret 3, num_rel 2, P_1 0, P_2 0.5.
+    const res = evaluate(q, r, { measures: ['num_ret', 'num_rel', 'P.1,2'] });
+    assert.deepEqual([res.mean.get('num_ret'), res.mean.get('num_rel'), res.mean.get('P_1'), res.mean.get('P_2')], [3, 2, 0, 0.5]);
+  });
+
   it('a 200 KB docno matches itself (trec_eval 9.0.8 and 10.0 agree: P_1 = 1)', () => {
     const d = 'd'.repeat(200_000);
     const q = readQrels(file('long.qrels', `q1 0 ${d} 1\nq1 0 x 0\n`));

@@ -194,15 +194,18 @@ function unreadable(path: string, e: unknown): InputError {
   });
 }
 
-/** Splits a line window into fields on runs of spaces and TABs; returns [start, end) pairs. */
+/**
+ * Splits a line window into fields on runs of whitespace as C's isspace() sees it (space, TAB, VT, FF, CR),
+ * which is how trec_eval splits qrels and run lines; returns [start, end) pairs.
+ */
 export function splitFields(buf: Buffer, start: number, end: number, out: number[]): number {
   let count = 0;
   let i = start;
   while (i < end) {
-    while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
+    while (i < end && isSpace(buf[i])) i++;
     if (i >= end) break;
     const s = i;
-    while (i < end && buf[i] !== 32 && buf[i] !== 9) i++;
+    while (i < end && !isSpace(buf[i])) i++;
     out[2 * count] = s;
     out[2 * count + 1] = i;
     count++;
@@ -210,6 +213,9 @@ export function splitFields(buf: Buffer, start: number, end: number, out: number
   return count;
 }
 
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
 function bomLength(buf: Buffer, len: number): number {
   return len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
 }
