@@ -2,7 +2,7 @@
  * Seeded random qrels and runs for the differential test against trec_eval (differential.test.ts). Small
  * inputs that stress what trips evaluators: score ties and float32 near-ties, graded, zero and negative
  * judgements, queries in only one file, long and case-differing docnos, docnos that are not UTF-8, odd
- * whitespace and number formats. Changing anything here changes every case: re-record (record.ts).
+ * whitespace (TAB, VT, FF) and number formats. Changing anything here changes every case: re-record (record.ts).
  */
 
 /** mulberry32: a small, fast, well-distributed 32-bit PRNG; the same seed gives the same case everywhere. */
@@ -30,7 +30,7 @@ export function generateCase(seed: number): GeneratedCase {
   const qidStyles = [(i: number) => `q${i}`, (i: number) => `Q${i}`, (i: number) => String(i), (i: number) => `${i}0`];
   const nq = 1 + int(4);
   const qids = [...new Set(Array.from({ length: nq + 1 }, () => pick(qidStyles)(1 + int(12))))];
-  const ws = () => pick([' ', ' ', '\t', '  ', ' \t ']);
+  const ws = () => pick([' ', ' ', '\t', '  ', ' \t ', '\f', ' \v']);
 
   const docName = (i: number): Buffer => {
     switch (int(10)) {
