@@ -1,27 +1,39 @@
 import { readQrels } from '../core/formats/qrels';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { encodeId } from '../core/formats/idTable';
 import { readRun } from '../core/formats/run';
-import { evaluate, formatTrecEval, MeasureSpecError } from '../core/eval';
+import { evaluate, formatTrecEval, MeasureSpecError, resolveMeasures } from '../core/eval';
 import { EXIT, UsageError, type Command } from './common';
 
-const HELP = `usage: irw eval [-q] [-c] [-l N] [-M N] [-m measure[.params]]... QRELS RUN
+const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
 
 Evaluates a TREC run against qrels and prints exactly what trec_eval 9.0.8 prints.
 
   QRELS   TREC qrels (qid iter docid grade) or BEIR qrels (query-id corpus-id score, header, CRLF ok)
   RUN     TREC run (qid Q0 docid rank score tag; spaces or TABs)
+          either may be gzip-compressed, or - for standard input
 
 options (trec_eval's):
   -q          also print each query's values
   -c          average over all queries in the qrels; queries missing from the run score 0
   -l N        lowest grade counted as relevant (default 1)
   -M N        evaluate only the top N documents of each query
+  -J          judged documents only: drop documents not judged for the query from each ranking (after -M)
+  -n          no summary: only the per-query values (with -q)
+  -o          accepted and ignored (obsolete in trec_eval)
+  -v          print the trec_eval version followed and exit
+  -N N        number of documents in the collection (utility's last coefficient)
   -m MEASURE  measure or nickname, with optional parameters: -m ndcg_cut.10,100 -m official
               (repeatable; as in trec_eval, only the first -m's parameters for a measure are used)
-  -h, --help  this help
+  --trec-eval 10
+              rank on scores read as doubles, as trec_eval 10.0 does (default 9: as trec_eval 9.0.8, which
+              reads scores into a C float, so scores equal as float32 tie and are ordered by docno)
+  -h, --help  this help; with -m MEASURE, what that measure is (as trec_eval -h -m)
 
-measures: official (default), num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
+measures: official (default), all_trec, set (nicknames), relstring num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
   iprec_at_recall P recall infAP Rprec_mult ndcg ndcg_rel Rndcg ndcg_cut map_cut success set_P
-  set_recall set_F num_nonrel_judged_ret, unj (trec_eval 10), and BEIR's measures trec_eval lacks:
+  set_recall set_F num_nonrel_judged_ret gm_bpref utility 11pt_avg binG G relative_P set_relative_P
+  set_map, unj (trec_eval 10), and BEIR's measures trec_eval lacks:
   recall_cap.k (relevant in top k / min(R, k)), hole.k (share of top k judged for no query),
   judged.k (share of top k judged for this query).
 
@@ -33,22 +45,36 @@ exit codes: 0 ok, 1 bad input (file, line and what to do are printed), 2 usage e
 
 interface EvalArgs {
   perQuery: boolean;
+  judgedOnly: boolean;
+  summary: boolean;
   complete: boolean;
   relevanceLevel: number;
   maxRetrieved?: number;
+  numDocsInColl?: number;
   measures: string[];
   files: string[];
+  trecEval: 9 | 10;
 }
 
-function parseArgs(argv: string[]): EvalArgs | 'help' {
-  const a: EvalArgs = { perQuery: false, complete: false, relevanceLevel: 1, measures: [], files: [] };
+function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
+  const a: EvalArgs = { perQuery: false, judgedOnly: false, summary: true, complete: false, relevanceLevel: 1, measures: [], files: [], trecEval: 9 };
+  let help = false;
   const intValue = (opt: string, v: string | undefined): number => {
     if (v === undefined || !/^-?\d+$/.test(v)) throw new UsageError(`${opt} needs an integer, got '${v ?? ''}'`);
     return Number(v);
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '-h' || arg === '--help') return 'help';
+    if (arg === '-h' || arg === '--help') {
+      help = true;
+      continue;
+    }
+    if (arg === '--trec-eval' || arg.startsWith('--trec-eval=')) {
+      const v = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (v !== '9' && v !== '10') throw new UsageError(`--trec-eval takes 9 (9.0.8, the default) or 10 (10.0), got '${v ?? ''}'`);
+      a.trecEval = v === '10' ? 10 : 9;
+      continue;
+    }
     if (!arg.startsWith('-') || arg === '-') {
       a.files.push(arg);
       continue;
@@ -60,10 +86,17 @@ function parseArgs(argv: string[]): EvalArgs | 'help' {
     switch (flag) {
       case 'q':
       case 'c':
+      case 'J':
+      case 'n':
+      case 'o':
+      case 'v':
         for (const ch of arg.slice(1)) {
           if (ch === 'q') a.perQuery = true;
           else if (ch === 'c') a.complete = true;
-          else throw new UsageError(`unknown option '-${ch}' in '${arg}'`);
+          else if (ch === 'J') a.judgedOnly = true;
+          else if (ch === 'n') a.summary = false;
+          else if (ch === 'v') return 'version';
+          else if (ch !== 'o') throw new UsageError(`unknown option '-${ch}' in '${arg}'`);
         }
         break;
       case 'l':
@@ -71,6 +104,9 @@ function parseArgs(argv: string[]): EvalArgs | 'help' {
         break;
       case 'M':
         a.maxRetrieved = intValue('-M', value());
+        break;
+      case 'N':
+        a.numDocsInColl = intValue('-N', value());
         break;
       case 'm': {
         const v = value();
@@ -82,6 +118,7 @@ function parseArgs(argv: string[]): EvalArgs | 'help' {
         throw new UsageError(`unknown option '${arg}'`);
     }
   }
+  if (help) return { help: a.measures };
   if (a.files.length !== 2) throw new UsageError(`expected QRELS and RUN, got ${a.files.length} file argument(s)`);
   return a;
 }
@@ -90,13 +127,19 @@ export const evalCommand: Command = {
   summary: 'evaluate a TREC run against qrels, printing exactly what trec_eval prints',
   async run(argv) {
     const args = parseArgs(argv);
-    if (args === 'help') {
-      process.stdout.write(HELP);
+    if (args === 'version') {
+      process.stderr.write('trec_eval version 9.0.8 (irw eval; --trec-eval 10 for 10.0)\n');
+      return EXIT.ok;
+    }
+    if ('help' in args) {
+      process.stdout.write(args.help.length ? explain(args.help) : HELP);
       return EXIT.ok;
     }
     const [qrelsPath, runPath] = args.files;
+    if (qrelsPath === '-' && runPath === '-') throw new UsageError('only one of QRELS and RUN can be standard input (-)');
+    refuseSwapped(qrelsPath, runPath);
     const qrels = readQrels(qrelsPath);
-    const run = readRun(runPath);
+    const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32' });
     let result;
     try {
       result = evaluate(qrels, run, {
@@ -104,19 +147,69 @@ export const evalCommand: Command = {
         complete: args.complete,
         relevanceLevel: args.relevanceLevel,
         maxRetrieved: args.maxRetrieved,
+        numDocsInColl: args.numDocsInColl,
+        judgedOnly: args.judgedOnly,
         firstParamsWin: true,
+        trecEval: args.trecEval,
       });
     } catch (e) {
       if (e instanceof MeasureSpecError) throw new UsageError(e.message);
       throw e;
     }
-    if (result.numQ === 0) {
+    // With or without -c, qrels and a run that share no query are a mistake (trec_eval refuses them too).
+    const shared = qrels.queryIds().filter((q) => run.queryIndex(q) >= 0).length;
+    if (shared === 0) {
       process.stderr.write(
         `irw eval: no query is in both ${qrelsPath} and ${runPath}: check that the run's query ids (column 1) match the qrels'.\n`,
       );
       return EXIT.input;
     }
-    process.stdout.write(formatTrecEval(result, args.perQuery));
+    const nq = qrels.queryIds().length;
+    // A run often covers more queries than one split's qrels; fewer than half of the qrels' queries is suspect.
+    if (shared * 2 < nq) {
+      process.stderr.write(
+        `irw eval: warning: only ${shared} queries are in both files (${nq} in the qrels, ${run.qids.length} in the run): ` +
+          `check that they belong together${args.complete ? '; with -c the other qrels queries score 0' : ''}.\n`,
+      );
+    }
+    // Ids that are not UTF-8 are printed as the bytes they were read as.
+    process.stdout.write(encodeId(formatTrecEval(result, args.perQuery, args.summary)));
     return EXIT.ok;
   },
 };
+
+/** Columns of the first data line of a file (0 if unreadable or empty): enough to tell a run (6+) from qrels (3-4). */
+function firstLineColumns(path: string): number {
+  if (path === '-') return 0;
+  try {
+    const fd = openSync(path, 'r');
+    const buf = Buffer.alloc(65536);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    closeSync(fd);
+    if (n >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) return 0;
+    const line = buf.toString('utf8', 0, n).split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
+    return line ? line.trim().split(/[ \t]+/).length : 0;
+  } catch {
+    return 0; // the reader reports unreadable files
+  }
+}
+
+function refuseSwapped(qrelsPath: string, runPath: string): void {
+  const q = firstLineColumns(qrelsPath);
+  const r = firstLineColumns(runPath);
+  if (q >= 6 && (r === 3 || r === 4)) {
+    throw new UsageError(`QRELS and RUN look swapped: ${qrelsPath} has run lines (${q} columns) and ${runPath} has qrels lines (${r} columns). Usage: irw eval QRELS RUN`);
+  }
+}
+
+/** trec_eval -h -m: each named measure (or a nickname's measures) with its explanation from the registry. */
+function explain(specs: string[]): string {
+  let measures;
+  try {
+    measures = resolveMeasures(specs);
+  } catch (e) {
+    if (e instanceof MeasureSpecError) throw new UsageError(e.message);
+    throw e;
+  }
+  return measures.map((m) => `${m.family.name}\n    ${m.family.help}\n`).join('');
+}

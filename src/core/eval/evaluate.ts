@@ -2,7 +2,7 @@ import type { Qrels } from '../formats/qrels';
 import type { Run } from '../formats/run';
 import { resolveMeasures, type Family, type ResolvedMeasure } from './registry';
 import { JudgementTable, judgedDocsTable } from './judgementTable';
-import { numRelOf, relLevelsOf, type MeasureContext, type QueryRels } from './relevance';
+import { gradeLevelsOf, NONPOOL, numRelOf, type MeasureContext, type QueryRels } from './relevance';
 
 export interface EvalOptions {
   /** trec_eval -m arguments; default ['official']. */
@@ -11,10 +11,16 @@ export interface EvalOptions {
   complete?: boolean;
   /** trec_eval -l: lowest grade counted as relevant (default 1). */
   relevanceLevel?: number;
+  /** trec_eval -J: drop unjudged documents (not in the qrels, or a negative grade) from each ranking (after -M). */
+  judgedOnly?: boolean;
+  /** trec_eval -N: number of documents in the collection (for utility); default 0. */
+  numDocsInColl?: number;
   /** trec_eval -M: evaluate only the first N ranked documents of each query. */
   maxRetrieved?: number;
   /** Use only the first -m's parameters for a measure, as trec_eval does (the CLI); default: merge them. */
   firstParamsWin?: boolean;
+  /** Which trec_eval's output layout to follow where they differ (default: the version defining each measure). */
+  trecEval?: 9 | 10;
 }
 
 /** One output column: a single value name such as ndcg_cut_10. */
@@ -38,6 +44,8 @@ export interface EvalResult {
   numQ: number;
   /** trec_eval 10 prints queries missing from the run under -c -q; 9 does not. True when a 10-only measure is asked for. */
   trecEval10Layout: boolean;
+  /** Per-query text of text measures (relstring), by q * columns.length + c. */
+  texts: Map<number, string>;
   /** Summary value by column name, e.g. mean.get('ndcg_cut_10'). */
   mean: Map<string, number>;
 }
@@ -50,9 +58,10 @@ export interface EvalResult {
  */
 export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): EvalResult {
   const measures = resolveMeasures(options.measures ?? ['official'], options.firstParamsWin);
-  const ctx: MeasureContext = { relevanceLevel: options.relevanceLevel ?? 1 };
+  const ctx: MeasureContext = { relevanceLevel: options.relevanceLevel ?? 1, numDocsInColl: options.numDocsInColl ?? 0, trecEval10Rounding: options.trecEval === 10 };
   const maxRet = options.maxRetrieved ?? Infinity;
   const complete = options.complete ?? false;
+  const judgedOnly = options.judgedOnly ?? false;
 
   const columns: Column[] = [];
   const offsets: number[] = [];
@@ -72,45 +81,68 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   const judgedDocs = holeDepth > 0 ? judgedDocsTable(qrels) : null;
   const table = new JudgementTable();
 
+  const layout10 = options.trecEval === 10 || measures.some((m) => m.family.origin === 'trec_eval 10');
   const queries: string[] = [];
   const missing: number[] = [];
   const rows: Float64Array[] = [];
+  const texts = new Map<number, string>();
   let rels = new Int32Array(1024);
   let judged = new Uint8Array(1024);
   for (const qid of qrels.queryIds()) {
     const q = run.queryIndex(qid);
     if (q < 0 && !complete) continue;
     const j = qrels.judgements(qid)!;
-    const { relLevels, numRelLevels } = relLevelsOf(j.grades);
+    const { grades, gradeCounts } = gradeLevelsOf(j.grades);
     let numRet = 0;
     let numRelRet = 0;
     if (q >= 0) {
       table.load(j);
       const start = run.offsets[q];
-      numRet = Math.min(run.offsets[q + 1] - start, maxRet);
-      if (rels.length < numRet) {
-        rels = new Int32Array(numRet * 2);
-        judged = new Uint8Array(numRet * 2);
+      const n = Math.min(run.offsets[q + 1] - start, maxRet);
+      if (rels.length < n) {
+        rels = new Int32Array(n * 2);
+        judged = new Uint8Array(n * 2);
       }
-      for (let i = 0; i < numRet; i++) {
+      for (let i = 0; i < n; i++) {
         const d = run.docIds[start + i];
         const r = table.lookup(docs, d);
-        rels[i] = r;
+        if (judgedOnly && r < 0) continue;
+        rels[numRet] = r;
         if (r >= ctx.relevanceLevel) numRelRet++;
-        if (judgedDocs && i < holeDepth) judged[i] = judgedDocs.find(docs.buffer, docs.start(d), docs.end(d)) >= 0 ? 1 : 0;
+        if (judgedDocs && numRet < holeDepth) judged[numRet] = judgedDocs.find(docs.buffer, docs.start(d), docs.end(d)) >= 0 ? 1 : 0;
+        numRet++;
       }
     }
     const qr: QueryRels = {
       rels: rels.subarray(0, numRet),
       numRet,
-      numRel: numRelOf(relLevels, ctx.relevanceLevel),
+      numRel: numRelOf(grades, gradeCounts, ctx.relevanceLevel),
       numRelRet,
-      relLevels,
-      numRelLevels,
+      grades,
+      gradeCounts,
       judgedAnywhere: judged.subarray(0, numRet),
     };
     const row = new Float64Array(width);
-    computed.forEach((m, i) => m.family.compute(qr, ctx, m, row, offsets[i]));
+    if (q >= 0) computed.forEach((m, i) => m.family.compute(qr, ctx, m, row, offsets[i]));
+    else if (!layout10) {
+      // trec_eval 9 -c does not evaluate a query missing from the run: 0, but gm_* count their floor (which an
+      // empty ranking gives) and num_rel is counted from the qrels.
+      computed.forEach((m, i) => {
+        if (m.family.aggregate === 'gm' || m.family.name === 'num_rel') m.family.compute(qr, ctx, m, row, offsets[i]);
+      });
+    } else {
+      // trec_eval 10 evaluates it on a one-document "bogus" ranking of an unjudged docno (-J drops that too),
+      // then zeroes num_ret, unj, rbp_resid, relstring and a measure named exactly "utility".
+      const bogus = judgedOnly ? qr : { ...qr, rels: Int32Array.of(NONPOOL), numRet: 1, judgedAnywhere: Uint8Array.of(0) };
+      computed.forEach((m, i) => {
+        const name = m.family.name;
+        const zeroed = name === 'num_ret' || name === 'unj' || name === 'rbp_resid' || (name === 'utility' && m.names[0] === 'utility');
+        if (!zeroed) m.family.compute(m.family.origin === 'irw' ? qr : bogus, ctx, m, row, offsets[i]);
+      });
+    }
+    computed.forEach((m, i) => {
+      if (m.family.text) texts.set(queries.length * width + offsets[i], q >= 0 ? m.family.text(qr, m) : '');
+    });
     queries.push(qid);
     missing.push(q < 0 ? 1 : 0);
     rows.push(row);
@@ -125,6 +157,8 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     for (let qi = 0; qi < numQ; qi++) sum += values[qi * width + c];
     const agg = columns[c].family.aggregate;
     summary[c] = agg === 'sum' ? sum : numQ === 0 ? 0 : agg === 'gm' ? Math.exp(sum / numQ) : sum / numQ;
+    // trec_eval -c sums num_rel from the qrels themselves: every judgement with grade > 0, whatever -l says.
+    if (complete && columns[c].family.name === 'num_rel') summary[c] = positiveJudgements(qrels);
   }
   return {
     runId: run.tag,
@@ -135,9 +169,16 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     values,
     summary,
     numQ,
-    trecEval10Layout: measures.some((m) => m.family.origin === 'trec_eval 10'),
+    trecEval10Layout: layout10,
+    texts,
     mean: new Map(columns.map((c, i) => [c.name, summary[i]])),
   };
+}
+
+function positiveJudgements(qrels: Qrels): number {
+  let n = 0;
+  for (const qid of qrels.queryIds()) for (const g of qrels.judgements(qid)!.grades) if (g > 0) n++;
+  return n;
 }
 
 /** Per-query values of one column, by qid. */

@@ -1,5 +1,5 @@
 import { hashBytes, type DocIds } from '../formats/docArena';
-import { IdTable } from '../formats/idTable';
+import { encodeId, IdTable } from '../formats/idTable';
 import type { Qrels, QueryJudgements } from '../formats/qrels';
 import { NONPOOL, UNJUDGED } from './relevance';
 
@@ -28,7 +28,7 @@ export class JudgementTable {
     }
     this.keys.length = n;
     for (let k = 0; k < n; k++) {
-      const key = Buffer.from(j.docs[k], 'utf8');
+      const key = encodeId(j.docs[k]);
       const h = hashBytes(key, 0, key.length);
       this.keys[k] = key;
       this.hashes[k] = h;

@@ -1,17 +1,21 @@
-import { bpref, infAP } from './measures/bpref';
-import { numNonrelJudgedRet, numRel, numRelRet, numRet } from './measures/counts';
-import { holeAt, judgedAt, unjudgedAt } from './measures/judged';
+import { bpref, infAP, logBpref } from './measures/bpref';
+import { numNonrelJudgedRet, numRel, numRelRet, numRet, utility } from './measures/counts';
+import { holeAt, judgedAt, relString, unjudgedAt } from './measures/judged';
 import { averagePrecision, logAveragePrecision, mapCut } from './measures/map';
-import { ndcg, ndcgCut, ndcgRel, rNdcg } from './measures/ndcg';
+import { binaryG, dcgAndIdeal, gainG, ndcg, ndcgCut, ndcgRel, rNdcg } from './measures/ndcg';
 import {
+  elevenPointAverage,
   interpolatedPrecision,
   precisionAt,
   rPrecision,
   rPrecisionMult,
   reciprocalRank,
+  setMap,
   setPrecision,
+  setRelativePrecision,
   success,
 } from './measures/precision';
+import { rbp, rbpResidual } from './measures/rbp';
 import { cappedRecallAt, recallAt, setF, setRecall } from './measures/recall';
 import type { MeasureContext, QueryRels } from './relevance';
 import { formatFixed } from './trecFormat';
@@ -22,13 +26,15 @@ export class MeasureSpecError extends Error {}
 type Params =
   | { kind: 'none' }
   | { kind: 'cutoffs'; integer: boolean; defaults: number[] } // one value per cutoff
-  | { kind: 'values'; defaults: number[] } // a parameter list, one value (set_F's beta)
+  | { kind: 'values'; defaults: number[] } // a parameter list (set_F's beta, utility's coefficients, 11pt_avg's recall points)
   | { kind: 'gains' }; // level=gain pairs (ndcg family)
 
 type Compute = (q: QueryRels, ctx: MeasureContext, m: ResolvedMeasure, out: Float64Array, at: number) => void;
 
 export interface Family {
   name: string;
+  /** trec_eval -h -m NAME: what the measure is, with an example of its parameters. */
+  help: string;
   /** Printed as an integer (%ld) or with four decimals (%.4f). */
   integer: boolean;
   params: Params;
@@ -39,6 +45,8 @@ export interface Family {
   /** Where the definition comes from; trec_eval 10 measures switch -c -q output to trec_eval 10's layout. */
   origin: 'trec_eval 9' | 'trec_eval 10' | 'irw';
   compute: Compute;
+  /** A measure whose per-query value is text (relstring), printed quoted and never summarised. */
+  text?: (q: QueryRels, m: ResolvedMeasure) => string;
 }
 
 export interface ResolvedMeasure {
@@ -59,50 +67,80 @@ const cut = (integer: boolean, defaults: number[]): Params => ({ kind: 'cutoffs'
 
 /** In trec_eval's measure-table order, which is the order of its output whatever the order of -m. */
 export const FAMILIES: readonly Family[] = [
-  { name: 'runid', integer: false, params: { kind: 'none' }, aggregate: 'sum', perQuery: false, origin: 'trec_eval 9', compute: () => {} },
-  { name: 'num_q', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: false, origin: 'trec_eval 9', compute: () => {} },
-  { name: 'num_ret', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRet) },
-  { name: 'num_rel', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRel) },
-  { name: 'num_rel_ret', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRelRet) },
-  { name: 'map', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(averagePrecision) },
-  { name: 'gm_map', integer: false, params: { kind: 'none' }, aggregate: 'gm', perQuery: false, origin: 'trec_eval 9', compute: scalar(logAveragePrecision) },
-  { name: 'Rprec', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(rPrecision) },
-  { name: 'bpref', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(bpref) },
-  { name: 'recip_rank', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(reciprocalRank) },
+  { name: 'runid', help: 'Run id: the tag (6th column) of the run\'s last line.', integer: false, params: { kind: 'none' }, aggregate: 'sum', perQuery: false, origin: 'trec_eval 9', compute: () => {} },
+  { name: 'num_q', help: 'Number of queries evaluated (in both files, or every qrels query with -c).', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: false, origin: 'trec_eval 9', compute: () => {} },
+  { name: 'num_ret', help: 'Number of documents retrieved (after -M, and -J). Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRet) },
+  { name: 'num_rel', help: 'Number of relevant documents (grade >= -l) in the qrels. Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRel) },
+  { name: 'num_rel_ret', help: 'Number of relevant documents retrieved. Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numRelRet) },
+  { name: 'map', help: 'Mean average precision: precision at each relevant retrieved document, summed, over R.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(averagePrecision) },
+  { name: 'gm_map', help: 'Geometric mean of average precision (per query floored at 0.00001). Summary only.', integer: false, params: { kind: 'none' }, aggregate: 'gm', perQuery: false, origin: 'trec_eval 9', compute: scalar(logAveragePrecision) },
+  { name: 'Rprec', help: 'Precision after R documents (R = number of relevant documents).', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(rPrecision) },
+  { name: 'bpref', help: 'Binary preference (Buckley & Voorhees 2004): for each relevant retrieved document, 1 minus the share of the first R judged non-relevant documents ranked above it, over R.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(bpref) },
+  { name: 'recip_rank', help: 'Reciprocal rank of the first relevant document.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(reciprocalRank) },
   {
-    name: 'iprec_at_recall', integer: false, params: cut(false, [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]),
+    name: 'iprec_at_recall', help: 'Interpolated precision (the highest precision at or below a rank) at recall levels; default 0, 0.1, ..., 1. iprec_at_recall.0.25,0.5', integer: false, params: cut(false, [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]),
     aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
     compute: (q, ctx, m, out, at) => interpolatedPrecision(q, ctx, m.cutoffs, out, at),
   },
-  { name: 'P', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => precisionAt(q, ctx, m.cutoffs, out, at) },
-  { name: 'recall', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => recallAt(q, ctx, m.cutoffs, out, at) },
-  { name: 'infAP', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(infAP) },
+  { name: 'P', help: 'Precision at cutoffs: relevant in the top k over k. P.5,10', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => precisionAt(q, ctx, m.cutoffs, out, at) },
   {
-    name: 'Rprec_mult', integer: false, params: cut(false, [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]),
+    name: 'relstring', help: 'Relevance of the top n (default 10) as one character each: grade 0-9, > above 9, - not in the pool, . pooled but unjudged. Per query only. relstring.20', integer: false, params: { kind: 'values', defaults: [10] }, aggregate: 'mean', perQuery: true,
+    origin: 'trec_eval 9', compute: () => {}, text: (q, m) => relString(q, m.values[0]),
+  },
+  { name: 'recall', help: 'Recall at cutoffs: relevant in the top k over R. recall.100,1000', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => recallAt(q, ctx, m.cutoffs, out, at) },
+  { name: 'infAP', help: 'Inferred AP (Yilmaz & Aslam 2006): pooled-but-unjudged documents (negative grades) estimated from the judged ones.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(infAP) },
+  { name: 'gm_bpref', help: 'Geometric mean of bpref (per query floored at 0.00001). Summary only.', integer: false, params: { kind: 'none' }, aggregate: 'gm', perQuery: false, origin: 'trec_eval 9', compute: scalar(logBpref) },
+  {
+    name: 'Rprec_mult', help: 'Precision after x * R documents, for multipliers x (default 0.2 ... 2.0). Rprec_mult.0.5,2', integer: false, params: cut(false, [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]),
     aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
     compute: (q, ctx, m, out, at) => rPrecisionMult(q, ctx, m.cutoffs, out, at),
   },
-  { name: 'ndcg', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcg(q, m.gains)) },
-  { name: 'ndcg_rel', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcgRel(q, m.gains)) },
-  { name: 'Rndcg', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => rNdcg(q, m.gains)) },
-  { name: 'ndcg_cut', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, _c, m, out, at) => ndcgCut(q, m.cutoffs, out, at) },
-  { name: 'map_cut', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => mapCut(q, ctx, m.cutoffs, out, at) },
-  { name: 'success', integer: false, params: cut(true, [1, 5, 10]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => success(q, ctx, m.cutoffs, out, at) },
-  { name: 'set_P', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setPrecision) },
-  { name: 'set_recall', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setRecall) },
-  { name: 'set_F', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
-  { name: 'num_nonrel_judged_ret', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
-  { name: 'unj', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: (q, _c, m, out, at) => unjudgedAt(q, m.cutoffs, out, at) },
-  { name: 'recall_cap', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
-  { name: 'judged', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => judgedAt(q, m.cutoffs, out, at) },
-  { name: 'hole', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => holeAt(q, m.cutoffs, out, at) },
+  {
+    name: 'utility', help: 'Set utility a*relret + b*nonrelret + c*relnotret + d*nonrelnotret (the last needs -N). Default utility.1,-1,0,0', integer: false, params: { kind: 'values', defaults: [1, -1, 0, 0] },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
+    compute: scalar((q, ctx, m) => utility(q, ctx.numDocsInColl, m.values)),
+  },
+  {
+    name: '11pt_avg', help: 'Interpolated precision averaged over recall points (default 0, 0.1, ..., 1). 11pt_avg.0.2,0.5,0.8', integer: false, params: { kind: 'values', defaults: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9',
+    compute: scalar((q, ctx, m) => elevenPointAverage(q, ctx, m.values)),
+  },
+  { name: 'binG', help: 'Binary gain: 1/log2(2 + rank - relevant so far) per relevant document, over R.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx) => binaryG(q, ctx.relevanceLevel)) },
+  { name: 'G', help: 'Normalised cumulative gain with a cost of at least 1 per rank (Sakai); gains as ndcg. G.1=1,2=3', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => gainG(q, m.gains)) },
+  { name: 'dcg', help: 'trec_eval 10: discounted cumulative gain of the ranking (gains as ndcg). dcg.1=1,2=3', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q, _c, m) => dcgAndIdeal(q, m.gains)[0]) },
+  { name: 'ideal_dcg', help: 'trec_eval 10: discounted cumulative gain of the ideal ranking (gains as ndcg).', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q, _c, m) => dcgAndIdeal(q, m.gains)[1]) },
+  { name: 'ndcg', help: 'Normalised discounted cumulative gain over the whole ranking; gain = grade unless level=gain pairs are given. ndcg.1=1,2=3', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcg(q, m.gains)) },
+  { name: 'ndcg_rel', help: 'nDCG averaged over the ranks of the relevant documents.', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => ndcgRel(q, m.gains)) },
+  { name: 'Rndcg', help: 'nDCG averaged at the ranks where the ideal gain level changes, up to R.', integer: false, params: { kind: 'gains' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, _c, m) => rNdcg(q, m.gains)) },
+  { name: 'ndcg_cut', help: 'nDCG at cutoffs (gain = grade). ndcg_cut.10', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, _c, m, out, at) => ndcgCut(q, m.cutoffs, out, at) },
+  { name: 'map_cut', help: 'Average precision over the top k, normalised by R. map_cut.100', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => mapCut(q, ctx, m.cutoffs, out, at) },
+  { name: 'relative_P', help: 'Relevant in the top k over min(k, R). relative_P.10', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
+  { name: 'success', help: '1 if a relevant document is in the top k. success.1,5,10', integer: false, params: cut(true, [1, 5, 10]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: (q, ctx, m, out, at) => success(q, ctx, m.cutoffs, out, at) },
+  { name: 'set_P', help: 'Precision of the whole retrieved set.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setPrecision) },
+  { name: 'set_relative_P', help: 'Relevant retrieved over min(retrieved, R).', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setRelativePrecision) },
+  { name: 'set_recall', help: 'Recall of the whole retrieved set.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setRecall) },
+  { name: 'set_map', help: 'Set precision times set recall.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setMap) },
+  { name: 'set_F', help: 'F-measure of set precision and recall with weight beta (default 1). set_F.0.5', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
+  { name: 'num_nonrel_judged_ret', help: 'Number of retrieved documents judged non-relevant (0 <= grade < -l). Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
+  { name: 'rbp', help: 'trec_eval 10: rank-biased precision (Moffat & Zobel 2008), persistence p = 0.9, grades scaled to [0, 1].', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q) => rbp(q)) },
+  { name: 'rbp_resid', help: 'trec_eval 10: how much rbp could still rise if every unjudged retrieved document (and every rank past the ranking) had gain 1.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q) => rbpResidual(q)) },
+  { name: 'unj', help: 'trec_eval 10: share of the top k not judged for the query (k past a short ranking count as judged). unj.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: (q, _c, m, out, at) => unjudgedAt(q, m.cutoffs, out, at) },
+  { name: 'recall_cap', help: 'BEIR R_cap@k: relevant in the top k over min(R, k). recall_cap.100', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
+  { name: 'judged', help: 'Share of the top k judged (grade >= 0) for this query. judged.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => judgedAt(q, m.cutoffs, out, at) },
+  { name: 'hole', help: 'BEIR Hole@k: share of the top k judged for no query of the qrels. hole.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => holeAt(q, m.cutoffs, out, at) },
 ];
 
 const BY_NAME = new Map(FAMILIES.map((f) => [f.name, f]));
 
 /** trec_eval's nicknames for sets of measures. */
 export const NICKNAMES: Record<string, string[]> = {
+  all_trec: [
+    'runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P',
+    'relstring', 'recall', 'infAP', 'gm_bpref', 'utility', '11pt_avg', 'ndcg', 'relative_P', 'Rprec_mult', 'success', 'map_cut',
+    'ndcg_cut', 'ndcg_rel', 'Rndcg', 'binG', 'G', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F', 'num_nonrel_judged_ret',
+  ],
   official: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P'],
+  set: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'],
 };
 
 /**
@@ -122,8 +160,10 @@ export function resolveMeasures(specs: readonly string[], firstParamsWin = false
     const nick = NICKNAMES[name];
     const family = BY_NAME.get(name);
     if (!nick && !family) {
+      const near = suggest(name);
       throw new MeasureSpecError(
-        `unknown measure '${name}'. Known: ${[...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)].join(', ')}`,
+        `unknown measure '${name}'${near.length ? `: did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : '.'} ` +
+          `Known: ${[...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)].join(', ')}`,
       );
     }
     for (const n of nick ?? [name]) marked.add(BY_NAME.get(n)!);
@@ -160,10 +200,9 @@ function parseNumber(family: Family, t: string): number {
 
 function parseCutoffs(family: Family, texts: string[], integer: boolean): number[] {
   const all = texts.flatMap((t) => t.split(',')).map((t) => {
-    const v = parseNumber(family, t);
-    if (integer && (!Number.isInteger(v) || v <= 0)) {
-      throw new MeasureSpecError(`${family.name}: cutoff '${t}' must be a positive integer`);
-    }
+    // trec_eval reads integer cutoffs with a C cast: ndcg_cut.23.4 is ndcg_cut_23.
+    const v = integer ? Math.trunc(parseNumber(family, t)) : parseNumber(family, t);
+    if (integer && v <= 0) throw new MeasureSpecError(`${family.name}: cutoff '${t}' must be a positive integer`);
     return v;
   });
   const sorted = [...new Set(all)].sort((a, b) => a - b);
@@ -181,4 +220,24 @@ function parseGains(family: Family, text: string): [number, number][] {
     }
     return [Number(level), parseNumber(family, gain)];
   });
+}
+
+/** The nearest measure names to a mistyped one: `recall_10` (the output name) -> `recall.10`, else by edit distance. */
+export function suggest(name: string): string[] {
+  const known = [...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)];
+  const asOutput = /^(.+?)_(\d[\d.,]*)$/.exec(name);
+  if (asOutput && BY_NAME.has(asOutput[1])) return [`${asOutput[1]}.${asOutput[2]}`];
+  const scored = known.map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) }));
+  const best = Math.min(...scored.map((x) => x.d));
+  return best <= Math.max(2, Math.floor(name.length / 3)) ? scored.filter((x) => x.d === best).map((x) => x.k) : [];
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
 }

@@ -14,10 +14,12 @@ export interface QueryRels {
   numRel: number;
   /** Retrieved documents with grade >= relevance level. */
   numRelRet: number;
-  /** relLevels[g] = number of judged documents with grade g (g >= 0). */
-  relLevels: Int32Array;
-  /** 1 + the highest grade that has a judged document (0 if none). */
-  numRelLevels: number;
+  /**
+   * The grades (>= 0) that judged documents have, ascending, and how many documents have each: sparse, so an
+   * extreme grade (2e9) costs no more than a small one.
+   */
+  grades: Int32Array;
+  gradeCounts: Int32Array;
   /** 1 where the document at that rank is judged (grade >= 0) for some query (BEIR's "annotated corpus"); filled only to the largest hole.k cutoff. */
   judgedAnywhere: Uint8Array;
 }
@@ -25,19 +27,29 @@ export interface QueryRels {
 export interface MeasureContext {
   /** trec_eval -l: the lowest grade that counts as relevant. */
   relevanceLevel: number;
+  /** trec_eval -N: number of documents in the collection (utility's non-relevant-not-retrieved term). */
+  numDocsInColl: number;
+  /**
+   * How a recall level x becomes a number of relevant documents (iprec_at_recall, 11pt_avg): trec_eval 9
+   * computes (long)(x * R + 0.9), trec_eval 10 lround(x * R).
+   */
+  trecEval10Rounding: boolean;
+}
+
+export function relevantCutoff(ctx: MeasureContext, x: number, numRel: number): number {
+  return ctx.trecEval10Rounding ? Math.round(x * numRel) : Math.trunc(x * numRel + 0.9);
 }
 
 /** Counts judgements per grade (negative grades excluded, as trec_eval does). */
-export function relLevelsOf(grades: Int32Array): { relLevels: Int32Array; numRelLevels: number } {
-  let max = -1;
-  for (const g of grades) if (g > max) max = g;
-  const relLevels = new Int32Array(max + 1);
-  for (const g of grades) if (g >= 0) relLevels[g]++;
-  return { relLevels, numRelLevels: max + 1 };
+export function gradeLevelsOf(judged: Int32Array): { grades: Int32Array; gradeCounts: Int32Array } {
+  const counts = new Map<number, number>();
+  for (const g of judged) if (g >= 0) counts.set(g, (counts.get(g) ?? 0) + 1);
+  const grades = Int32Array.from(counts.keys()).sort();
+  return { grades, gradeCounts: Int32Array.from(grades, (g) => counts.get(g)!) };
 }
 
-export function numRelOf(relLevels: Int32Array, relevanceLevel: number): number {
+export function numRelOf(grades: Int32Array, gradeCounts: Int32Array, relevanceLevel: number): number {
   let n = 0;
-  for (let g = Math.max(0, relevanceLevel); g < relLevels.length; g++) n += relLevels[g];
+  for (let k = 0; k < grades.length; k++) if (grades[k] >= relevanceLevel) n += gradeCounts[k];
   return n;
 }

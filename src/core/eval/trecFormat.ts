@@ -5,7 +5,8 @@ import type { EvalResult } from './evaluate';
  * double x is exactly halfway at `digits` decimals only when x * 2^(digits+1) is an odd integer.
  */
 export function formatFixed(x: number, digits: number): string {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  // trec_eval's NaNs come from 0.0 / 0.0, which x86 makes negative: glibc prints "-nan".
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? '-nan' : x > 0 ? 'inf' : '-inf';
   const t = Math.abs(x) * 2 ** (digits + 1);
   if (Number.isInteger(t) && t % 2 === 1 && t < 2 ** 53) {
     const scale = 10 ** digits;
@@ -18,12 +19,17 @@ export function formatFixed(x: number, digits: number): string {
   return x.toFixed(digits);
 }
 
+/** %6.4f: at least 6 characters wide (only "-nan" and "inf" are shorter). */
+function float(x: number): string {
+  return formatFixed(x, 4).padStart(6);
+}
+
 function line(name: string, qid: string, value: string): string {
   return `${name.padEnd(22)}\t${qid}\t${value}\n`;
 }
 
-/** The text trec_eval prints for a result: per-query blocks (with -q), then the summary ("all"). */
-export function formatTrecEval(result: EvalResult, perQuery: boolean): string {
+/** The text trec_eval prints for a result: per-query blocks (with -q), then the summary ("all"; not with -n). */
+export function formatTrecEval(result: EvalResult, perQuery: boolean, summary = true): string {
   const out: string[] = [];
   const cols = result.columns;
   if (perQuery) {
@@ -33,17 +39,20 @@ export function formatTrecEval(result: EvalResult, perQuery: boolean): string {
       for (let c = 0; c < cols.length; c++) {
         if (!cols[c].family.perQuery) continue;
         const v = result.values[qi * cols.length + c];
-        out.push(line(cols[c].name, qid, cols[c].family.integer ? String(Math.trunc(v)) : formatFixed(v, 4)));
+        if (cols[c].family.text) out.push(line(cols[c].name, qid, `'${result.texts.get(qi * cols.length + c) ?? ''}'`));
+        else out.push(line(cols[c].name, qid, cols[c].family.integer ? String(Math.trunc(v)) : float(v)));
       }
     }
   }
+  if (!summary) return out.join('');
   for (const m of result.measures) {
     if (m.family.name === 'runid') out.push(line('runid', 'all', result.runId));
     else if (m.family.name === 'num_q') out.push(line('num_q', 'all', String(result.numQ)));
   }
   for (let c = 0; c < cols.length; c++) {
+    if (cols[c].family.text) continue; // trec_eval prints text measures per query only
     const v = result.summary[c];
-    out.push(line(cols[c].name, 'all', cols[c].family.integer ? String(Math.trunc(v)) : formatFixed(v, 4)));
+    out.push(line(cols[c].name, 'all', cols[c].family.integer ? String(Math.trunc(v)) : float(v)));
   }
   return out.join('');
 }

@@ -1,3 +1,5 @@
+import { decodeId, encodeId } from './idTable';
+
 /** What a run needs of its document ids: strings on demand, byte order, and per-entry hashes and bytes. */
 export interface DocIds {
   readonly size: number;
@@ -76,12 +78,12 @@ export class DocArena implements DocIds {
   }
 
   addString(s: string): number {
-    const b = Buffer.from(s, 'utf8');
+    const b = encodeId(s);
     return this.add(b, 0, b.length);
   }
 
   string(id: number): string {
-    return this.bytes.toString('utf8', this.starts[id], this.starts[id + 1]);
+    return decodeId(this.bytes, this.starts[id], this.starts[id + 1]);
   }
 
   hash(id: number): number {

@@ -62,7 +62,7 @@ export class IdTable implements DocIds {
   }
 
   internString(s: string): number {
-    const b = Buffer.from(s, 'utf8');
+    const b = encodeId(s);
     return this.intern(b, 0, b.length);
   }
 
@@ -70,7 +70,7 @@ export class IdTable implements DocIds {
   string(id: number): string {
     let s = this.decoded[id];
     if (s === undefined) {
-      s = this.arena.toString('utf8', this.starts[id], this.ends[id]);
+      s = decodeId(this.arena, this.starts[id], this.ends[id]);
       this.decoded[id] = s;
     }
     return s;
@@ -151,7 +151,71 @@ export class IdTable implements DocIds {
   }
 }
 
-/** Compares two strings in UTF-8 byte order (= code-point order), as strcmp would. */
+/**
+ * Ids are bytes to trec_eval, and need not be UTF-8. An id becomes a string losslessly: valid UTF-8 decodes as
+ * usual, and each byte that is not part of valid UTF-8 becomes a lone surrogate U+DC80..U+DCFF (Python's
+ * "surrogateescape"), which valid UTF-8 never produces; so `\xe9` matches itself and `\xff` and `\xfe` stay
+ * distinct. encodeId() gives the bytes back.
+ */
+export function decodeId(buf: Buffer, start: number, end: number): string {
+  let i = start;
+  while (i < end && buf[i] < 0x80) i++;
+  if (i === end) return buf.toString('latin1', start, end);
+  const s = buf.toString('utf8', start, end);
+  // U+FFFD in the output means either a real U+FFFD (EF BF BD) or an invalid byte; only then decode by hand.
+  if (!s.includes('\ufffd')) return s;
+  return escapeDecode(buf, start, end);
+}
+
+function escapeDecode(buf: Buffer, start: number, end: number): string {
+  const units: number[] = [];
+  let i = start;
+  while (i < end) {
+    const b = buf[i];
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    let cp = n === 1 ? b : n === 2 ? b & 0x1f : n === 3 ? b & 0x0f : b & 0x07;
+    let ok = n > 0 && i + n <= end;
+    for (let k = 1; ok && k < n; k++) {
+      const c = buf[i + k];
+      if ((c & 0xc0) !== 0x80) ok = false;
+      else cp = (cp << 6) | (c & 0x3f);
+    }
+    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not valid UTF-8.
+    if (ok && ((n === 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n === 4 && (cp < 0x10000 || cp > 0x10ffff)))) ok = false;
+    if (!ok) {
+      units.push(0xdc00 + b);
+      i++;
+      continue;
+    }
+    if (cp >= 0x10000) units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+    else units.push(cp);
+    i += n;
+  }
+  let out = '';
+  for (let k = 0; k < units.length; k += 4096) out += String.fromCharCode(...units.slice(k, k + 4096));
+  return out;
+}
+
+/** A lone low surrogate in U+DC80..U+DCFF: an escaped byte from decodeId(). */
+const ESCAPED_BYTE = /(?<![\ud800-\udbff])[\udc80-\udcff]/;
+
+/** The bytes of an id made by decodeId() (UTF-8, with escaped bytes restored). */
+export function encodeId(s: string): Buffer {
+  if (!ESCAPED_BYTE.test(s)) return Buffer.from(s, 'utf8');
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xdc80 && c <= 0xdcff && !(i > 0 && s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) <= 0xdbff)) {
+      parts.push(Buffer.from(s.slice(from, i), 'utf8'), Buffer.of(c - 0xdc00));
+      from = i + 1;
+    }
+  }
+  parts.push(Buffer.from(s.slice(from), 'utf8'));
+  return Buffer.concat(parts);
+}
+
+/** Compares two ids in byte order (strcmp's; for UTF-8, code-point order), escaped bytes included. */
 export function compareBytes(a: string, b: string): number {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
@@ -159,8 +223,12 @@ export function compareBytes(a: string, b: string): number {
     let x = a.charCodeAt(i);
     let y = b.charCodeAt(i);
     if (x !== y) {
-      // UTF-16 puts surrogates (astral code points) below U+E000..U+FFFF; UTF-8 puts them above.
       if (x >= 0xd800 && y >= 0xd800) {
+        const pairTail = i > 0 && a.charCodeAt(i - 1) >= 0xd800 && a.charCodeAt(i - 1) <= 0xdbff;
+        if (!pairTail && ((x >= 0xdc80 && x <= 0xdcff) || (y >= 0xdc80 && y <= 0xdcff))) {
+          return Buffer.compare(encodeId(a), encodeId(b));
+        }
+        // UTF-16 puts surrogates (astral code points) below U+E000..U+FFFF; UTF-8 puts them above.
         x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
         y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
       }

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { InputError } from './errors';
 
 /**
@@ -10,35 +11,62 @@ import { InputError } from './errors';
 export type LineHandler = (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => void;
 
 const CHUNK = 1 << 20;
+/** Longer lines are refused: no TREC or BEIR file has them, and a file without line breaks must not fill memory. */
+export const MAX_LINE = 32 << 20;
 
-/** Reads `path` synchronously in 1 MiB chunks. Throws InputError('unreadable') naming the file. */
+/**
+ * Reads `path` synchronously in 1 MiB chunks; `-` is standard input, and a gzip file is decompressed (in
+ * memory: qrels and runs compress well, and the sync readers have no streaming gunzip). Throws
+ * InputError('unreadable') naming the file.
+ */
 export function forEachLineSync(path: string, onLine: LineHandler): void {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = path === '-' ? 0 : openSync(path, 'r');
   } catch (e) {
     throw unreadable(path, e);
   }
   try {
-    const splitter = new LineSplitter(onLine);
+    const splitter = new LineSplitter(onLine, path);
+    let first = true;
     for (;;) {
       const t = splitter.target();
       let n: number;
       try {
         n = readSync(fd, t.buf, t.at, t.room, null);
       } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue; // a non-blocking stdin not ready yet
+        if ((e as NodeJS.ErrnoException).code === 'EOF') break;
         throw unreadable(path, e);
       }
+      if (first && n >= 2 && t.buf[t.at] === 0x1f && t.buf[t.at + 1] === 0x8b && path !== '-') {
+        splitter.feed(gunzipped(path));
+        break;
+      }
+      first = false;
       if (n === 0) break;
       splitter.push(n);
     }
     splitter.end();
   } finally {
-    closeSync(fd);
+    if (fd !== 0) closeSync(fd);
   }
 }
 
-/** Async variant for callers that must not block their thread for long (yields between chunks). */
+function gunzipped(path: string): Buffer {
+  try {
+    return gunzipSync(readFileSync(path));
+  } catch (e) {
+    throw new InputError({
+      code: 'unreadable',
+      message: `cannot decompress gzip file: ${(e as Error).message}`,
+      file: path,
+      hint: 'The file starts like gzip but does not decompress: check that it was copied completely.',
+    });
+  }
+}
+
+/** Async variant for callers that must not block their thread for long (yields between chunks); reads gzip too. */
 export async function forEachLine(path: string, onLine: LineHandler, signal?: AbortSignal): Promise<void> {
   let fh;
   try {
@@ -47,18 +75,27 @@ export async function forEachLine(path: string, onLine: LineHandler, signal?: Ab
     throw unreadable(path, e);
   }
   try {
-    const splitter = new LineSplitter(onLine);
-    for (;;) {
-      signal?.throwIfAborted();
-      const t = splitter.target();
-      let n: number;
-      try {
-        ({ bytesRead: n } = await fh.read(t.buf, t.at, t.room, null));
-      } catch (e) {
-        throw unreadable(path, e);
+    const splitter = new LineSplitter(onLine, path);
+    const magic = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(magic, 0, 2, 0);
+    if (bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b) {
+      for await (const chunk of fh.createReadStream({ start: 0, autoClose: false }).pipe(createGunzip())) {
+        signal?.throwIfAborted();
+        splitter.feed(chunk as Buffer);
       }
-      if (n === 0) break;
-      splitter.push(n);
+    } else {
+      for (;;) {
+        signal?.throwIfAborted();
+        const t = splitter.target();
+        let n: number;
+        try {
+          ({ bytesRead: n } = await fh.read(t.buf, t.at, t.room, null));
+        } catch (e) {
+          throw unreadable(path, e);
+        }
+        if (n === 0) break;
+        splitter.push(n);
+      }
     }
     splitter.end();
   } finally {
@@ -76,7 +113,10 @@ class LineSplitter {
   private lineNo = 0;
   private offset = 0; // byte offset in the file of buf[0]
 
-  constructor(private readonly onLine: LineHandler) {}
+  constructor(
+    private readonly onLine: LineHandler,
+    private readonly path: string,
+  ) {}
 
   /** Where the next read should write, growing the buffer when one line fills it. */
   target(): { buf: Buffer; at: number; room: number } {
@@ -88,11 +128,23 @@ class LineSplitter {
     return { buf: this.buf, at: this.len, room: this.buf.length - this.len };
   }
 
+  /** Consumes bytes that arrived elsewhere (decompressed data), through the same buffer. */
+  feed(data: Buffer): void {
+    for (let at = 0; at < data.length; ) {
+      const t = this.target();
+      const n = Math.min(t.room, data.length - at);
+      data.copy(t.buf, t.at, at, at + n);
+      this.push(n);
+      at += n;
+    }
+  }
+
   /** Consumes n bytes just read into target(). */
   push(n: number): void {
     const buf = this.buf;
     const len = this.len + n;
-    let start = 0;
+    // A UTF-8 byte-order mark is not part of the first line (it would become part of the first id).
+    let start = this.lineNo === 0 && this.offset === 0 ? bomLength(buf, len) : 0;
     for (;;) {
       const nl = buf.indexOf(10, start);
       if (nl === -1 || nl >= len) break;
@@ -102,10 +154,20 @@ class LineSplitter {
     this.offset += start;
     buf.copyWithin(0, start, len);
     this.len = len - start;
+    if (this.len > MAX_LINE) {
+      throw new InputError({
+        code: 'malformed',
+        message: `line ${this.lineNo + 1} is longer than ${MAX_LINE >> 20} MiB without a line break`,
+        file: this.path,
+        line: this.lineNo + 1,
+        text: quotable(this.buf, 0, this.len),
+        hint: 'This does not look like a line-based text file (TREC qrels/run, BEIR .tsv/.jsonl): check that the right file was given.',
+      });
+    }
   }
 
   end(): void {
-    if (this.len > 0) this.emit(this.buf, 0, this.len);
+    if (this.len > 0) this.emit(this.buf, this.lineNo === 0 ? bomLength(this.buf, this.len) : 0, this.len);
     this.len = 0;
   }
 
@@ -132,18 +194,42 @@ function unreadable(path: string, e: unknown): InputError {
   });
 }
 
-/** Splits a line window into fields on runs of spaces and TABs; returns [start, end) pairs. */
+/**
+ * Splits a line window into fields on runs of whitespace as C's isspace() sees it (space, TAB, VT, FF, CR),
+ * which is how trec_eval splits qrels and run lines; returns [start, end) pairs.
+ */
 export function splitFields(buf: Buffer, start: number, end: number, out: number[]): number {
   let count = 0;
   let i = start;
   while (i < end) {
-    while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
+    while (i < end && isSpace(buf[i])) i++;
     if (i >= end) break;
     const s = i;
-    while (i < end && buf[i] !== 32 && buf[i] !== 9) i++;
+    while (i < end && !isSpace(buf[i])) i++;
     out[2 * count] = s;
     out[2 * count + 1] = i;
     count++;
   }
   return count;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+function bomLength(buf: Buffer, len: number): number {
+  return len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+}
+
+const QUOTE_BYTES = 200;
+
+/**
+ * A bad line as an error quotes it: at most 200 characters however long the line, control characters (NUL
+ * included) shown as their visible symbols (U+2400 + code) so the quote stays one short line.
+ */
+export function quotable(buf: Buffer, start: number, end: number): string {
+  const cut = end - start > QUOTE_BYTES;
+  const s = buf.toString('utf8', start, cut ? start + QUOTE_BYTES : end).replace(/\uFFFD$/, '');
+  // eslint-disable-next-line no-control-regex
+  const shown = s.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+  return cut ? `${shown.slice(0, QUOTE_BYTES)}…` : shown;
 }

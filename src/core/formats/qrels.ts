@@ -1,7 +1,7 @@
-import { compareBytes } from './idTable';
+import { compareBytes, decodeId } from './idTable';
 import { InputError } from './errors';
-import { forEachLineSync, splitFields } from './lines';
-import { parseFloatBytes, parseIntBytes } from './numbers';
+import { forEachLineSync, quotable, splitFields } from './lines';
+import { parseIntBytes } from './numbers';
 
 /** One query's judgements, sorted by document id in byte order. */
 export interface QueryJudgements {
@@ -160,7 +160,7 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
   forEachLineSync(path, (buf, start, end, lineNo) => {
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;
-    const text = () => buf.toString('utf8', start, end);
+    const text = () => quotable(buf, start, end);
     if (columns === 0) {
       if (n !== 3 && n !== 4) {
         throw new InputError({
@@ -173,8 +173,9 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
         });
       }
       columns = n;
-      // BEIR's files start with a header line "query-id corpus-id score".
-      if (n === 3 && lineNo === 1 && Number.isNaN(parseFloatBytes(buf, f[4], f[5]))) return;
+      // BEIR's files start with a header line "query-id corpus-id score". Only a grade column without a digit
+      // makes a header: a first line whose grade has a typo ("1x") is an error, not silently skipped.
+      if (n === 3 && lineNo === 1 && !hasDigit(buf, f[4], f[5])) return;
     }
     if (n !== columns) {
       throw new InputError({
@@ -187,19 +188,53 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
       });
     }
     const g = 2 * (n - 1);
-    const grade = parseIntBytes(buf, f[g], f[g + 1]);
-    if (Number.isNaN(grade)) {
+    const grade = parseGrade(buf, f[g], f[g + 1], path, lineNo, text);
+    const d = n === 4 ? 4 : 2;
+    acc.add(decodeId(buf, f[0], f[1]), decodeId(buf, f[d], f[d + 1]), grade, lineNo, text);
+  });
+  return acc.finish(columns === 3 ? 'beir' : 'trec');
+}
+
+function hasDigit(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (buf[i] >= 48 && buf[i] <= 57) return true;
+  return false;
+}
+
+const GRADE_HINT = 'Grades are integers: 0 = not relevant, 1, 2, ... = relevant, negative = pooled but unjudged.';
+
+/**
+ * A grade: an integer, or an integral number written as a float ("2.0", as pandas writes qrels). A fractional
+ * grade is refused (trec_eval's atol would silently truncate it), and so is one outside 32 bits (trec_eval
+ * cannot allocate its per-grade table for it; irw's Int32 columns would wrap it).
+ */
+function parseGrade(buf: Buffer, start: number, end: number, path: string, lineNo: number, text: () => string): number {
+  let grade = parseIntBytes(buf, start, end);
+  const raw = () => quotable(buf, start, end);
+  if (Number.isNaN(grade)) {
+    const integral = /^([+-]?\d+)\.0*$/.exec(raw());
+    if (integral) grade = Number(integral[1]);
+    else {
+      // What trec_eval's atol would have made of it: the leading integer, or 0.
+      const atol = Number(/^\s*([+-]?\d+)/.exec(raw())?.[1] ?? 0);
       throw new InputError({
         code: 'not-a-number',
-        message: `relevance grade '${buf.toString('utf8', f[g], f[g + 1])}' is not an integer`,
+        message: `relevance grade '${raw()}' is not an integer (trec_eval would silently read it as ${atol})`,
         file: path,
         line: lineNo,
         text: text(),
-        hint: 'Grades are integers: 0 = not relevant, 1, 2, ... = relevant, negative = pooled but unjudged.',
+        hint: GRADE_HINT,
       });
     }
-    const d = n === 4 ? 4 : 2;
-    acc.add(buf.toString('utf8', f[0], f[1]), buf.toString('utf8', f[d], f[d + 1]), grade, lineNo, text);
-  });
-  return acc.finish(columns === 3 ? 'beir' : 'trec');
+  }
+  if (grade > 2147483647 || grade < -2147483648) {
+    throw new InputError({
+      code: 'not-a-number',
+      message: `relevance grade '${raw()}' is outside the 32-bit range (-2147483648 to 2147483647)`,
+      file: path,
+      line: lineNo,
+      text: text(),
+      hint: GRADE_HINT,
+    });
+  }
+  return grade;
 }

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { DocArena, EntrySet, type DocIds } from './docArena';
-import { IdTable } from './idTable';
+import { decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync, splitFields } from './lines';
+import { forEachLine, forEachLineSync, quotable, splitFields } from './lines';
 import { parseFloatBytes } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -104,7 +104,7 @@ class RunBuilder {
     this.s = s;
   }
 
-  finish(tag: string, qids: IdTable, onDuplicate: (qid: string, docid: string) => never): Run {
+  finish(tag: string, qids: IdTable, onDuplicate: (qid: string, docid: string) => never, precision: ScorePrecision = 'float32'): Run {
     const nq = qids.size;
     const n = this.n;
     // Queries in byte order of their ids.
@@ -129,6 +129,8 @@ class RunBuilder {
     const docs = this.docs;
     const seen = new EntrySet();
     let perm = new Int32Array(0);
+    let key = new Float64Array(0);
+    const f32 = precision === 'float32';
     for (let qi = 0; qi < nq; qi++) {
       const start = offsets[qi];
       const end = offsets[qi + 1];
@@ -136,15 +138,22 @@ class RunBuilder {
       for (let i = start; i < end; i++) {
         if (seen.add(docs, docIds[i]) >= 0) onDuplicate(qids.string(order[qi]), docs.string(docIds[i]));
       }
+      // Doubles in descending order stay in (non-strictly) descending order as float32, so only ties need work.
       if (scoresDescending(scores, start, end)) {
-        sortTies(docIds, scores, start, end, docs);
+        sortTies(docIds, scores, start, end, docs, f32);
         continue;
       }
       const len = end - start;
-      if (perm.length < len) perm = new Int32Array(len);
+      if (perm.length < len) {
+        perm = new Int32Array(len);
+        key = new Float64Array(len);
+      }
       const idx = perm.subarray(0, len);
-      for (let i = 0; i < len; i++) idx[i] = start + i;
-      idx.sort((a, b) => scores[b] - scores[a] || docs.compare(docIds[b], docIds[a]));
+      for (let i = 0; i < len; i++) {
+        idx[i] = start + i;
+        key[i] = f32 ? Math.fround(scores[start + i]) : scores[start + i];
+      }
+      idx.sort((a, b) => key[b - start] - key[a - start] || docs.compare(docIds[b], docIds[a]));
       const d = Int32Array.from(idx, (i) => docIds[i]);
       const s = Float64Array.from(idx, (i) => scores[i]);
       docIds.set(d, start);
@@ -154,25 +163,36 @@ class RunBuilder {
   }
 }
 
+/**
+ * How scores are compared when ranking: trec_eval 9.0.x (and the copies in Anserini and pytrec_eval) reads
+ * them into a C float, so scores equal as float32 tie and are ordered by docno; trec_eval 10.0 reads doubles.
+ * Scores keep full precision either way.
+ */
+export type ScorePrecision = 'float32' | 'double';
+
 function scoresDescending(scores: Float64Array, start: number, end: number): boolean {
   for (let i = start + 1; i < end; i++) if (scores[i - 1] < scores[i]) return false;
   return true;
 }
 
 /** Most runs come sorted by score already: then only groups of equal scores need ordering (by docno, descending). */
-function sortTies(docIds: Int32Array, scores: Float64Array, start: number, end: number, docs: DocArena): void {
+function sortTies(docIds: Int32Array, scores: Float64Array, start: number, end: number, docs: DocArena, f32: boolean): void {
   let g = start;
   while (g < end) {
+    const tie = f32 ? Math.fround(scores[g]) : scores[g];
     let e = g + 1;
-    while (e < end && scores[e] === scores[g]) e++;
+    while (e < end && (f32 ? Math.fround(scores[e]) : scores[e]) === tie) e++;
     for (let i = g + 1; i < e; i++) {
       const d = docIds[i];
+      const s = scores[i];
       let j = i - 1;
       while (j >= g && docs.compare(docIds[j], d) < 0) {
         docIds[j + 1] = docIds[j];
+        scores[j + 1] = scores[j];
         j--;
       }
       docIds[j + 1] = d;
+      scores[j + 1] = s;
     }
     g = e;
   }
@@ -184,15 +204,20 @@ const RUN_HINT = 'A TREC run line is "qid Q0 docid rank score tag", separated by
  * Reads a TREC run file (6 columns, spaces or TABs; extra columns ignored, '#' comments and blank lines
  * skipped, as trec_eval does). A document listed twice for one query is an error, as in trec_eval.
  */
-export function readRun(path: string): Run {
-  const parser = new RunParser(path);
+export function readRun(path: string, options: ReadRunOptions = {}): Run {
+  const parser = new RunParser(path, options);
   forEachLineSync(path, parser.onLine);
   return parser.finish();
 }
 
+export interface ReadRunOptions {
+  /** How scores compare when ranking (default float32, as trec_eval 9.0.8). */
+  precision?: ScorePrecision;
+}
+
 /** As readRun(), yielding to the event loop between 1 MiB chunks (for the editor's thread). */
-export async function readRunAsync(path: string, signal?: AbortSignal): Promise<Run> {
-  const parser = new RunParser(path);
+export async function readRunAsync(path: string, signal?: AbortSignal, options: ReadRunOptions = {}): Promise<Run> {
+  const parser = new RunParser(path, options);
   await forEachLine(path, parser.onLine, signal);
   return parser.finish();
 }
@@ -206,7 +231,10 @@ class RunParser {
   private lastQid = Buffer.alloc(0);
   private lastQ = -1;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    private readonly options: ReadRunOptions,
+  ) {
     let size = 0;
     try {
       size = statSync(path).size;
@@ -226,7 +254,7 @@ class RunParser {
         message: `expected 6 columns, found ${n}`,
         file: this.path,
         line: lineNo,
-        text: buf.toString('utf8', start, end),
+        text: quotable(buf, start, end),
         hint: RUN_HINT,
       });
     }
@@ -234,10 +262,10 @@ class RunParser {
     if (Number.isNaN(score)) {
       throw new InputError({
         code: 'not-a-number',
-        message: `score '${buf.toString('utf8', f[8], f[9])}' (column 5) is not a number`,
+        message: `score '${quotable(buf, f[8], f[9])}' (column 5) is not a number (trec_eval's atof would silently read it as ${atofPrefix(quotable(buf, f[8], f[9]))})`,
         file: this.path,
         line: lineNo,
-        text: buf.toString('utf8', start, end),
+        text: quotable(buf, start, end),
         hint: RUN_HINT,
       });
     }
@@ -255,7 +283,7 @@ class RunParser {
     if (this.b.n === 0) {
       throw new InputError({ code: 'malformed', message: 'the run file has no result lines', file: path, hint: RUN_HINT });
     }
-    return this.b.finish(this.tag.toString('utf8'), this.qids, (qid, docid) => {
+    return this.b.finish(decodeId(this.tag, 0, this.tag.length), this.qids, (qid, docid) => {
       const lines = findLines(path, qid, docid);
       throw new InputError({
         code: 'duplicate',
@@ -265,7 +293,7 @@ class RunParser {
         text: lines.text,
         hint: 'trec_eval refuses a run that retrieves the same document twice for a query: keep one line (usually the higher-scored).',
       });
-    });
+    }, this.options.precision);
   }
 }
 
@@ -282,11 +310,17 @@ function findLines(path: string, qid: string, docid: string): number[] & { text?
   const f: number[] = [];
   forEachLineSync(path, (buf, start, end, lineNo) => {
     if (splitFields(buf, start, end, f) < 6 || out.length >= 2) return;
-    if (buf.toString('utf8', f[0], f[1]) === qid && buf.toString('utf8', f[4], f[5]) === docid) {
+    if (decodeId(buf, f[0], f[1]) === qid && decodeId(buf, f[4], f[5]) === docid) {
       out.push(lineNo);
-      out.text = buf.toString('utf8', start, end);
+      out.text = quotable(buf, start, end);
     }
   });
   return out;
 }
 
+
+/** What C's atof makes of a string it cannot read fully: the longest number at its start, or 0. */
+function atofPrefix(s: string): string {
+  const m = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/.exec(s);
+  return m ? String(Number(m[0])) : '0';
+}

@@ -36,7 +36,7 @@ export class HoleScorer {
     }
     this.measure = m;
     this.name = m.names[0];
-    this.ctx = { relevanceLevel };
+    this.ctx = { relevanceLevel, numDocsInColl: 0, trecEval10Rounding: false };
     this.depth = CUT.has(m.family.name) ? Math.max(...m.cutoffs) : Infinity;
     this.out = new Float64Array(1);
     this.trailingSafe = TRAILING_SAFE.has(m.family.name);
@@ -87,13 +87,23 @@ export class HoleScorer {
       this.rels[n++] = rel;
       if (rel >= this.ctx.relevanceLevel) numRelRet++;
     }
+    // The evaluator's sparse form of the grade counts (grades present, ascending, and their counts).
+    let present = 0;
+    for (let g = 0; g < top; g++) if (relLevels[g] > 0) present++;
+    const gradeList = new Int32Array(present);
+    const gradeCounts = new Int32Array(present);
+    for (let g = 0, k = 0; g < top; g++) {
+      if (relLevels[g] === 0) continue;
+      gradeList[k] = g;
+      gradeCounts[k++] = relLevels[g];
+    }
     const qr: QueryRels = {
       rels: this.rels.subarray(0, n),
       numRet: n,
-      numRel: numRelOf(relLevels, this.ctx.relevanceLevel),
+      numRel: numRelOf(gradeList, gradeCounts, this.ctx.relevanceLevel),
       numRelRet,
-      relLevels,
-      numRelLevels: top,
+      grades: gradeList,
+      gradeCounts,
       judgedAnywhere: this.judged.subarray(0, n),
     };
     this.out[0] = 0;

@@ -1,4 +1,5 @@
 import { NONPOOL, UNJUDGED, type MeasureContext, type QueryRels } from '../relevance';
+import { MIN_GEO_MEAN } from './map';
 
 /** trec_eval's INFAP_EPSILON. */
 const INFAP_EPSILON = 0.00001;
@@ -9,7 +10,7 @@ const INFAP_EPSILON = 0.00001;
  */
 export function bpref(q: QueryRels, ctx: MeasureContext): number {
   let numNonrel = 0;
-  for (let g = 0; g < ctx.relevanceLevel && g < q.relLevels.length; g++) numNonrel += q.relLevels[g];
+  for (let k = 0; k < q.grades.length && q.grades[k] < ctx.relevanceLevel; k++) numNonrel += q.gradeCounts[k];
   let nonrelSoFar = 0;
   let value = 0;
   for (let j = 0; j < q.numRet; j++) {
@@ -53,4 +54,9 @@ export function infAP(q: QueryRels, ctx: MeasureContext): number {
     }
   }
   return q.numRel ? value / q.numRel : 0;
+}
+
+/** gm_bpref's per-query value is log(max(bpref, MIN_GEO_MEAN)); the summary is exp of the mean. */
+export function logBpref(q: QueryRels, ctx: MeasureContext): number {
+  return Math.log(Math.max(bpref(q, ctx), MIN_GEO_MEAN));
 }

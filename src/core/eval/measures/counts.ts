@@ -19,3 +19,16 @@ export function numNonrelJudgedRet(q: QueryRels, ctx: MeasureContext): number {
   for (let i = 0; i < q.numRet; i++) if (q.rels[i] >= 0 && q.rels[i] < ctx.relevanceLevel) n++;
   return n;
 }
+
+/**
+ * utility.a,b,c,d: a * relevant retrieved + b * non-relevant retrieved + c * relevant not retrieved + d *
+ * non-relevant not retrieved (the last needs the collection size, trec_eval -N).
+ */
+export function utility(q: QueryRels, numDocsInColl: number, p: readonly number[]): number {
+  return (
+    p[0] * q.numRelRet +
+    p[1] * (q.numRet - q.numRelRet) +
+    p[2] * (q.numRel - q.numRelRet) +
+    p[3] * (numDocsInColl + q.numRelRet - q.numRet - q.numRel)
+  );
+}

@@ -40,3 +40,17 @@ export function judgedAt(q: QueryRels, cutoffs: readonly number[], out: Float64A
 export function holeAt(q: QueryRels, cutoffs: readonly number[], out: Float64Array, at: number): void {
   shareAt(q, cutoffs, out, at, (i) => q.judgedAnywhere[i] === 0);
 }
+
+/**
+ * relstring.n (trec_eval m_relstring.c): the relevance of the top n (default 10) as one character each: the
+ * grade 0-9, '>' above 9, '-' outside the pool, '.' pooled but unjudged.
+ */
+export function relString(q: QueryRels, n: number): string {
+  const len = Math.max(0, Math.min(Math.trunc(n), q.numRet));
+  let s = '';
+  for (let i = 0; i < len; i++) {
+    const r = q.rels[i];
+    s += r > 9 ? '>' : r >= 0 ? String(r) : r === NONPOOL ? '-' : r === UNJUDGED ? '.' : '<';
+  }
+  return s;
+}

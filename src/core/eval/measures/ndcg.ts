@@ -23,13 +23,18 @@ interface Gain {
   count: number;
 }
 
-/** trec_eval's setup_gains: parameter pairs first, then every grade 0..max not overridden, sorted by gain. */
+/**
+ * trec_eval's setup_gains: parameter pairs first, then every grade 0..max not overridden, sorted by gain.
+ * Grades no document has are left out: they have no documents in the ideal ranking and no retrieved
+ * document has them, so they cannot change a value (and an extreme grade costs nothing).
+ */
 function setupGains(q: QueryRels, pairs: readonly (readonly [number, number])[]): Gain[] {
   const gains: Gain[] = pairs.map(([level, gain]) => ({ level, gain, count: 0 }));
-  for (let i = 0; i < q.numRelLevels; i++) {
-    const g = gains.find((x) => x.level === i);
-    if (g) g.count = q.relLevels[i];
-    else gains.push({ level: i, gain: i, count: q.relLevels[i] });
+  for (let k = 0; k < q.grades.length; k++) {
+    const level = q.grades[k];
+    const g = gains.find((x) => x.level === level);
+    if (g) g.count = q.gradeCounts[k];
+    else gains.push({ level, gain: level, count: q.gradeCounts[k] });
   }
   // trec_eval compares gains as (int)(g1 - g2): fractional differences tie. Array.prototype.sort is stable.
   return gains.sort((a, b) => Math.trunc(a.gain - b.gain));
@@ -63,6 +68,12 @@ class IdealWalk {
 }
 
 export function ndcg(q: QueryRels, pairs: readonly (readonly [number, number])[]): number {
+  const [dcg, idcg] = dcgAndIdeal(q, pairs);
+  return idcg > 0 ? dcg / idcg : 0;
+}
+
+/** DCG of the ranking and of the ideal ranking (trec_eval 10's dcg and ideal_dcg; ndcg is their ratio). */
+export function dcgAndIdeal(q: QueryRels, pairs: readonly (readonly [number, number])[]): [number, number] {
   const gains = setupGains(q, pairs);
   const ideal = new IdealWalk(gains);
   let dcg = 0;
@@ -82,7 +93,7 @@ export function ndcg(q: QueryRels, pairs: readonly (readonly [number, number])[]
     const ig = ideal.next();
     if (ig > 0) idcg += ig / log2At(i);
   }
-  return idcg > 0 ? dcg / idcg : 0;
+  return [dcg, idcg];
 }
 
 /** ndcg_rel: nDCG averaged over the ranks of relevant (gain > 0) documents; unretrieved ones use final nDCG. */
@@ -196,22 +207,72 @@ export function ndcgCut(q: QueryRels, cutoffs: readonly number[], out: Float64Ar
 
   ci = 0;
   let idcg = 0;
-  let lvl = q.numRelLevels - 1;
+  let k = q.grades.length - 1;
   let lvlCount = 0;
-  if (lvl > 0) {
+  if (k >= 0 && q.grades[k] > 0) {
     for (i = 0; ; i++) {
       lvlCount++;
-      while (lvl > 0 && lvlCount > q.relLevels[lvl]) {
-        lvl--;
+      while (k >= 0 && q.grades[k] > 0 && lvlCount > q.gradeCounts[k]) {
+        k--;
         lvlCount = 1;
       }
-      if (lvl === 0) break;
+      if (k < 0 || q.grades[k] <= 0) break;
       if (i === cutoffs[ci]) {
         if (idcg > 0) out[at + ci] /= idcg;
         if (++ci === n) break;
       }
-      idcg += lvl / log2At(i);
+      idcg += q.grades[k] / log2At(i);
     }
   }
   for (; ci < n; ci++) if (idcg > 0) out[at + ci] /= idcg;
+}
+
+/**
+ * binG (trec_eval m_binG.c): binary gain with a discount that grows with the non-relevant documents seen,
+ * 1 / log2(2 + rank - relevant so far) per relevant document, over R.
+ */
+export function binaryG(q: QueryRels, relevanceLevel: number): number {
+  let relSoFar = 0;
+  let sum = 0;
+  for (let i = 0; i < q.numRet; i++) {
+    if (q.rels[i] >= relevanceLevel) {
+      relSoFar++;
+      sum += 1 / Math.log2(3 + i - relSoFar);
+    }
+  }
+  return relSoFar ? sum / q.numRel : 0;
+}
+
+/**
+ * G (trec_eval m_G.c, Sakai's normalised cumulative gain with a cost of at least 1 per rank): gain over
+ * log2(2 + ideal cost so far - gain so far), over the ideal cumulative gain.
+ */
+export function gainG(q: QueryRels, pairs: readonly (readonly [number, number])[]): number {
+  const gains = setupGains(q, pairs);
+  const ideal = new IdealWalk(gains);
+  const minCost = 1;
+  let resultsG = 0;
+  let sumResults = 0;
+  let sumIdeal = 0;
+  let sumCost = 0;
+  let i = 0;
+  for (; i < q.numRet && ideal.gain > 0; i++) {
+    const g = gainOf(q.rels[i], gains);
+    sumResults += g;
+    const ig = ideal.next();
+    if (ig > 0) sumIdeal += ig;
+    sumCost += ig >= minCost ? ig : minCost;
+    if (g !== 0) resultsG += g / Math.log2(2 + sumCost - sumResults);
+  }
+  for (; i < q.numRet; i++) {
+    const g = gainOf(q.rels[i], gains);
+    sumResults += g;
+    sumCost += minCost;
+    if (g !== 0) resultsG += g / Math.log2(2 + sumCost - sumResults);
+  }
+  while (ideal.gain > 0) {
+    const ig = ideal.next();
+    if (ig > 0) sumIdeal += ig;
+  }
+  return sumIdeal > 0 ? resultsG / sumIdeal : 0;
 }

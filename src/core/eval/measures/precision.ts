@@ -1,4 +1,4 @@
-import type { MeasureContext, QueryRels } from '../relevance';
+import { relevantCutoff, type MeasureContext, type QueryRels } from '../relevance';
 
 /** P.k: relevant in the top k over k (missing ranks count as non-relevant). */
 export function precisionAt(q: QueryRels, ctx: MeasureContext, cutoffs: readonly number[], out: Float64Array, at: number): void {
@@ -69,14 +69,14 @@ export function rPrecisionMult(q: QueryRels, ctx: MeasureContext, mults: readonl
 }
 
 /**
- * iprec_at_recall.x: interpolated precision (max precision at any rank at or below) at recall x. trec_eval 9
- * turns x into a number of relevant documents as (long)(x * R + 0.9).
+ * iprec_at_recall.x: interpolated precision (max precision at any rank at or below) at recall x, x turned
+ * into a number of relevant documents as relevantCutoff() says.
  */
 export function interpolatedPrecision(q: QueryRels, ctx: MeasureContext, recalls: readonly number[], out: Float64Array, at: number): void {
-  if (q.numRet === 0) return;
-  const cutoffs = recalls.map((r) => Math.trunc(r * q.numRel + 0.9));
+  const cutoffs = recalls.map((r) => relevantCutoff(ctx, r, q.numRel));
   let cut = cutoffs.length - 1;
   while (cut >= 0 && cutoffs[cut] > q.numRelRet) cut--;
+  // With nothing retrieved (-J, -M 0) this is 0 / 0: trec_eval prints -nan for the recall points it reaches.
   let intPrecis = q.numRelRet / q.numRet;
   let relSoFar = q.numRelRet;
   for (let i = q.numRet; i > 0 && relSoFar > 0; i--) {
@@ -91,4 +91,24 @@ export function interpolatedPrecision(q: QueryRels, ctx: MeasureContext, recalls
     }
   }
   for (; cut >= 0; cut--) out[at + cut] = intPrecis;
+}
+
+/** set_relative_P: relevant retrieved over min(retrieved, R). */
+export function setRelativePrecision(q: QueryRels): number {
+  return q.numRet && q.numRel ? q.numRelRet / Math.min(q.numRet, q.numRel) : 0;
+}
+
+/** set_map: set precision times set recall (num_rel_ret^2 / (num_ret * R)). */
+export function setMap(q: QueryRels): number {
+  return q.numRet && q.numRel ? (q.numRelRet * q.numRelRet) / (q.numRet * q.numRel) : 0;
+}
+
+/** 11pt_avg: interpolated precision averaged over the given recall points (default 0, 0.1, ..., 1). */
+export function elevenPointAverage(q: QueryRels, ctx: MeasureContext, recalls: readonly number[]): number {
+  const out = new Float64Array(recalls.length);
+  interpolatedPrecision(q, ctx, recalls, out, 0);
+  // Summed from the highest recall point down, in trec_eval's order (the last bit can decide a printed digit).
+  let sum = 0;
+  for (let k = out.length - 1; k >= 0; k--) sum += out[k];
+  return sum / recalls.length;
 }

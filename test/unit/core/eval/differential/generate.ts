@@ -1,0 +1,128 @@
+/**
+ * Seeded random qrels and runs for the differential test against trec_eval (differential.test.ts). Small
+ * inputs that stress what trips evaluators: score ties and float32 near-ties, graded, zero and negative
+ * judgements, queries in only one file, long and case-differing docnos, docnos that are not UTF-8, odd
+ * whitespace (TAB, VT, FF) and number formats. Changing anything here changes every case: re-record (record.ts).
+ */
+
+/** mulberry32: a small, fast, well-distributed 32-bit PRNG; the same seed gives the same case everywhere. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface GeneratedCase {
+  qrels: Buffer;
+  run: Buffer;
+}
+
+export function generateCase(seed: number): GeneratedCase {
+  const r = rng(seed * 2654435761 + 1);
+  const int = (n: number) => Math.floor(r() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
+
+  const qidStyles = [(i: number) => `q${i}`, (i: number) => `Q${i}`, (i: number) => String(i), (i: number) => `${i}0`];
+  const nq = 1 + int(4);
+  const qids = [...new Set(Array.from({ length: nq + 1 }, () => pick(qidStyles)(1 + int(12))))];
+  const ws = () => pick([' ', ' ', '\t', '  ', ' \t ', '\f', ' \v']);
+
+  const docName = (i: number): Buffer => {
+    switch (int(10)) {
+      case 0:
+        return Buffer.from(`D${i}`); // differs from d<i> only in case
+      case 1:
+        return Buffer.from(`doc-${'x'.repeat(60 + int(200))}-${i}`);
+      case 2:
+        return Buffer.concat([Buffer.from('d'), Buffer.from([0xe9 + (i % 3) * 0x0b]), Buffer.from(String(i))]); // not UTF-8
+      case 3:
+        return Buffer.from(`é${i}`);
+      default:
+        return Buffer.from(`d${i}`);
+    }
+  };
+
+  const qrelsLines: Buffer[] = [];
+  const runLines: Buffer[] = [];
+  const tag = pick(['run', 'tag1', 'R-x']);
+  const baseScores = [1, 0.5, 0.3, 0.25, 2, 10, 0.1, 3.14159];
+  for (const qid of qids) {
+    const poolSize = 1 + int(14);
+    const docs = [...new Map(Array.from({ length: poolSize }, () => docName(int(25))).map((b) => [b.toString('latin1'), b])).values()];
+    const inQrels = r() < 0.85;
+    const inRun = r() < 0.85 || !inQrels;
+    if (inQrels) {
+      let judged = false; // trec_eval fails ("Can't calculate measure") on a query whose grades are all negative
+      docs.forEach((d, k) => {
+        if (r() < 0.25 && (judged || k < docs.length - 1)) return;
+        const grade = k === docs.length - 1 && !judged ? pick([0, 1, 2]) : pick([0, 0, 0, 1, 1, 2, 3, 4, -1]);
+        if (grade >= 0) judged = true;
+        qrelsLines.push(Buffer.concat([Buffer.from(`${qid}${ws()}${pick(['0', 'Q0', '1'])}${ws()}`), d, Buffer.from(`${ws()}${grade}\n`)]));
+      });
+    }
+    if (inRun) {
+      const retrieved = [...docs];
+      const extra = int(6);
+      for (let k = 0; k < extra; k++) retrieved.push(Buffer.from(`u${int(40)}`)); // unjudged
+      const unique = [...new Map(retrieved.map((b) => [b.toString('latin1'), b])).values()];
+      let prev = pick(baseScores);
+      unique.forEach((d, rank) => {
+        let score: number;
+        const how = int(6);
+        if (how === 0) score = prev; // exact tie
+        else if (how === 1) score = prev + prev * 2 ** -40; // differs as a double, ties as float32
+        else if (how === 2) score = Math.round(r() * 20) / 4;
+        else score = prev - r();
+        prev = score;
+        const text = formatScore(score, int(5));
+        runLines.push(Buffer.concat([Buffer.from(`${qid}${ws()}Q0${ws()}`), d, Buffer.from(`${ws()}${rank + 1}${ws()}${text}${ws()}${tag}\n`)]));
+      });
+    }
+  }
+  if (runLines.length === 0) runLines.push(Buffer.from(`${qids[0]} Q0 d0 1 1 ${tag}\n`));
+  if (qrelsLines.length === 0) qrelsLines.push(Buffer.from(`${qids[0]} 0 d0 1\n`));
+  shuffleSome(runLines, r);
+  return { qrels: Buffer.concat(qrelsLines), run: Buffer.concat(runLines) };
+}
+
+/** Number formats trec_eval's atof reads: plain, exponent, leading '+', many digits. */
+function formatScore(x: number, style: number): string {
+  switch (style) {
+    case 0:
+      return x.toExponential(6);
+    case 1:
+      return x >= 0 ? `+${x}` : String(x);
+    case 2:
+      return x.toPrecision(17);
+    default:
+      return String(x);
+  }
+}
+
+/** Runs are often but not always in score order; trec_eval sorts them anyway. */
+function shuffleSome(lines: Buffer[], r: () => number): void {
+  if (r() < 0.5) return;
+  for (let i = lines.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [lines[i], lines[j]] = [lines[j], lines[i]];
+  }
+}
+
+/** trec_eval command-line option sets each case is evaluated with (always with -q). */
+export const OPTION_SETS: readonly (readonly string[])[] = [
+  [],
+  ['-c'],
+  ['-l', '2'],
+  ['-M', '3'],
+  ['-c', '-M', '5', '-l', '2', '-N', '50'],
+  ['-J'],
+  ['-J', '-c', '-M', '4', '-n'],
+];
+
+/** Parameterised measures beside all_trec's defaults (trec_eval -m syntax). */
+export const PARAM_MEASURES = ['P.1,2,3', 'ndcg_cut.1,3', 'ndcg.1=1,2=3,3=10', 'success.2', 'set_F.0.5', 'map_cut.2,4', 'recall.2,4', 'Rprec_mult.0.5,1.5', 'iprec_at_recall.0.25', '11pt_avg.0.2,0.5,0.8', 'utility.1,-1,2,0.5'];

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { FAMILIES } from '../../../../../src/core/eval';
+import { OPTION_SETS, PARAM_MEASURES } from './generate';
+
+/** trec_eval's all_trec nickname (measures.c), per version. */
+const ALL_TREC_9 = [
+  'runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
+  'iprec_at_recall', 'P', 'relstring', 'recall', 'infAP', 'gm_bpref', 'utility', '11pt_avg', 'ndcg', 'relative_P',
+  'Rprec_mult', 'success', 'map_cut', 'ndcg_cut', 'ndcg_rel', 'Rndcg', 'binG', 'G', 'set_P', 'set_recall',
+  'set_relative_P', 'set_map', 'set_F', 'num_nonrel_judged_ret',
+];
+const ALL_TREC_10 = [...ALL_TREC_9, 'unj', 'rbp', 'rbp_resid'];
+
+export interface Suite {
+  version: 9 | 10;
+  /** Number of generated cases (seeds 0..cases-1), each evaluated under every option set. */
+  cases: number;
+  optionSets: readonly (readonly string[])[];
+  /** -m arguments, parameterised ones first (trec_eval keeps the first parameters given for a measure). */
+  measures: string[];
+  /** Families whose lines are compared: the all_trec measures irw implements (the rest are listed in the README). */
+  families: Set<string>;
+}
+
+export function suite(version: 9 | 10): Suite {
+  const allTrec = version === 9 ? ALL_TREC_9 : ALL_TREC_10;
+  const ours = FAMILIES.filter((f) => f.origin !== 'irw' && allTrec.includes(f.name)).map((f) => f.name);
+  return {
+    version,
+    cases: Number(process.env.IRW_DIFF_CASES ?? (version === 9 ? 5000 : 1000)),
+    optionSets: OPTION_SETS,
+    measures: [...PARAM_MEASURES, ...ours],
+    families: new Set(ours),
+  };
+}
+
+/** The family an output line's name belongs to (P_5 -> P, map_cut_5 -> map_cut), or undefined. */
+function familyOf(name: string, families: Set<string>): string | undefined {
+  let best: string | undefined;
+  for (const f of families) {
+    if ((name === f || name.startsWith(`${f}_`)) && (!best || f.length > best.length)) best = f;
+  }
+  return best;
+}
+
+/** trec_eval's output restricted to the compared families. */
+export function restrict(output: Buffer, families: Set<string>): Buffer {
+  const lines = output.toString('latin1').split('\n');
+  return Buffer.from(lines.filter((l) => l && familyOf(l.slice(0, l.indexOf(' ') < 0 ? l.indexOf('\t') : Math.min(l.indexOf(' '), l.indexOf('\t')) ), families) !== undefined).map((l) => `${l}\n`).join(''), 'latin1');
+}
+
+/** What is stored per comparison: a digest of the whole (-q) output, and the summary values for diagnosis. */
+export interface Expected {
+  digest: string;
+  summary: string;
+}
+
+export function expectedOf(output: Buffer): Expected {
+  const text = output.toString('latin1');
+  const summary = text.split('\n').filter((l) => l.split('\t')[1] === 'all').map((l) => l.split('\t')[2]).join(' ');
+  return { digest: createHash('sha256').update(output).digest('base64').slice(0, 16), summary };
+}
+
+export function expectedFile(version: 9 | 10): string {
+  return `${__dirname}/trec_eval${version}.expected.json.gz`;
+}
