@@ -1,8 +1,7 @@
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGunzip, gunzipSync } from 'node:zlib';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync, type LineHandler } from './lines';
+import { forEachLine, forEachLineSync } from './lines';
 
 /**
  * Streaming readers for BEIR's corpus.jsonl and queries.jsonl (qrels are read by qrels.ts).
@@ -192,11 +191,12 @@ export class LineGuard {
     }
   }
 
-  /** A UTF-8 byte-order mark at the very start is not part of the first line: [start, end) without it. */
-  bom(buf: Buffer, start: number, end: number, offset: number): number {
-    if (offset !== 0 || end - start < 3 || buf[start] !== 0xef || buf[start + 1] !== 0xbb || buf[start + 2] !== 0xbf) return start;
-    if (!this.options.onBadLine) report?.notice(this.file, 'starts with a UTF-8 byte-order mark, which was ignored');
-    return start + 3;
+  /**
+   * The line reader drops a UTF-8 byte-order mark (it would become part of the first id); the first line then
+   * starts at byte 3. Says so once, where a program report listens.
+   */
+  bom(lineNo: number, offset: number): void {
+    if (lineNo === 1 && offset === 3 && !this.options.onBadLine) report?.notice(this.file, 'starts with a UTF-8 byte-order mark, which was ignored');
   }
 
   finish(): void {
@@ -208,11 +208,11 @@ function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: Lin
   const ids = new IdRegistry(path);
   return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
     guard.run(() => {
-      const from = guard.bom(buf, start, end, offset);
-      const rec = parseLine('corpus', path, buf, from, end, lineNo);
+      guard.bom(lineNo, offset);
+      const rec = parseLine('corpus', path, buf, start, end, lineNo);
       if (!rec) return;
       ids.add(rec.id, lineNo, rec.raw);
-      onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset: offset + from - start, length: end - from });
+      onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset, length: end - start });
     });
   };
 }
@@ -238,72 +238,10 @@ export function statKind(path: string): 'file' | 'dir' | 'none' {
   }
 }
 
-const isGzip = (path: string) => path.endsWith('.gz');
-
-/** Lines of a whole buffer (a gunzipped file), as lines.ts hands them: LF or CRLF excluded, 1-based numbers. */
-function splitBuffer(buf: Buffer, onLine: LineHandler, first = { lineNo: 0, offset: 0 }, final = true): number {
-  let start = 0;
-  for (;;) {
-    const nl = buf.indexOf(10, start);
-    if (nl === -1) break;
-    const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
-    onLine(buf, start, end, ++first.lineNo, first.offset + start);
-    start = nl + 1;
-  }
-  if (final && start < buf.length) {
-    const end = buf[buf.length - 1] === 13 ? buf.length - 1 : buf.length;
-    onLine(buf, start, end, ++first.lineNo, first.offset + start);
-    start = buf.length;
-  }
-  first.offset += start;
-  return start;
-}
-
-function gunzipError(path: string, e: unknown): InputError {
-  return new InputError({
-    code: 'unreadable',
-    message: `cannot read gzip file: ${(e as Error).message}`,
-    file: path,
-    hint: 'The file ends with .gz but is not a complete gzip file: download it again, or unpack it with gunzip.',
-  });
-}
-
-/** Lines of a file, gunzipped when its name ends with .gz. */
-export function forEachLineAnySync(path: string, onLine: LineHandler): void {
-  if (!isGzip(path)) return forEachLineSync(path, onLine);
-  let data: Buffer;
-  try {
-    data = gunzipSync(readFileSync(path));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return forEachLineSync(path, onLine); // its own error
-    throw gunzipError(path, e);
-  }
-  splitBuffer(data, onLine);
-}
-
-/** Streams a gzip file through zlib; offsets count uncompressed bytes. */
-export async function forEachLineAny(path: string, onLine: LineHandler, signal?: AbortSignal): Promise<void> {
-  if (!isGzip(path)) return forEachLine(path, onLine, signal);
-  const at = { lineNo: 0, offset: 0 };
-  let rest: Buffer = Buffer.alloc(0);
-  try {
-    for await (const chunk of createReadStream(path).pipe(createGunzip()) as AsyncIterable<Buffer>) {
-      signal?.throwIfAborted();
-      const buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
-      rest = buf.subarray(splitBuffer(buf, onLine, at, false));
-    }
-  } catch (e) {
-    if (e instanceof InputError || signal?.aborted) throw e;
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return forEachLine(path, onLine, signal);
-    throw gunzipError(path, e);
-  }
-  splitBuffer(rest, onLine, at, true);
-}
-
 /** Calls `onDoc` for each document of a BEIR corpus.jsonl (or corpus.jsonl.gz), in file order. */
 export function forEachCorpusDocSync(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions = {}): void {
   const guard = new LineGuard(path, options);
-  forEachLineAnySync(path, corpusHandler(path, onDoc, guard));
+  forEachLineSync(path, corpusHandler(path, onDoc, guard));
   guard.finish();
 }
 
@@ -315,7 +253,7 @@ export async function forEachCorpusDoc(
   options: ReadOptions = {},
 ): Promise<void> {
   const guard = new LineGuard(path, options);
-  await forEachLineAny(path, corpusHandler(path, onDoc, guard), signal);
+  await forEachLine(path, corpusHandler(path, onDoc, guard), signal);
   guard.finish();
 }
 
@@ -324,9 +262,10 @@ export function readQueries(path: string, options: ReadOptions = {}): Map<string
   const ids = new IdRegistry(path);
   const out = new Map<string, BeirQuery>();
   const guard = new LineGuard(path, options);
-  forEachLineAnySync(path, (buf, start, end, lineNo, offset) => {
+  forEachLineSync(path, (buf, start, end, lineNo, offset) => {
     guard.run(() => {
-      const rec = parseLine('queries', path, buf, guard.bom(buf, start, end, offset), end, lineNo);
+      guard.bom(lineNo, offset);
+      const rec = parseLine('queries', path, buf, start, end, lineNo);
       if (!rec) return;
       ids.add(rec.id, lineNo, rec.raw);
       out.set(rec.id, { id: rec.id, text: rec.text, line: lineNo });

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { beirFile, forEachCorpusDoc, forEachLineAnySync, plainOrGz, readQueries, statKind, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
+import { forEachLineSync } from './lines';
+import { beirFile, forEachCorpusDoc, plainOrGz, readQueries, statKind, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
 import { InputError } from './errors';
 import { readQrels } from './qrels';
 import { readTrecTopics } from './trecTopics';
@@ -84,7 +85,7 @@ export function readDatasetQueries(path: string, options: ReadOptions = {}): Map
  */
 export function readQueryFile(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
   let head = '';
-  forEachLineAnySync(path, (buf, start, end) => {
+  forEachLineSync(path, (buf, start, end) => {
     if (head.length < 4096) head += `${buf.toString('utf8', start, end)}\n`;
   });
   const first = head.replace(/^\ufeff/, '').trimStart();

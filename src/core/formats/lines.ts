@@ -57,13 +57,17 @@ function gunzipped(path: string): Buffer {
   try {
     return gunzipSync(readFileSync(path));
   } catch (e) {
-    throw new InputError({
-      code: 'unreadable',
-      message: `cannot decompress gzip file: ${(e as Error).message}`,
-      file: path,
-      hint: 'The file starts like gzip but does not decompress: check that it was copied completely.',
-    });
+    throw gunzipFailed(path, e);
   }
+}
+
+function gunzipFailed(path: string, e: unknown): InputError {
+  return new InputError({
+    code: 'unreadable',
+    message: `cannot decompress gzip file: ${(e as Error).message}`,
+    file: path,
+    hint: 'The file starts like gzip but does not decompress: check that it was copied completely.',
+  });
 }
 
 /** Async variant for callers that must not block their thread for long (yields between chunks); reads gzip too. */
@@ -79,9 +83,14 @@ export async function forEachLine(path: string, onLine: LineHandler, signal?: Ab
     const magic = Buffer.alloc(2);
     const { bytesRead } = await fh.read(magic, 0, 2, 0);
     if (bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b) {
-      for await (const chunk of fh.createReadStream({ start: 0, autoClose: false }).pipe(createGunzip())) {
-        signal?.throwIfAborted();
-        splitter.feed(chunk as Buffer);
+      try {
+        for await (const chunk of fh.createReadStream({ start: 0, autoClose: false }).pipe(createGunzip())) {
+          signal?.throwIfAborted();
+          splitter.feed(chunk as Buffer);
+        }
+      } catch (e) {
+        if (e instanceof InputError || signal?.aborted) throw e;
+        throw gunzipFailed(path, e);
       }
     } else {
       for (;;) {

@@ -1,4 +1,5 @@
-import { forEachLineAnySync, LineGuard, type BeirQuery, type ReadOptions } from './beir';
+import { LineGuard, type BeirQuery, type ReadOptions } from './beir';
+import { forEachLineSync } from './lines';
 import { InputError } from './errors';
 
 /**
@@ -9,7 +10,7 @@ import { InputError } from './errors';
  */
 export function readTrecTopics(path: string, options: ReadOptions = {}): Map<string, BeirQuery> {
   const lines: string[] = [];
-  forEachLineAnySync(path, (buf, start, end) => void lines.push(buf.toString('utf8', start, end)));
+  forEachLineSync(path, (buf, start, end) => void lines.push(buf.toString('utf8', start, end)));
   const text = lines.join('\n').replace(/^\ufeff/, '');
   const lineAt = lineCounter(text);
   const out = new Map<string, BeirQuery>();

@@ -1,4 +1,5 @@
-import { forEachLineAny, forEachLineAnySync, IdRegistry, LineGuard, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
+import { IdRegistry, LineGuard, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
+import { forEachLine, forEachLineSync } from './lines';
 import { InputError } from './errors';
 
 /**
@@ -28,9 +29,8 @@ function checkId(id: string, file: string, line: number, raw: string, what: stri
 
 function collectionHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: LineGuard) {
   const ids = new IdRegistry(path);
-  return (buf: Buffer, lineStart: number, end: number, lineNo: number, lineOffset: number) => {
-    const start = guard.bom(buf, lineStart, end, lineOffset);
-    const offset = lineOffset + start - lineStart;
+  return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
+    guard.bom(lineNo, offset);
     if (blank(buf, start, end)) return;
     guard.run(() => {
       const f = fields(buf, start, end);
@@ -49,13 +49,13 @@ function collectionHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard:
 /** Calls `onDoc` for each document of a TSV collection (or .tsv.gz), in file order (yields between 1 MiB chunks). */
 export async function forEachTsvDoc(path: string, onDoc: (doc: CorpusDoc) => void, signal?: AbortSignal, options: ReadOptions = {}): Promise<void> {
   const guard = new LineGuard(path, options);
-  await forEachLineAny(path, collectionHandler(path, onDoc, guard), signal);
+  await forEachLine(path, collectionHandler(path, onDoc, guard), signal);
   guard.finish();
 }
 
 export function forEachTsvDocSync(path: string, onDoc: (doc: CorpusDoc) => void, options: ReadOptions = {}): void {
   const guard = new LineGuard(path, options);
-  forEachLineAnySync(path, collectionHandler(path, onDoc, guard));
+  forEachLineSync(path, collectionHandler(path, onDoc, guard));
   guard.finish();
 }
 
@@ -64,8 +64,8 @@ export function readTsvQueries(path: string, options: ReadOptions = {}): Map<str
   const ids = new IdRegistry(path);
   const out = new Map<string, BeirQuery>();
   const guard = new LineGuard(path, options);
-  forEachLineAnySync(path, (buf, lineStart, end, lineNo, offset) => {
-    const start = guard.bom(buf, lineStart, end, offset);
+  forEachLineSync(path, (buf, start, end, lineNo, offset) => {
+    guard.bom(lineNo, offset);
     if (blank(buf, start, end)) return;
     guard.run(() => {
       const f = fields(buf, start, end);
