@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 /** Shared pieces of the `irw` subcommands: exit codes, usage errors, the command shape. */
 export const EXIT = {
   ok: 0,
@@ -10,6 +12,15 @@ export const EXIT = {
 } as const;
 
 export class UsageError extends Error {}
+
+/** node:util's parseArgs for a subcommand: an unknown or malformed option is a usage error (exit 2). */
+export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
 
 export interface Command {
   summary: string;

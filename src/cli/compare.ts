@@ -1,11 +1,10 @@
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { MeasureSpecError } from '../core/eval';
 import { CORRECTIONS, PAIRED_TESTS } from '../core/eval/stats';
 import { buildTable, significantAgainst, TABLE_DEFAULTS, type ResultsTable, type TableOptions } from '../core/eval/stats/table';
 import { readQrels } from '../core/formats/qrels';
 import { readRun } from '../core/formats/run';
-import { EXIT, UsageError, type Command } from './common';
+import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
 
 const HELP = `usage: irw compare QRELS RUN RUN... [options]
 
@@ -54,31 +53,25 @@ function number(name: string, v: string | undefined, dflt: number, integer = fal
 export const compareCommand: Command = {
   summary: 'results table with significance tests, intervals and settled/open comparisons',
   async run(argv) {
-    const { values, positionals } = (() => {
-      try {
-        return parseArgs({
-          args: argv,
-          allowPositionals: true,
-          options: {
-            help: { type: 'boolean', short: 'h' },
-            m: { type: 'string', multiple: true },
-            l: { type: 'string' },
-            baseline: { type: 'string' },
-            'all-pairs': { type: 'boolean' },
-            test: { type: 'string' },
-            correction: { type: 'string' },
-            alpha: { type: 'string' },
-            'pool-depth': { type: 'string' },
-            resamples: { type: 'string' },
-            seed: { type: 'string' },
-            format: { type: 'string' },
-            'fail-if-worse': { type: 'boolean' },
-          },
-        });
-      } catch (e) {
-        throw new UsageError((e as Error).message);
-      }
-    })();
+    const { values, positionals } = parseCommandArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        m: { type: 'string', multiple: true },
+        l: { type: 'string' },
+        baseline: { type: 'string' },
+        'all-pairs': { type: 'boolean' },
+        test: { type: 'string' },
+        correction: { type: 'string' },
+        alpha: { type: 'string' },
+        'pool-depth': { type: 'string' },
+        resamples: { type: 'string' },
+        seed: { type: 'string' },
+        format: { type: 'string' },
+        'fail-if-worse': { type: 'boolean' },
+      },
+    });
     if (values.help) {
       process.stdout.write(HELP);
       return EXIT.ok;

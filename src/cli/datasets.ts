@@ -1,10 +1,9 @@
-import { parseArgs } from 'node:util';
 import { relative } from 'node:path';
 import { BEIR_BASE_URL, BEIR_DATASETS } from '../core/datasets/catalog';
 import { isDatasetError } from '../core/datasets/errors';
 import { getDataset, type GetProgress } from '../core/datasets/get';
 import { formatBytes, formatDuration, formatTransfer } from '../core/progress/format';
-import { EXIT, UsageError, type Command } from './common';
+import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
 
 const HELP = `usage: irw datasets list
        irw datasets get NAME [--dir DIR] [--base-url URL] [--md5 HEX] [--force]
@@ -64,24 +63,18 @@ function progressPrinter(name: string): { onProgress: (p: GetProgress) => void; 
 }
 
 async function get(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        dir: { type: 'string', default: 'datasets' },
-        'base-url': { type: 'string' },
-        md5: { type: 'string' },
-        force: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      dir: { type: 'string', default: 'datasets' },
+      'base-url': { type: 'string' },
+      md5: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   if (values.help) {
     process.stdout.write(HELP);
     return EXIT.ok;

@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { METHODS, type Method } from '../core/retrieval/fusion/fuse';
 import { NORMALIZATIONS, type Normalization } from '../core/retrieval/fusion/normalize';
 import { FUSION_DEFAULTS, checkFusion, runFuse, type FusionSpec } from '../core/retrieval/fusion/run';
 import { checkOutPath } from '../core/formats/runWriter';
 import { ProgressReporter } from '../core/progress/reporter';
 import { stageOf } from '../core/progress/stages';
-import { EXIT, UsageError, type Command } from './common';
+import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
 
 const HELP = `usage: irw fuse RUN RUN... --out FILE [options]
 
@@ -85,25 +84,19 @@ export const FUSION_OPTIONS = {
 export const fuseCommand: Command = {
   summary: 'fuse two or more runs (min-max, L2, z-score, ... x means, CombSUM/MNZ, RRF)',
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: true,
-        options: {
-          ...FUSION_OPTIONS,
-          out: { type: 'string' },
-          depth: { type: 'string' },
-          'top-k': { type: 'string' },
-          tag: { type: 'string' },
-          help: { type: 'boolean', short: 'h', default: false },
-        },
-      });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        ...FUSION_OPTIONS,
+        out: { type: 'string' },
+        depth: { type: 'string' },
+        'top-k': { type: 'string' },
+        tag: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
     if (values.help) {
       process.stdout.write(HELP);
       return EXIT.ok;

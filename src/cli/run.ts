@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { setReadReport } from '../core/formats/beir';
 import { checkDataset } from '../core/formats/datasetFolder';
@@ -8,7 +7,7 @@ import { stageOf } from '../core/progress/stages';
 import { RM3_DEFAULTS } from '../core/retrieval/bm25/rm3';
 import { checkRequest, runBm25, type Bm25RunRequest } from '../core/retrieval/bm25/run';
 import { isNeuralJob, runNeuralJob, type NeuralJob, type NeuralProgress } from '../core/retrieval/neuralJob';
-import { EXIT, UsageError, type Command } from './common';
+import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
 import { NEURAL_HELP, NEURAL_OPTIONS, NEURAL_RETRIEVERS, neuralSummary, parseNeuralJob, type NeuralRetriever } from './neuralRun';
 import { stderrReadReport } from './readReport';
 
@@ -84,37 +83,32 @@ function num(name: string, v: string | undefined, dflt: number): number {
 
 /** Parses `irw run` arguments into a request; throws UsageError on anything wrong. */
 export function parseRunArgs(argv: string[]): Bm25RunRequest | NeuralJob | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        dataset: { type: 'string' },
-        out: { type: 'string' },
-        split: { type: 'string' },
-        queries: { type: 'string' },
-        retriever: { type: 'string', default: 'bm25' },
-        k1: { type: 'string' },
-        b: { type: 'string' },
-        fields: { type: 'string' },
-        'top-k': { type: 'string' },
-        tag: { type: 'string' },
-        cache: { type: 'string' },
-        'no-remove-query': { type: 'boolean' },
-        rm3: { type: 'boolean' },
-        'fb-terms': { type: 'string' },
-        'fb-docs': { type: 'string' },
-        'original-query-weight': { type: 'string' },
-        'query-weights': { type: 'string' },
-        ...NEURAL_OPTIONS,
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const { values } = parseCommandArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      dataset: { type: 'string' },
+      out: { type: 'string' },
+      split: { type: 'string' },
+      queries: { type: 'string' },
+      retriever: { type: 'string', default: 'bm25' },
+      k1: { type: 'string' },
+      b: { type: 'string' },
+      fields: { type: 'string' },
+      'top-k': { type: 'string' },
+      tag: { type: 'string' },
+      cache: { type: 'string' },
+      'no-remove-query': { type: 'boolean' },
+      rm3: { type: 'boolean' },
+      'fb-terms': { type: 'string' },
+      'fb-docs': { type: 'string' },
+      'original-query-weight': { type: 'string' },
+      'query-weights': { type: 'string' },
+      ...NEURAL_OPTIONS,
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   if (values.help) return 'help';
   if (!values.dataset) throw new UsageError('--dataset DIR is required');
   if (!values.out) throw new UsageError('--out FILE is required');
