@@ -5,17 +5,7 @@
  * whitespace (TAB, VT, FF) and number formats. Changing anything here changes every case: re-record (record.ts).
  */
 
-/** mulberry32: a small, fast, well-distributed 32-bit PRNG; the same seed gives the same case everywhere. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { uniform } from '../../../../../src/core/random';
 
 export interface GeneratedCase {
   qrels: Buffer;
@@ -23,7 +13,7 @@ export interface GeneratedCase {
 }
 
 export function generateCase(seed: number): GeneratedCase {
-  const r = rng(seed * 2654435761 + 1);
+  const r = uniform(seed * 2654435761 + 1); // the project's seeded generator: the same seed gives the same case
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
 
