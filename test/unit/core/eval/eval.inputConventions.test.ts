@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { evaluate, FAMILIES } from '../../src/core/eval';
-import { MeasureSpecError } from '../../src/core/eval/registry';
-import { InputError } from '../../src/core/formats/errors';
-import { MAX_LINE } from '../../src/core/formats/lines';
-import { readQrels } from '../../src/core/formats/qrels';
-import { readRun, readRunAsync } from '../../src/core/formats/run';
-import { requireBuiltCli } from './support/paths';
+import { evaluate, FAMILIES } from '../../../../src/core/eval';
+import { MeasureSpecError } from '../../../../src/core/eval/registry';
+import { InputError } from '../../../../src/core/formats/errors';
+import { MAX_LINE } from '../../../../src/core/formats/lines';
+import { readQrels } from '../../../../src/core/formats/qrels';
+import { readRun, readRunAsync } from '../../../../src/core/formats/run';
+import { requireBuiltCli } from '../../support/paths';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-conv-'));
 function file(name: string, text: string | Buffer): string {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { evaluate, formatFixed, perQuery } from '../../src/core/eval';
-import { Qrels } from '../../src/core/formats/qrels';
-import { Run } from '../../src/core/formats/run';
+import { evaluate, formatFixed, perQuery } from '../../../../src/core/eval';
+import { Qrels } from '../../../../src/core/formats/qrels';
+import { Run } from '../../../../src/core/formats/run';
 
 const docId = fc.constantFrom(...Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? `d${i}` : String(i * 7))));
 

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { readQrels } from '../../src/core/formats/qrels';
-import { AnnotationWriter, annotationPaths, readAnnotations } from '../../src/core/store/annotations';
+import { readQrels } from '../../../../src/core/formats/qrels';
+import { AnnotationWriter, annotationPaths, readAnnotations } from '../../../../src/core/store/annotations';
 import { killTestJudgement } from './annotationKillSequence';
 
 const root = mkdtempSync(join(tmpdir(), 'irw-kill-'));

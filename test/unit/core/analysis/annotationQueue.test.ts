@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { AnnotationQueue } from '../../src/core/analysis/annotationQueue';
-import { parseQrelsLine, qrelsFileSplit } from '../../src/core/analysis/qrelsLine';
-import { DATASETS } from './support/paths';
+import { AnnotationQueue } from '../../../../src/core/analysis/annotationQueue';
+import { parseQrelsLine, qrelsFileSplit } from '../../../../src/core/analysis/qrelsLine';
+import { DATASETS } from '../../support/paths';
 
 const items = [
   { queryId: 'q1', docId: 'a' },

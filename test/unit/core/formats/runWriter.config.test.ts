@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { InputError } from '../../src/core/formats/errors';
-import { RunWriter } from '../../src/core/formats/runWriter';
-import { DATASETS, requireBuiltCli } from './support/paths';
+import { InputError } from '../../../../src/core/formats/errors';
+import { RunWriter } from '../../../../src/core/formats/runWriter';
+import { DATASETS, requireBuiltCli } from '../../support/paths';
 
 describe('a full disk while writing a run', () => {
   it('is an error saying so, naming the file, and leaves no partial file', () => {

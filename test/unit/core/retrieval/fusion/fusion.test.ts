@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Run } from '../../src/core/formats/run';
-import { fuse, METHODS, type FuseOptions } from '../../src/core/retrieval/fusion/fuse';
-import { normalizeList, NORMALIZATIONS, type Normalization } from '../../src/core/retrieval/fusion/normalize';
-import { rankDescending } from '../../src/core/retrieval/fusion/rankSort';
+import { Run } from '../../../../../src/core/formats/run';
+import { fuse, METHODS, type FuseOptions } from '../../../../../src/core/retrieval/fusion/fuse';
+import { normalizeList, NORMALIZATIONS, type Normalization } from '../../../../../src/core/retrieval/fusion/normalize';
+import { rankDescending } from '../../../../../src/core/retrieval/fusion/rankSort';
 
 // Two runs for one query, small enough to compute every formula by hand:
 //   A: d1 3.0, d2 2.0, d3 1.0        B: d2 0.9, d4 0.5

@@ -4,9 +4,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeSyntheticBeir } from '../helpers/syntheticBeir';
+import { writeSyntheticBeir } from '../../helpers/syntheticBeir';
 
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(__dirname, '../../..');
 const SCIFACT = resolve(ROOT, '../shared/datasets/scifact');
 const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
 

@@ -1,8 +1,8 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MAX_TOKEN_LENGTH, words } from '../../src/core/retrieval/analysis/tokenizer';
-import { ENGLISH_STOP_WORDS, createAnalyzer, stripPossessive, type Analyzer } from '../../src/core/retrieval/analysis/analyzer';
+import { MAX_TOKEN_LENGTH, words } from '../../../../../src/core/retrieval/analysis/tokenizer';
+import { ENGLISH_STOP_WORDS, createAnalyzer, stripPossessive, type Analyzer } from '../../../../../src/core/retrieval/analysis/analyzer';
 
 describe('tokenizer (UAX#29 words, as Lucene StandardTokenizer)', () => {
   const cases: [string, string[]][] = [

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** ../shared relative to the repository root. */
-export const SHARED = resolve(__dirname, '..', '..', '..', 'shared');
+export const SHARED = resolve(__dirname, '../../../../../shared');
 export const SCIFACT = join(SHARED, 'datasets', 'scifact');
 export const SCIFACT_RUNS = join(SHARED, 'runs', 'scifact');
 

@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { evaluate, formatTrecEval } from '../../src/core/eval';
-import { readQrels } from '../../src/core/formats/qrels';
-import { readRun } from '../../src/core/formats/run';
-import { GOLDEN, RUNS, requireBuiltCli } from './support/paths';
+import { evaluate, formatTrecEval } from '../../../../src/core/eval';
+import { readQrels } from '../../../../src/core/formats/qrels';
+import { readRun } from '../../../../src/core/formats/run';
+import { GOLDEN, RUNS, requireBuiltCli } from '../../support/paths';
 
 /** The measures shared/golden was produced with (its README), in trec_eval -m form. */
 const GOLDEN_MEASURES = [

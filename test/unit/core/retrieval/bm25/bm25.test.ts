@@ -4,19 +4,19 @@ import fc from 'fast-check';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync, openSync, writeSync, closeSync, mkdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createAnalyzer, type Analyzer } from '../../src/core/retrieval/analysis/analyzer';
-import { IndexBuilder, type Bm25Index } from '../../src/core/retrieval/bm25/index';
-import { Searcher, bagOfWords, idf } from '../../src/core/retrieval/bm25/search';
-import { byte4ToInt, intToByte4 } from '../../src/core/retrieval/bm25/smallFloat';
-import { cacheFile, cacheKey, loadIndex, saveIndex } from '../../src/core/retrieval/bm25/cache';
-import { Rm3, RM3_DEFAULTS } from '../../src/core/retrieval/bm25/rm3';
-import { adjustScoreTies, runBm25, runTag, type Bm25RunRequest } from '../../src/core/retrieval/bm25/run';
-import { readQueryWeights } from '../../src/core/retrieval/bm25/queryWeights';
-import { RunWriter } from '../../src/core/formats/runWriter';
-import { InputError } from '../../src/core/formats/errors';
-import { readQueries } from '../../src/core/formats/beir';
+import { createAnalyzer, type Analyzer } from '../../../../../src/core/retrieval/analysis/analyzer';
+import { IndexBuilder, type Bm25Index } from '../../../../../src/core/retrieval/bm25/index';
+import { Searcher, bagOfWords, idf } from '../../../../../src/core/retrieval/bm25/search';
+import { byte4ToInt, intToByte4 } from '../../../../../src/core/retrieval/bm25/smallFloat';
+import { cacheFile, cacheKey, loadIndex, saveIndex } from '../../../../../src/core/retrieval/bm25/cache';
+import { Rm3, RM3_DEFAULTS } from '../../../../../src/core/retrieval/bm25/rm3';
+import { adjustScoreTies, runBm25, runTag, type Bm25RunRequest } from '../../../../../src/core/retrieval/bm25/run';
+import { readQueryWeights } from '../../../../../src/core/retrieval/bm25/queryWeights';
+import { RunWriter } from '../../../../../src/core/formats/runWriter';
+import { InputError } from '../../../../../src/core/formats/errors';
+import { readQueries } from '../../../../../src/core/formats/beir';
 
-const SCIFACT = resolve(__dirname, '../../../shared/datasets/scifact');
+const SCIFACT = resolve(__dirname, '../../../../../../shared/datasets/scifact');
 
 function build(an: Analyzer, docs: [string, string, string][], mode: 'flat' | 'multifield' = 'flat'): Bm25Index {
   const b = new IndexBuilder(an, mode);

@@ -3,15 +3,15 @@ import { appendFileSync, cpSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from 'sql.js';
-import { evaluate } from '../../src/core/eval';
-import { readQrels } from '../../src/core/formats/qrels';
-import { readRun } from '../../src/core/formats/run';
-import { AnnotationWriter, annotationPaths } from '../../src/core/store/annotations';
-import { openDatabase } from '../../src/core/store/database';
-import { exportJudgements } from '../../src/core/store/exportJudgements';
-import { indexWorkspace } from '../../src/core/store/indexer';
-import type { IndexSummary } from '../../src/core/store/model';
-import { datasetTree, readDocument, runQueryMetrics, storedProblems } from '../../src/core/store/queries';
+import { evaluate } from '../../../../src/core/eval';
+import { readQrels } from '../../../../src/core/formats/qrels';
+import { readRun } from '../../../../src/core/formats/run';
+import { AnnotationWriter, annotationPaths } from '../../../../src/core/store/annotations';
+import { openDatabase } from '../../../../src/core/store/database';
+import { exportJudgements } from '../../../../src/core/store/exportJudgements';
+import { indexWorkspace } from '../../../../src/core/store/indexer';
+import type { IndexSummary } from '../../../../src/core/store/model';
+import { datasetTree, readDocument, runQueryMetrics, storedProblems } from '../../../../src/core/store/queries';
 import { goldenValues, SCIFACT, SCIFACT_RUNS, SHARED, scifactWorkspace } from './storeFixtures';
 
 const MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'P.10', 'recip_rank', 'hole.10'];

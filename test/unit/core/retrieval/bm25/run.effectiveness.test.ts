@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { evaluate } from '../../src/core/eval';
-import { readQrels } from '../../src/core/formats/qrels';
-import { readRun } from '../../src/core/formats/run';
-import { runBm25 } from '../../src/core/retrieval/bm25/run';
+import { evaluate } from '../../../../../src/core/eval';
+import { readQrels } from '../../../../../src/core/formats/qrels';
+import { readRun } from '../../../../../src/core/formats/run';
+import { runBm25 } from '../../../../../src/core/retrieval/bm25/run';
 
-const DATASETS = resolve(__dirname, '../../../shared/datasets');
+const DATASETS = resolve(__dirname, '../../../../../../shared/datasets');
 
 // Anserini's BEIR regressions (castorini/anserini at 81e3414, beir-v1.0.0-*.yaml; see shared/datasets/README.md),
 // trec_eval -c on the test split.

@@ -4,15 +4,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { main } from '../../src/cli/main';
-import { readRun } from '../../src/core/formats/run';
-import { RunnerError, startNeuralRun } from '../../src/runner/client';
-import type { NeuralProgress } from '../../src/core/retrieval/neuralJob';
-import { smallDataset, tinyBiEncoder, tinyCrossEncoder } from '../helpers/neuralFixtures';
-import { writeNpy } from '../helpers/npy';
+import { main } from '../../../src/cli/main';
+import { readRun } from '../../../src/core/formats/run';
+import { RunnerError, startNeuralRun } from '../../../src/runner/client';
+import type { NeuralProgress } from '../../../src/core/retrieval/neuralJob';
+import { smallDataset, tinyBiEncoder, tinyCrossEncoder } from '../../helpers/neuralFixtures';
+import { writeNpy } from '../../helpers/npy';
 
 /** `irw run --retriever dense|rerank|hybrid`, `irw fuse` and the runner child process, with generated models. */
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(__dirname, '../../..');
 const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
 const CHILD = { runnerPath: join(ROOT, 'src/runner/child.ts'), execArgv: ['--import', 'tsx'] };
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { addRunFiles, loadSession } from '../../src/core/analysis/load';
-import { addRunFilesInWorkers } from '../../src/core/analysis/runReader';
-import { DATASETS, REPO, RUNS } from './support/paths';
+import { addRunFiles, loadSession } from '../../../../src/core/analysis/load';
+import { addRunFilesInWorkers } from '../../../../src/core/analysis/runReader';
+import { DATASETS, REPO, RUNS } from '../../support/paths';
 
 const SCIFACT = join(DATASETS, 'scifact');
 const WORKER = join(REPO, 'src', 'core', 'analysis', 'runReaderWorker.ts');

@@ -4,12 +4,12 @@
  * The parent SIGKILLs it at a random moment.
  */
 import { join } from 'node:path';
-import { StoreClient } from '../../src/core/store/client';
+import { StoreClient } from '../../../../src/core/store/client';
 import { killTestJudgement } from './annotationKillSequence';
 
 async function main(): Promise<void> {
   const [datasetDir, split, count] = process.argv.slice(2);
-  const client = await StoreClient.start(join(__dirname, '../../src/core/store/worker.ts'), { snapshotDelayMs: 60_000 });
+  const client = await StoreClient.start(join(__dirname, '../../../../src/core/store/worker.ts'), { snapshotDelayMs: 60_000 });
   process.stdout.write('ready\n');
   for (let i = 0; i < Number(count); i++) {
     const j = killTestJudgement(i);

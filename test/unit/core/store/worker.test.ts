@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { readRun } from '../../src/core/formats/run';
-import { StoreClient, StoreError } from '../../src/core/store/client';
+import { readRun } from '../../../../src/core/formats/run';
+import { StoreClient, StoreError } from '../../../../src/core/store/client';
 import { scifactWorkspace } from './storeFixtures';
 
-const WORKER = join(__dirname, '..', '..', 'src', 'core', 'store', 'worker.ts');
+const WORKER = join(__dirname, '../../../../src/core/store/worker.ts');
 const RUN = 'bm25okapi.knarfthekant.trec';
 
 describe('store worker', () => {

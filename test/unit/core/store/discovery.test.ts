@@ -4,7 +4,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { discover, looksLikeRun, runLabels } from '../../src/core/store/discovery';
+import { discover, looksLikeRun, runLabels } from '../../../../src/core/store/discovery';
 import { SHARED } from './storeFixtures';
 
 const root = mkdtempSync(join(tmpdir(), 'irw-discovery-'));

@@ -1,7 +1,7 @@
 // The webview page: the exact Content-Security-Policy the issue asks for, nothing remote, attributes escaped.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { contentSecurityPolicy, pageHtml } from '../../src/extension/webview/page';
+import { contentSecurityPolicy, pageHtml } from '../../../../src/extension/webview/page';
 
 test('CSP: nothing by default, scripts by nonce only, styles from the webview and the nonce (the UI toolkit needs it)', () => {
   assert.equal(

@@ -4,12 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { InputError } from '../../src/core/formats/errors';
-import type { Bm25RunRequest, RunProgress } from '../../src/core/retrieval/bm25/run';
-import { RunnerError, startBm25Run, type StartOptions } from '../../src/runner/client';
-import { writeSyntheticBeir } from '../helpers/syntheticBeir';
+import { InputError } from '../../../src/core/formats/errors';
+import type { Bm25RunRequest, RunProgress } from '../../../src/core/retrieval/bm25/run';
+import { RunnerError, startBm25Run, type StartOptions } from '../../../src/runner/client';
+import { writeSyntheticBeir } from '../../helpers/syntheticBeir';
 
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(__dirname, '../../..');
 const SCIFACT = resolve(ROOT, '../shared/datasets/scifact');
 // The child runs from source through tsx (the bundle, dist/runner.js, is the same module bundled).
 const CHILD: StartOptions = { runnerPath: join(ROOT, 'src/runner/child.ts'), execArgv: ['--import', 'tsx'] };

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, openSync, readSync, closeSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { forEachCorpusDoc, forEachCorpusDocSync, readQueries, type CorpusDoc } from '../../src/core/formats/beir';
-import { InputError } from '../../src/core/formats/errors';
+import { forEachCorpusDoc, forEachCorpusDocSync, readQueries, type CorpusDoc } from '../../../../src/core/formats/beir';
+import { InputError } from '../../../../src/core/formats/errors';
 
 // The shared datasets live next to the repository: ../shared from the repo root.
-const DATASETS = resolve(__dirname, '../../../shared/datasets');
+const DATASETS = resolve(__dirname, '../../../../../shared/datasets');
 
 function readAll(path: string): CorpusDoc[] {
   const docs: CorpusDoc[] = [];

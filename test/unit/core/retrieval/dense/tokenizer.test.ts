@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATASETS } from './support/paths';
+import { DATASETS } from '../../../support/paths';
 import { after, describe, it } from 'node:test';
-import { forEachCorpusDocSync } from '../../src/core/formats/beir';
-import { InputError } from '../../src/core/formats/errors';
-import { documentText } from '../../src/core/retrieval/dense/dataset';
-import { loadTokenizer, longestFirst, pad } from '../../src/core/retrieval/dense/tokenizer';
-import { TOKENIZER_DIR } from '../helpers/modelFolders';
+import { forEachCorpusDocSync } from '../../../../../src/core/formats/beir';
+import { InputError } from '../../../../../src/core/formats/errors';
+import { documentText } from '../../../../../src/core/retrieval/dense/dataset';
+import { loadTokenizer, longestFirst, pad } from '../../../../../src/core/retrieval/dense/tokenizer';
+import { TOKENIZER_DIR } from '../../../../helpers/modelFolders';
 
 // Real bert-base-uncased WordPiece files (those of all-MiniLM-L6-v2); reference encodings from their README.
 const HELLO = [101, 7592, 2088, 102];

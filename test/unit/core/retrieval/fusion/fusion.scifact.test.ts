@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATASETS, RUNS } from './support/paths';
+import { DATASETS, RUNS } from '../../../support/paths';
 import { after, before, describe, it } from 'node:test';
-import { evaluate } from '../../src/core/eval';
-import { readQrels, type Qrels } from '../../src/core/formats/qrels';
-import { readRun, type Run } from '../../src/core/formats/run';
-import { runBm25 } from '../../src/core/retrieval/bm25/run';
-import { fuse } from '../../src/core/retrieval/fusion/fuse';
+import { evaluate } from '../../../../../src/core/eval';
+import { readQrels, type Qrels } from '../../../../../src/core/formats/qrels';
+import { readRun, type Run } from '../../../../../src/core/formats/run';
+import { runBm25 } from '../../../../../src/core/retrieval/bm25/run';
+import { fuse } from '../../../../../src/core/retrieval/fusion/fuse';
 
 /**
  * The real check: our BM25 run (Anserini defaults, in-process) fused with a real dense run

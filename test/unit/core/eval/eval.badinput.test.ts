@@ -4,10 +4,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { InputError } from '../../src/core/formats/errors';
-import { readQrels } from '../../src/core/formats/qrels';
-import { readRun } from '../../src/core/formats/run';
-import { requireBuiltCli } from './support/paths';
+import { InputError } from '../../../../src/core/formats/errors';
+import { readQrels } from '../../../../src/core/formats/qrels';
+import { readRun } from '../../../../src/core/formats/run';
+import { requireBuiltCli } from '../../support/paths';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-bad-'));
 function file(name: string, text: string): string {
