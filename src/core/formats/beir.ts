@@ -146,6 +146,8 @@ export interface ReadOptions {
    * there is none, the first one throws.
    */
   onBadLine?: (e: InputError) => void;
+  /** Called with what was read other than byte for byte (a byte-order mark ignored); else the program's report hears it. */
+  onNotice?: (message: string) => void;
 }
 
 /**
@@ -196,7 +198,10 @@ export class LineGuard {
    * starts at byte 3. Says so once, where a program report listens.
    */
   bom(lineNo: number, offset: number): void {
-    if (lineNo === 1 && offset === 3 && !this.options.onBadLine) report?.notice(this.file, 'starts with a UTF-8 byte-order mark, which was ignored');
+    if (lineNo !== 1 || offset !== 3) return;
+    const message = 'starts with a UTF-8 byte-order mark, which was ignored';
+    if (this.options.onNotice) this.options.onNotice(message);
+    else if (!this.options.onBadLine) report?.notice(this.file, message);
   }
 
   finish(): void {

@@ -112,7 +112,7 @@ async function indexCorpus(db: Database, datasetId: number, file: FileState, ctx
           }
         },
         ctx.signal,
-        { onBadLine: (e) => bad.push(problemFrom(file.path, e)) },
+        { onBadLine: (e) => bad.push(problemFrom(file.path, e)), onNotice: (message) => ctx.problems.push({ file: file.path, line: 1, severity: 'info', message }) },
       );
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
@@ -136,7 +136,7 @@ function indexQueries(db: Database, datasetId: number, file: FileState, ctx: Ind
   try {
     const insert = db.prepare('INSERT INTO queries (dataset_id, query_id, text) VALUES (?, ?, ?)');
     try {
-      for (const q of readQueries(file.path, { onBadLine: (e) => bad.push(problemFrom(file.path, e)) }).values()) {
+      for (const q of readQueries(file.path, { onBadLine: (e) => bad.push(problemFrom(file.path, e)), onNotice: (message) => ctx.problems.push({ file: file.path, line: 1, severity: 'info', message }) }).values()) {
         insert.run([datasetId, q.id, q.text]);
         count++;
       }

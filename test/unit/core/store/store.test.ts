@@ -181,6 +181,29 @@ describe('store: problems in bad files', () => {
     assert.equal(datasetTree(db)[0].queryCount, queryCount);
   });
 
+  it('says in Problems that a byte-order mark was ignored, and indexes every document and query', async (t) => {
+    const corpus = join(ws.dataset, 'corpus.jsonl');
+    const queries = join(ws.dataset, 'queries.jsonl');
+    const [c, q] = [readFileSync(corpus), readFileSync(queries)];
+    writeFileSync(corpus, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), c]));
+    writeFileSync(queries, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), q]));
+    t.after(() => {
+      writeFileSync(corpus, c);
+      writeFileSync(queries, q);
+    });
+    const { db } = await openDatabase(undefined);
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    for (const file of [corpus, queries]) {
+      const problems = storedProblems(db).filter((x) => x.file === file);
+      assert.deepEqual(
+        problems.map((p) => [p.line, p.severity, p.message]),
+        [[1, 'info', 'starts with a UTF-8 byte-order mark, which was ignored']],
+      );
+    }
+    assert.equal(datasetTree(db)[0].docCount, c.toString('utf8').split('\n').filter((l) => l.trim()).length);
+    assert.equal(datasetTree(db)[0].queryCount, 1109);
+  });
+
   it('says when a dataset has no queries.jsonl, once, until it appears', async () => {
     const queries = join(ws.dataset, 'queries.jsonl');
     const saved = readFileSync(queries);
