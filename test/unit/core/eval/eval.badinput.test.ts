@@ -4,9 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { InputError } from '../../../../src/core/formats/errors';
 import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
+import { inputError } from '../../support/inputError';
 import { requireBuiltCli } from '../../support/paths';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-bad-'));
@@ -22,15 +22,6 @@ function irw(...args: string[]) {
   return spawnSync(process.execPath, [requireBuiltCli(), ...args], { encoding: 'utf8' });
 }
 
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof InputError, `expected InputError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected an error');
-}
 
 describe('bad input gets an error naming the file, the line and what to do', () => {
   it('unreadable file', () => {

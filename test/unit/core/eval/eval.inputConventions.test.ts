@@ -7,10 +7,10 @@ import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { evaluate, FAMILIES } from '../../../../src/core/eval';
 import { MeasureSpecError } from '../../../../src/core/eval/registry';
-import { InputError } from '../../../../src/core/formats/errors';
 import { MAX_LINE } from '../../../../src/core/formats/lines';
 import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun, readRunAsync } from '../../../../src/core/formats/run';
+import { inputError } from '../../support/inputError';
 import { requireBuiltCli } from '../../support/paths';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-conv-'));
@@ -21,15 +21,6 @@ function file(name: string, text: string | Buffer): string {
 }
 function irw(args: string[], input?: string) {
   return spawnSync(process.execPath, [requireBuiltCli(), 'eval', ...args], { encoding: 'utf8', input });
-}
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof InputError, `expected InputError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected an error');
 }
 const qrelsText = 'q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n';
 const runText = 'q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\nq2 Q0 d3 1 1 tag\n';
