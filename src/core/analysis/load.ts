@@ -14,6 +14,8 @@ export interface LoadOptions {
   split: string;
   complete?: boolean;
   relevanceLevel?: number;
+  /** trec_eval measures evaluated besides the views'. */
+  measures?: readonly string[];
   /** Reuses a corpus index while its file is unchanged (it is the slow part: one pass over corpus.jsonl). */
   corpusCache?: Map<string, CorpusIndex>;
 }
@@ -47,6 +49,7 @@ function sessionWith(o: LoadOptions, corpus: CorpusIndex): AnalysisSession {
     judgements: existsSync(annotations) ? readAnnotations(annotations).judgements : [],
     complete: o.complete,
     relevanceLevel: o.relevanceLevel,
+    measures: o.measures,
   });
 }
 

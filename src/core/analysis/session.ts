@@ -1,4 +1,6 @@
-import { evaluate } from '../eval';
+import { evaluate, summaryOf, type Column, type EvalResult } from '../eval';
+import { judgedDocsTable } from '../eval/judgementTable';
+import { encodeId, type IdTable } from '../formats/idTable';
 import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../eval/stats';
 import type { BeirQuery } from '../formats/beir';
 import { Qrels } from '../formats/qrels';
@@ -16,7 +18,15 @@ import type {
   ResultsRow,
   RunRef,
 } from '../../protocol/webview';
-import { snippet, type CorpusIndex } from './corpusIndex';
+import { snippet } from './corpusIndex';
+
+/** Where the views read documents: by offset from the corpus file (the store's index, or a CorpusIndex). */
+export interface DocumentSource {
+  /** Title and text, or null when the document is not in the corpus. */
+  read(docId: string): { title: string; text: string } | null;
+  /** Words in title + text, or -1 for a document not in the corpus. */
+  words(docId: string): number;
+}
 
 /**
  * The measures of the results table. MRR@10 is recip_rank evaluated on each query's top 10 only (trec_eval
@@ -33,16 +43,21 @@ export const RESULT_MEASURES: readonly MeasureColumn[] = [
   { key: 'hole_10', label: 'Hole@10', tested: false, lowerIsBetter: true },
 ];
 const TREC_MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'recip_rank', 'P.10', 'judged.10', 'hole.10', 'unj.10'];
-/** Scores hold the RESULT_MEASURES columns, then these (for the holes view). */
+/** Scores hold the RESULT_MEASURES columns, then these (for the holes view), then the settings' measures. */
 const EXTRA_COLUMNS = ['unj_10'];
+/** hole.k looks this deep: a judgement can move the hole figures of other queries ranking the document this high. */
+const HOLE_DEPTH = 10;
 
 export const SIGNIFICANCE = { alpha: 0.05, trials: 10_000, seed: 1 } as const;
 
-/** Per-query values of every RESULT_MEASURES column for one run, over the evaluated queries. */
+/** Per-query values of every column for one run, over the evaluated queries. */
 export interface Scores {
   queries: string[];
-  /** columns[m][q]: measure m (RESULT_MEASURES order, then EXTRA_COLUMNS) on queries[q]. */
+  /** Column names: RESULT_MEASURES keys, then EXTRA_COLUMNS, then the other value names of the measures asked for. */
+  names: string[];
+  /** columns[m][q]: column m on queries[q]. */
   columns: Float64Array[];
+  /** Summary of each column as trec_eval prints it ("all"): a mean, or a sum/geometric mean where trec_eval's is. */
   means: number[];
 }
 
@@ -52,7 +67,9 @@ export interface SessionOptions {
   split: string;
   qrels: Qrels;
   queries: Map<string, BeirQuery>;
-  corpus: CorpusIndex;
+  corpus: DocumentSource;
+  /** trec_eval measures evaluated besides the views' (irWorkbench.evaluation.measures), e.g. ['ndcg_cut.20']. */
+  measures?: readonly string[];
   /** The user's judgements recorded so far (annotation files): they override the qrels. */
   judgements?: Iterable<{ queryId: string; docId: string; grade: number }>;
   /** trec_eval -c (default true, as BEIR reports). */
@@ -78,12 +95,16 @@ export class AnalysisSession {
   readonly split: string;
   readonly original: Qrels;
   readonly queries: Map<string, BeirQuery>;
-  readonly corpus: CorpusIndex;
+  readonly corpus: DocumentSource;
   readonly complete: boolean;
   readonly relevanceLevel: number;
+  /** trec_eval -m arguments evaluated for every run: the views' and the settings'. */
+  readonly measures: readonly string[];
   /** The user's judgements, `${qid}\t${docid}` -> grade (a negative grade restores "unjudged"). */
   private readonly overlay = new Map<string, { queryId: string; docId: string; grade: number }>();
   private effectiveQrels: Qrels;
+  /** Documents judged (grade >= 0) for some query of the effective qrels (hole.k), kept across judgements. */
+  private judgedDocs: IdTable | undefined;
   private readonly runs = new Map<string, RunEntry>();
   private comparisonCache: { key: string; value: Map<string, (Comparison | null)[]> } | undefined;
   /** Bumped on each judgement: views use it to know their figures are stale. */
@@ -98,6 +119,7 @@ export class AnalysisSession {
     this.corpus = o.corpus;
     this.complete = o.complete ?? true;
     this.relevanceLevel = o.relevanceLevel ?? 1;
+    this.measures = [...new Set([...TREC_MEASURES, ...(o.measures ?? [])])];
     for (const j of o.judgements ?? []) this.overlay.set(`${j.queryId}\t${j.docId}`, { ...j });
     this.effectiveQrels = this.merge();
   }
@@ -142,13 +164,30 @@ export class AnalysisSession {
     return this.entry(key).run;
   }
 
-  /** Records a judgement in memory (the caller has made it durable first) and invalidates the scores it moves. */
+  /**
+   * Records a judgement in memory (the caller has made it durable first) and re-scores, in place, only what it
+   * moves: the judged query of each run, plus, when the document became judged (or unjudged) for every query,
+   * the queries whose top HOLE_DEPTH rank it (hole.k counts a document judged for any query).
+   */
   judge(queryId: string, docId: string, grade: number): void {
     const k = `${queryId}\t${docId}`;
+    const wasJudged = this.judgedAnywhere(docId);
     this.overlay.delete(k);
     this.overlay.set(k, { queryId, docId, grade });
-    this.effectiveQrels = this.merge();
-    for (const r of this.runs.values()) r.effective = undefined;
+    const before = this.effectiveQrels;
+    this.effectiveQrels = before.withQuery(queryId, this.mergedQuery(queryId));
+    if (this.judgedDocs) {
+      if (grade >= 0) this.judgedDocs.internString(docId);
+      else if (wasJudged) this.judgedDocs = undefined; // rare (an undo): rebuilt when next needed
+    }
+    const hadQuery = before.has(queryId);
+    const holeMoved = wasJudged !== this.judgedAnywhere(docId);
+    for (const r of this.runs.values()) {
+      if (!r.effective) r.effective = cloneScores(this.scores(r.key, 'original'));
+      const affected = new Set([queryId]);
+      if (holeMoved) for (const q of queriesRanking(r.run, docId, HOLE_DEPTH)) affected.add(q);
+      if (!hadQuery || !this.rescore(r.run, r.effective, affected)) r.effective = undefined;
+    }
     this.version++;
   }
 
@@ -163,6 +202,7 @@ export class AnalysisSession {
     this.overlay.clear();
     for (const [k, j] of next) this.overlay.set(k, j);
     this.effectiveQrels = this.merge();
+    this.judgedDocs = undefined;
     for (const r of this.runs.values()) r.effective = undefined;
     this.version++;
     return true;
@@ -195,7 +235,15 @@ export class AnalysisSession {
     const e = this.entry(key);
     if (which === 'original') return (e.original ??= this.evaluateRun(this.original, e.run));
     if (this.overlay.size === 0) return this.scores(key, 'original');
-    return (e.effective ??= this.evaluateRun(this.effectiveQrels, e.run));
+    return (e.effective ??= this.evaluateRun(this.effectiveQrels, e.run, this.judged()));
+  }
+
+  /** A run's summary figures by trec_eval value name (e.g. ndcg_cut_10), with the original qrels and with the user's judgements. */
+  summary(key: string): { original: Record<string, number>; annotated: Record<string, number>; queries: number } {
+    const o = this.scores(key, 'original');
+    const a = this.scores(key, 'effective');
+    const byName = (s: Scores) => Object.fromEntries(s.names.map((n, i) => [n, s.means[i]]));
+    return { original: byName(o), annotated: byName(a), queries: o.queries.length };
   }
 
   /**
@@ -407,6 +455,42 @@ export class AnalysisSession {
     return e;
   }
 
+  /** The effective judgements of one query: the original ones, superseded by the user's. */
+  private mergedQuery(queryId: string): Map<string, number> {
+    const grades = this.original.get(queryId) ?? new Map<string, number>();
+    for (const j of this.overlay.values()) if (j.queryId === queryId) grades.set(j.docId, j.grade);
+    return grades;
+  }
+
+  private judged(): IdTable {
+    return (this.judgedDocs ??= judgedDocsTable(this.effectiveQrels));
+  }
+
+  private judgedAnywhere(docId: string): boolean {
+    const b = encodeId(docId);
+    return this.judged().find(b, 0, b.length) >= 0;
+  }
+
+  /** Re-evaluates `queries` of a run on the effective qrels into `into`, then its summaries; false if a query is new to it. */
+  private rescore(run: Run, into: Scores, queries: ReadonlySet<string>): boolean {
+    const res = evaluate(this.effectiveQrels, run, {
+      measures: this.measures,
+      complete: this.complete,
+      relevanceLevel: this.relevanceLevel,
+      onlyQueries: queries,
+      judgedDocs: this.judged(),
+    });
+    const rows = new Map(into.queries.map((q, i) => [q, i]));
+    const cols = columnsOf(res);
+    for (const [qi, q] of res.queries.entries()) {
+      const at = rows.get(q);
+      if (at === undefined) return false;
+      cols.forEach((c, ci) => (into.columns[ci][at] = c[qi]));
+    }
+    into.means = meansOf(into.columns, res.columns, this.effectiveQrels, this.complete, into.queries.length);
+    return true;
+  }
+
   private merge(): Qrels {
     if (this.overlay.size === 0) return this.original;
     const all: { qid: string; docid: string; grade: number }[] = [];
@@ -418,8 +502,8 @@ export class AnalysisSession {
     return Qrels.fromJudgements(all, 'last');
   }
 
-  private evaluateRun(qrels: Qrels, run: Run): Scores {
-    return scoreRun(qrels, run, { complete: this.complete, relevanceLevel: this.relevanceLevel });
+  private evaluateRun(qrels: Qrels, run: Run, judgedDocs?: IdTable): Scores {
+    return scoreRun(qrels, run, { complete: this.complete, relevanceLevel: this.relevanceLevel, measures: this.measures, judgedDocs });
   }
 
   /** Per query of the split, the average length in words of the top-10 documents found in the corpus. */
@@ -498,19 +582,65 @@ export function boxSummary(values: number[]): LengthSummary {
   return { min: v[0], q1: q(0.25), median: q(0.5), q3: q(0.75), max: v[v.length - 1], mean: v.reduce((s, x) => s + x, 0) / v.length, queries: v.length };
 }
 
-/** A run's per-query RESULT_MEASURES (and EXTRA_COLUMNS) on `qrels`, as trec_eval computes them. */
-export function scoreRun(qrels: Qrels, run: Run, opts: { complete: boolean; relevanceLevel: number }): Scores {
-  const main = evaluate(qrels, run, { ...opts, measures: TREC_MEASURES });
-  const w = main.columns.length;
+/** A run's per-query values of every column (RESULT_MEASURES, EXTRA_COLUMNS, then the rest of `measures`) on `qrels`, as trec_eval computes them. */
+export function scoreRun(
+  qrels: Qrels,
+  run: Run,
+  opts: { complete: boolean; relevanceLevel: number; measures?: readonly string[]; judgedDocs?: IdTable },
+): Scores {
+  const main = evaluate(qrels, run, { complete: opts.complete, relevanceLevel: opts.relevanceLevel, measures: opts.measures ?? TREC_MEASURES, judgedDocs: opts.judgedDocs });
+  const columns = columnsOf(main);
+  const names = columnNames(main);
+  return { queries: main.queries, names, columns, means: meansOf(columns, main.columns, qrels, opts.complete, main.queries.length) };
+}
+
+const VIEW_COLUMNS = [...RESULT_MEASURES.map((m) => m.key), ...EXTRA_COLUMNS];
+
+/** The columns' names: the views' first, then every other value name evaluated. */
+function columnNames(res: EvalResult): string[] {
+  return [...VIEW_COLUMNS, ...res.columns.map((c) => c.name).filter((n) => !VIEW_COLUMNS.includes(n))];
+}
+
+/** The evaluation's values as one array per column, in columnNames order. */
+function columnsOf(res: EvalResult): Float64Array[] {
+  const w = res.columns.length;
   const column = (name: string) => {
-    const c = main.columns.findIndex((col) => col.name === name);
-    return Float64Array.from(main.queries, (_, qi) => main.values[qi * w + c]);
+    const c = res.columns.findIndex((col) => col.name === name);
+    return Float64Array.from(res.queries, (_, qi) => res.values[qi * w + c]);
   };
-  const columns = [...RESULT_MEASURES.map((m) => m.key), ...EXTRA_COLUMNS].map((key) =>
-    // recip_rank with -M 10 is 1/rank when the first relevant document is in the top 10, else 0: the same as
-    // keeping recip_rank where it is at least 1/10 (one evaluation instead of two).
-    key === 'recip_rank_10' ? column('recip_rank').map((rr) => (rr >= 0.1 ? rr : 0)) : column(key),
-  );
-  const means = columns.map((col) => (col.length ? col.reduce((s, v) => s + v, 0) / col.length : 0));
-  return { queries: main.queries, columns, means };
+  // recip_rank with -M 10 is 1/rank when the first relevant document is in the top 10, else 0: the same as
+  // keeping recip_rank where it is at least 1/10 (one evaluation instead of two).
+  return columnNames(res).map((key) => (key === 'recip_rank_10' ? column('recip_rank').map((rr) => (rr >= 0.1 ? rr : 0)) : column(key)));
+}
+
+/** Each column's summary as trec_eval aggregates it (the views' derived MRR@10 is a mean). */
+function meansOf(columns: Float64Array[], evaluated: Column[], qrels: Qrels, complete: boolean, numQ: number): number[] {
+  const names = [...VIEW_COLUMNS, ...evaluated.map((c) => c.name).filter((n) => !VIEW_COLUMNS.includes(n))];
+  return columns.map((col, i) => {
+    let sum = 0;
+    for (const v of col) sum += v;
+    const c = evaluated.find((x) => x.name === names[i]);
+    return c ? summaryOf(c, sum, numQ, complete, qrels) : numQ === 0 ? 0 : sum / numQ;
+  });
+}
+
+function cloneScores(s: Scores): Scores {
+  return { queries: s.queries, names: s.names, columns: s.columns.map((c) => c.slice()), means: [...s.means] };
+}
+
+/** The queries whose first `depth` documents in a run include `docId`. */
+function queriesRanking(run: Run, docId: string, depth: number): string[] {
+  const b = encodeId(docId);
+  const out: string[] = [];
+  for (let q = 0; q < run.qids.length; q++) {
+    const s = run.offsets[q];
+    const e = Math.min(run.offsets[q + 1], s + depth);
+    for (let i = s; i < e; i++) {
+      if (run.docs.equalsBytes(run.docIds[i], b, 0, b.length)) {
+        out.push(run.qids[q]);
+        break;
+      }
+    }
+  }
+  return out;
 }

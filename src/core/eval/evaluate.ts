@@ -2,6 +2,7 @@ import type { Qrels } from '../formats/qrels';
 import type { Run } from '../formats/run';
 import { resolveMeasures, type Family, type ResolvedMeasure } from './registry';
 import { JudgementTable, judgedDocsTable } from './judgementTable';
+import type { IdTable } from '../formats/idTable';
 import { gradeLevelsOf, NONPOOL, numRelOf, type MeasureContext, type QueryRels } from './relevance';
 
 export interface EvalOptions {
@@ -21,6 +22,10 @@ export interface EvalOptions {
   firstParamsWin?: boolean;
   /** Which trec_eval's output layout to follow where they differ (default: the version defining each measure). */
   trecEval?: 9 | 10;
+  /** Evaluate only these queries of the qrels (re-scoring the queries a judgement moved; summaries then cover only them). */
+  onlyQueries?: ReadonlySet<string>;
+  /** judgedDocsTable(qrels), when the caller keeps it across calls (hole.k); built here otherwise. */
+  judgedDocs?: IdTable;
 }
 
 /** One output column: a single value name such as ndcg_cut_10. */
@@ -78,7 +83,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   const docs = run.docs;
   // Only the ranks hole.k looks at (up to its largest k) need the lookup.
   const holeDepth = Math.max(0, ...computed.filter((m) => m.family.name === 'hole').flatMap((m) => m.cutoffs));
-  const judgedDocs = holeDepth > 0 ? judgedDocsTable(qrels) : null;
+  const judgedDocs = holeDepth > 0 ? (options.judgedDocs ?? judgedDocsTable(qrels)) : null;
   const table = new JudgementTable();
 
   const layout10 = options.trecEval === 10 || measures.some((m) => m.family.origin === 'trec_eval 10');
@@ -89,6 +94,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   let rels = new Int32Array(1024);
   let judged = new Uint8Array(1024);
   for (const qid of qrels.queryIds()) {
+    if (options.onlyQueries && !options.onlyQueries.has(qid)) continue;
     const q = run.queryIndex(qid);
     if (q < 0 && !complete) continue;
     const j = qrels.judgements(qid)!;
@@ -155,10 +161,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   for (let c = 0; c < width; c++) {
     let sum = 0;
     for (let qi = 0; qi < numQ; qi++) sum += values[qi * width + c];
-    const agg = columns[c].family.aggregate;
-    summary[c] = agg === 'sum' ? sum : numQ === 0 ? 0 : agg === 'gm' ? Math.exp(sum / numQ) : sum / numQ;
-    // trec_eval -c sums num_rel from the qrels themselves: every judgement with grade > 0, whatever -l says.
-    if (complete && columns[c].family.name === 'num_rel') summary[c] = positiveJudgements(qrels);
+    summary[c] = summaryOf(columns[c], sum, numQ, complete, qrels);
   }
   return {
     runId: run.tag,
@@ -173,6 +176,17 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     texts,
     mean: new Map(columns.map((c, i) => [c.name, summary[i]])),
   };
+}
+
+/**
+ * The "all" value of a column from the sum of its per-query values, as trec_eval aggregates it: a mean, a sum,
+ * or (gm_*) the geometric mean of values already logged per query.
+ */
+export function summaryOf(column: Column, sum: number, numQ: number, complete: boolean, qrels: Qrels): number {
+  // trec_eval -c sums num_rel from the qrels themselves: every judgement with grade > 0, whatever -l says.
+  if (complete && column.family.name === 'num_rel') return positiveJudgements(qrels);
+  const agg = column.family.aggregate;
+  return agg === 'sum' ? sum : numQ === 0 ? 0 : agg === 'gm' ? Math.exp(sum / numQ) : sum / numQ;
 }
 
 function positiveJudgements(qrels: Qrels): number {

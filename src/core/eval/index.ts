@@ -1,3 +1,3 @@
-export { evaluate, perQuery, type Column, type EvalOptions, type EvalResult } from './evaluate';
+export { evaluate, perQuery, summaryOf, type Column, type EvalOptions, type EvalResult } from './evaluate';
 export { FAMILIES, MeasureSpecError, NICKNAMES, resolveMeasures, type Family, type ResolvedMeasure } from './registry';
 export { formatFixed, formatTrecEval } from './trecFormat';

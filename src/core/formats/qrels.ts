@@ -35,8 +35,10 @@ export class Qrels {
   constructor(
     private readonly byQuery: Map<string, QueryJudgements>,
     readonly format: QrelsFormat = 'trec',
+    /** The query ids in byte order, when the caller has them (withQuery keeps them for a known query). */
+    ids?: string[],
   ) {
-    this.ids = [...byQuery.keys()].sort(compareBytes);
+    this.ids = ids ?? [...byQuery.keys()].sort(compareBytes);
   }
 
   /** Builds qrels from judgements in memory; a repeated (qid, docid) follows `duplicates` (default: last wins). */
@@ -73,6 +75,17 @@ export class Qrels {
     if (!j) return undefined;
     const i = binarySearch(j.docs, docid);
     return i >= 0 ? j.grades[i] : undefined;
+  }
+
+  /**
+   * These qrels with one query's judgements replaced (or added): the other queries' arrays are shared, so a
+   * judgement costs one query's copy, not the whole qrels'.
+   */
+  withQuery(qid: string, grades: ReadonlyMap<string, number>): Qrels {
+    const docs = [...grades.keys()].sort(compareBytes);
+    const byQuery = new Map(this.byQuery);
+    byQuery.set(qid, { docs, grades: Int32Array.from(docs, (d) => grades.get(d)!) });
+    return new Qrels(byQuery, this.format, this.byQuery.has(qid) ? this.ids : undefined);
   }
 
   /** Number of judgements. */

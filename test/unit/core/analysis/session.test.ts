@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CorpusIndex, countWords, snippet } from '../../../../src/core/analysis/corpusIndex';
 import { exportResults } from '../../../../src/core/analysis/exportTable';
 import { addRunFiles, loadSession } from '../../../../src/core/analysis/load';
-import { boxSummary, RESULT_MEASURES, topDocs, type AnalysisSession } from '../../../../src/core/analysis/session';
+import { boxSummary, RESULT_MEASURES, scoreRun, topDocs, type AnalysisSession } from '../../../../src/core/analysis/session';
 import { evaluate } from '../../../../src/core/eval';
 import { holmAdjust, pairedTTest, randomizationTest } from '../../../../src/core/eval/stats';
 import { readQrels } from '../../../../src/core/formats/qrels';
@@ -121,6 +121,35 @@ describe('analysis session on SciFact', () => {
     // rank_bm25 returns 100 documents for every test query: unj.10 is exactly 1 - judged.10 there.
     const bm25 = rows.find((r) => r.key === BM25)!;
     assert.ok(Math.abs(bm25.holeQuery - (1 - before.rows.find((r) => r.key === BM25)!.means[col('judged_10')])) < 1e-12);
+  });
+
+  test('a judgement re-scores in place exactly what a full evaluation on the merged qrels gives', async () => {
+    const s = loadSession({ datasetDir: SCIFACT, split: 'test', measures: ['ndcg_cut.20', 'gm_map', 'num_rel', 'num_ret'] });
+    await addRunFiles(s, [BM25, DENSE, TFIDF]);
+    const pool = s.pool([BM25, DENSE, TFIDF], 10);
+    // Holes judged relevant and non-relevant, a hole that is top-ranked for several queries (hole.10 of other
+    // queries moves), a judgement undone to unjudged, and one overriding an original grade.
+    const shared = pool.find((p) => [BM25, DENSE].every((k) => topDocs(s.run(k), p.queryId, 10).some((d) => d.docId === p.docId)))!;
+    const original = s.qrels.queryIds().map((q) => ({ queryId: q, docId: s.qrels.judgements(q)!.docs[0] }))[3];
+    const steps: [string, string, number][] = [
+      [pool[0].queryId, pool[0].docId, 2],
+      [pool[1].queryId, pool[1].docId, 0],
+      [shared.queryId, shared.docId, 1],
+      [pool[0].queryId, pool[0].docId, -1],
+      [original.queryId, original.docId, 0],
+      [shared.queryId, shared.docId, -1],
+    ];
+    for (const [q, d, g] of steps) {
+      s.judge(q, d, g);
+      for (const k of [BM25, DENSE, TFIDF]) {
+        const inPlace = s.scores(k, 'effective');
+        const full = scoreRun(s.qrels, s.run(k), { complete: true, relevanceLevel: 1, measures: s.measures });
+        assert.deepEqual(inPlace.names, full.names);
+        assert.deepEqual(inPlace.queries, full.queries);
+        inPlace.columns.forEach((c, i) => assert.deepEqual([...c], [...full.columns[i]], `${k} ${inPlace.names[i]} after ${q} ${d} ${g}`));
+        assert.deepEqual(inPlace.means, full.means);
+      }
+    }
   });
 
   test('diff: deltas sorted, consistent with the per-query scores; query detail has grades, holes and moves', () => {
