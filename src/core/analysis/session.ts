@@ -250,7 +250,7 @@ export class AnalysisSession {
    * The results table against `baselineKey`. With `pending`, significance not computed yet is left out
    * (significancePending) instead of computed here: the caller runs significanceSteps() in slices.
    */
-  results(baselineKey: string, extra: Pick<ResultsModel, 'skipped' | 'untrusted'>, options: { pending?: boolean } = {}): ResultsModel {
+  results(baselineKey: string, extra: Pick<ResultsModel, 'skipped'> & Partial<Pick<ResultsModel, 'untrusted'>>, options: { pending?: boolean } = {}): ResultsModel {
     const keys = [...this.runs.keys()];
     const baseline = this.runs.has(baselineKey) ? baselineKey : keys[0];
     if (baseline !== undefined && !options.pending) drain(this.significanceSteps(baseline));
@@ -276,6 +276,7 @@ export class AnalysisSession {
       ...SIGNIFICANCE,
       significancePending: baseline !== undefined && keys.length > 1 && comparisons === undefined,
       judgements: this.judgementCount,
+      untrusted: false,
       ...extra,
     };
   }

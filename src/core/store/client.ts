@@ -19,6 +19,7 @@ export class StoreClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly changedListeners: (() => void)[] = [];
+  private readonly splitListeners: ((key: string, version: number) => void)[] = [];
   private dead: Error | undefined;
 
   private constructor(
@@ -73,6 +74,12 @@ export class StoreClient {
     return { dispose: () => this.changedListeners.splice(this.changedListeners.indexOf(listener) >>> 0, 1) };
   }
 
+  /** Called when an open split's figures changed (judgements, its files, significance computed): its views ask again. */
+  onSplitChanged(listener: (key: string, version: number) => void): { dispose(): void } {
+    this.splitListeners.push(listener);
+    return { dispose: () => this.splitListeners.splice(this.splitListeners.indexOf(listener) >>> 0, 1) };
+  }
+
   /** Saves the snapshot, then stops the worker. */
   async close(): Promise<void> {
     if (this.dead) return;
@@ -87,6 +94,10 @@ export class StoreClient {
   private receive(m: WorkerMessage): void {
     if (m.kind === 'changed') {
       for (const l of [...this.changedListeners]) l();
+      return;
+    }
+    if (m.kind === 'split') {
+      for (const l of [...this.splitListeners]) l(m.key, m.version);
       return;
     }
     if (m.kind === 'ready') return;

@@ -1,4 +1,5 @@
 import type { Database } from 'sql.js';
+import { countWords } from '../analysis/corpusIndex';
 import { forEachCorpusDoc, readQueries } from '../formats/beir';
 import { readQrels } from '../formats/qrels';
 import { readAnnotations } from './annotations';
@@ -98,13 +99,13 @@ async function indexCorpus(db: Database, datasetId: number, file: FileState, ctx
   const bad: Problem[] = [];
   await transactionAsync(db, async () => {
     db.run('DELETE FROM documents WHERE dataset_id = ?', [datasetId]);
-    const insert = db.prepare('INSERT INTO documents (dataset_id, doc_id, offset, length) VALUES (?, ?, ?, ?)');
+    const insert = db.prepare('INSERT INTO documents (dataset_id, doc_id, offset, length, words) VALUES (?, ?, ?, ?, ?)');
     let nextReport = 0;
     try {
       await forEachCorpusDoc(
         file.path,
         (doc) => {
-          insert.run([datasetId, doc.id, doc.offset, doc.length]);
+          insert.run([datasetId, doc.id, doc.offset, doc.length, countWords(doc.title) + countWords(doc.text)]);
           count++;
           if (doc.offset >= nextReport) {
             ctx.progress(`Indexing ${file.path}: ${count.toLocaleString('en-US')} documents`, doc.offset / Math.max(1, file.size));

@@ -72,7 +72,6 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
         ...values,
         existing,
       ]);
-      db.run('DELETE FROM metrics WHERE run_id = ?', [existing]);
       db.run('DELETE FROM run_means WHERE run_id = ?', [existing]);
     } else {
       db.run('INSERT INTO runs (path, dataset_id, tag, config, created_at, query_count, result_count) VALUES (?, ?, ?, ?, ?, ?, ?)', values);

@@ -3,13 +3,16 @@ import { discover, SKIPPED_RUN } from './discovery';
 import { forgetFile } from './fileState';
 import { indexDataset, type IndexContext } from './indexDataset';
 import { indexRun } from './indexRuns';
-import { evaluateRunsOnSplit, evaluationOf, type EvaluationSettings } from './metrics';
+import { evaluationOf, type EvaluationSettings } from './metrics';
 import type { IndexSummary } from './model';
 import type { Problem } from './problems';
+import { SplitModels, splitKey } from './splits';
 import { rows, scalar } from './sql';
 
 export interface IndexOptions extends EvaluationSettings {
   runsFolder: string;
+  /** The engine's splits: they score the runs (one evaluation for the tree and the views); a fresh set by default. */
+  models?: SplitModels;
   signal?: AbortSignal;
   onProgress?: (message: string, fraction?: number) => void;
 }
@@ -23,6 +26,7 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
   const started = performance.now();
   const found = discover(roots, { runsFolder: options.runsFolder });
   const evaluation = evaluationOf(options);
+  const models = options.models ?? new SplitModels(db, () => evaluation);
   const problems: Problem[] = [];
   const ctx: IndexContext = {
     problems,
@@ -54,12 +58,12 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
   }
 
   const datasetIds = new Map<string, number>();
-  const changedSplits = new Map<number, Set<string>>();
+  const changedSplits = new Map<number, { dir: string; splits: Set<string> }>();
   for (const d of found.datasets) {
     options.signal?.throwIfAborted();
     const indexed = await indexDataset(db, d, ctx);
     datasetIds.set(d.dir, indexed.id);
-    changedSplits.set(indexed.id, indexed.changedSplits);
+    changedSplits.set(indexed.id, { dir: d.dir, splits: indexed.changedSplits });
   }
   const changedRuns = new Set<number>();
   let runCount = 0;
@@ -75,12 +79,16 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
   ctx.progress('Evaluating runs');
   const sameSettings = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'") === JSON.stringify(evaluation);
   db.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('evaluation', ?)", [JSON.stringify(evaluation)]);
-  for (const [datasetId, changed] of changedSplits) {
+  if (!sameSettings) models.clear();
+  const changed: string[] = [];
+  for (const [datasetId, { dir, splits }] of changedSplits) {
     for (const { split } of rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])) {
+      if (splits.has(split) && models.forget(dir, split)) changed.push(splitKey(dir, split));
       const runIds = rows<{ id: number }>(db, 'SELECT id FROM runs WHERE dataset_id = ?', [datasetId])
         .map((r) => r.id)
-        .filter((id) => !sameSettings || changed.has(split) || changedRuns.has(id));
-      if (runIds.length > 0) evaluateRunsOnSplit(db, datasetId, split, runIds, evaluation, ctx.problems);
+        .filter((id) => !sameSettings || splits.has(split) || changedRuns.has(id));
+      if (runIds.length > 0) models.scoreRuns(dir, split, runIds, ctx.problems);
+      else if (splits.has(split)) db.run('DELETE FROM run_means WHERE split = ? AND run_id IN (SELECT id FROM runs WHERE dataset_id = ?)', [split, datasetId]);
     }
   }
 
@@ -97,6 +105,7 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     removed,
     problems: problems.length,
     skippedLines: ctx.skippedLines,
+    changedSplits: changed,
     ms: Math.round(performance.now() - started),
   };
 }

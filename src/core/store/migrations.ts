@@ -130,6 +130,25 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE results;
   ALTER TABLE documents DROP COLUMN title;
   `,
+  // 3: the engine keeps per-query values in memory (the views and in-place re-scoring read them there), so the
+  // per-query table was write-only; means keep both figures (original qrels, and with the user's judgements)
+  // for the tree; documents keep their length in words (the results panel's box plot). Every file is re-read.
+  `
+  DROP TABLE metrics;
+  DROP TABLE run_means;
+  CREATE TABLE run_means (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    split TEXT NOT NULL,
+    measure TEXT NOT NULL,
+    original REAL NOT NULL,           -- on qrels/<split>.tsv as it is
+    annotated REAL NOT NULL,          -- with the user's judgements merged in (= original when there are none)
+    query_count INTEGER NOT NULL,     -- queries averaged over
+    PRIMARY KEY (run_id, split, measure)
+  ) WITHOUT ROWID;
+  ALTER TABLE documents ADD COLUMN words INTEGER NOT NULL DEFAULT -1;
+  DELETE FROM files;
+  DELETE FROM settings WHERE key = 'evaluation';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

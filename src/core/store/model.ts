@@ -29,8 +29,10 @@ export interface RunNode {
   createdAt: string;
   queryCount: number;
   resultCount: number;
-  /** Mean over the split's queries by trec_eval measure name (e.g. ndcg_cut_10, hole_10). */
+  /** Mean over the split's queries by trec_eval measure name (e.g. ndcg_cut_10, hole_10), on the original qrels. */
   means: Record<string, number>;
+  /** The same with the user's judgements merged in (equal to `means` when there are none). */
+  annotated: Record<string, number>;
 }
 
 export interface DocumentText {
@@ -49,5 +51,7 @@ export interface IndexSummary {
   problems: number;
   /** Bad lines left out where going on was safe. */
   skippedLines: number;
+  /** Open splits whose qrels or judgements changed on disk (their views must be refreshed): `${datasetDir}\t${split}`. */
+  changedSplits: string[];
   ms: number;
 }

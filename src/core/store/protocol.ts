@@ -2,13 +2,41 @@ import type { Judgement } from './annotations';
 import type { EvaluationSettings } from './metrics';
 import type { Problem } from './problems';
 import type { DatasetNode, DocumentText, IndexSummary } from './model';
+import type { AnnotationItem, DiffModel, QueryDetail, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
+
+/** An open split as the engine describes it to the host. */
+export interface SplitInfo {
+  /** `${datasetDir}\t${split}`: how every later request names it. */
+  key: string;
+  datasetDir: string;
+  datasetName: string;
+  split: string;
+  /** The split's runs, as the Datasets tree lists them (same discovery, same labels), plus runs added by name. */
+  runs: RunRef[];
+  /** Run files given that could not be used, with why. */
+  skipped: { file: string; reason: string }[];
+  /** The dataset's grade scale (non-negative grades of its qrels, 0 included). */
+  grades: number[];
+  /** The user's judgements in effect. */
+  judgements: number;
+  /** Bumped by every change of the split's judgements. */
+  version: number;
+}
+
+/** The Judge sidebar's state for one pair, from the engine. */
+export interface PairState {
+  judged: number;
+  grades: number[];
+  item: Omit<AnnotationItem, 'queryId' | 'docId'> | null;
+  scores: { label: string; original: number; annotated: number }[];
+}
 
 /**
  * The typed request/response protocol between the extension host and the store worker. Every request
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export interface StoreRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -34,6 +62,21 @@ export interface StoreRequests {
   importRun: { args: { source: string; targetDir: string }; result: { path: string } };
   /** Whether `path` is as the store last read or wrote it (size and mtime), so a watcher event for it needs no re-index. */
   isCurrent: { args: { path: string }; result: boolean };
+  /** Opens a split for the views: its indexed runs plus `extraRuns` (files named by the user). */
+  openSplit: { args: { datasetDir: string; split: string; extraRuns: string[] }; result: SplitInfo };
+  /**
+   * The results table against `baseline`. Significance not yet computed is left out (significancePending) and
+   * computed in the background; a `split` event says when it is there.
+   */
+  results: { args: { key: string; baseline: string }; result: Omit<ResultsModel, 'untrusted'> };
+  diff: { args: { key: string; a: string; b: string }; result: DiffModel };
+  queryDetail: { args: { key: string; a: string; b: string; queryId: string; depth: number }; result: QueryDetail };
+  /** The holes panel: Hole@10 of every run, and the depth-k pool of the chosen runs (first `listed` items). */
+  holes: { args: { key: string; runs: string[]; depth: number; listed: number }; result: ViewEvents['holes']['model'] };
+  /** The depth-k pool of unjudged pairs of `runs` (the user's judgements kept in it), and the first still unjudged. */
+  pool: { args: { key: string; runs: string[]; depth: number }; result: { items: { queryId: string; docId: string }[]; firstUnjudged: number } };
+  /** What the Judge sidebar shows for one pair (or only the split's figures, without a pair). */
+  pair: { args: { key: string; queryId?: string; docId?: string }; result: PairState };
   /** Saves the database snapshot now (it is otherwise saved lazily). */
   flush: { args: Record<string, never>; result: { bytes: number } };
 }
@@ -50,7 +93,9 @@ export type WorkerMessage =
   | { kind: 'result'; id: number; ok: true; value: unknown }
   | { kind: 'result'; id: number; ok: false; error: { message: string; problem?: Problem } }
   /** Judgements or metrics changed outside an index request (e.g. metrics recomputed after a judgement). */
-  | { kind: 'changed' };
+  | { kind: 'changed' }
+  /** An open split's figures changed (a judgement, judgements edited on disk, significance computed): views re-ask. */
+  | { kind: 'split'; key: string; version: number };
 
 /** What the worker is started with (workerData). */
 export interface WorkerConfig {

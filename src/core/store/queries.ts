@@ -32,12 +32,13 @@ export function datasetTree(db: Database): DatasetNode[] {
     db,
     'SELECT id, path, dataset_id, tag, created_at, query_count, result_count FROM runs WHERE dataset_id IS NOT NULL ORDER BY path',
   );
-  const means = rows<{ run_id: number; split: string; measure: string; value: number }>(db, 'SELECT run_id, split, measure, value FROM run_means');
-  const meansOf = new Map<string, Record<string, number>>();
+  const means = rows<{ run_id: number; split: string; measure: string; original: number; annotated: number }>(db, 'SELECT run_id, split, measure, original, annotated FROM run_means');
+  const meansOf = new Map<string, { original: Record<string, number>; annotated: Record<string, number> }>();
   for (const m of means) {
     const key = `${m.run_id}\t${m.split}`;
-    const rec = meansOf.get(key) ?? {};
-    rec[m.measure] = m.value;
+    const rec = meansOf.get(key) ?? { original: {}, annotated: {} };
+    rec.original[m.measure] = m.original;
+    rec.annotated[m.measure] = m.annotated;
     meansOf.set(key, rec);
   }
   const order = (s: string) => (s === 'test' ? 0 : s === 'dev' ? 1 : s === 'train' ? 2 : 3);
@@ -68,7 +69,8 @@ export function datasetTree(db: Database): DatasetNode[] {
                 createdAt: r.created_at,
                 queryCount: r.query_count,
                 resultCount: r.result_count,
-                means: meansOf.get(`${r.id}\t${s.split}`)!,
+                means: meansOf.get(`${r.id}\t${s.split}`)!.original,
+                annotated: meansOf.get(`${r.id}\t${s.split}`)!.annotated,
               }),
             ),
         }),
@@ -106,15 +108,3 @@ export function datasetId(db: Database, datasetDir: string): number | undefined 
   return rows<{ id: number }>(db, 'SELECT id FROM datasets WHERE path = ?', [datasetDir])[0]?.id;
 }
 
-/** Per-query values of one measure (trec_eval name, e.g. ndcg_cut_10) for a run on a split, by query id. */
-export function runQueryMetrics(db: Database, runPath: string, split: string, measure: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const r of rows<{ query_id: string; value: number }>(
-    db,
-    'SELECT m.query_id, m.value FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.path = ? AND m.split = ? AND m.measure = ? ORDER BY m.query_id',
-    [runPath, split, measure],
-  )) {
-    out.set(r.query_id, r.value);
-  }
-  return out;
-}

@@ -9,16 +9,19 @@ import { openDatabase, Snapshotter } from './database';
 import { exportJudgements } from './exportJudgements';
 import { isCurrent, recordOwnAppend } from './fileState';
 import { indexWorkspace } from './indexer';
-import { evaluateRunsOnSplit, evaluationOf, type EvaluationSettings } from './metrics';
+import { evaluationOf, type EvaluationSettings } from './metrics';
 import { problemFrom, type Problem } from './problems';
 import { PROTOCOL_VERSION, type HostMessage, type StoreRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from './queries';
-import { rows, scalar } from './sql';
+import { SplitModels, splitKey } from './splits';
+import { SplitViews } from './splitViews';
+import { scalar } from './sql';
 
 /**
- * The store's worker thread: owns the sql.js database so that parsing, hashing, SQL and fsync never run on
- * the extension host's thread. Index requests run one at a time; judgements are answered as soon as they
- * are durable on disk, even while an indexing pass is under way.
+ * The workspace engine, a worker thread: owns the sql.js index, every open split's qrels, judgements and
+ * per-query scores, and the durable judgement path, so that parsing, hashing, SQL, evaluation and fsync never
+ * run on the extension host's thread. Index requests run one at a time; judgements are answered as soon as
+ * they are durable on disk, even while an indexing pass is under way.
  */
 const port = parentPort;
 if (!port) throw new Error('the store worker must run in a worker thread');
@@ -34,8 +37,8 @@ class Store {
   /** The settings of the last indexing (kept in the database, so judgements made before the first index
    * request of a session are evaluated as the runs' other figures were). */
   private evaluation: Required<EvaluationSettings>;
-  private readonly staleSplits = new Map<string, { datasetId: number; split: string }>();
-  private metricsTimer: NodeJS.Timeout | undefined;
+  private readonly models: SplitModels;
+  private readonly views: SplitViews;
 
   constructor(
     private readonly db: Database,
@@ -43,6 +46,8 @@ class Store {
   ) {
     const saved = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'");
     this.evaluation = typeof saved === 'string' ? (JSON.parse(saved) as Required<EvaluationSettings>) : evaluationOf({ measures: [] });
+    this.models = new SplitModels(db, () => this.evaluation);
+    this.views = new SplitViews(this.models, (key, version) => send({ kind: 'split', key, version }));
   }
 
   async handle(m: HostMessage): Promise<unknown> {
@@ -50,11 +55,17 @@ class Store {
       case 'index':
         return this.serial(async () => {
           this.evaluation = evaluationOf(m.args);
+          const open = this.models.keys();
           const summary = await indexWorkspace(this.db, m.args.roots, {
             ...m.args,
+            models: this.models,
             onProgress: (message, fraction) => send({ kind: 'progress', id: m.id, message, fraction }),
           });
           this.snapshot.changed();
+          // Runs may have come or gone under any split the views show: they ask again (after this answer).
+          setImmediate(() => {
+            for (const key of new Set([...open, ...summary.changedSplits])) send({ kind: 'split', key, version: -1 });
+          });
           return summary;
         });
       case 'tree':
@@ -77,6 +88,20 @@ class Store {
           copyFileSync(m.args.source, path);
           return { path };
         });
+      case 'openSplit':
+        return this.serial(async () => this.views.open(m.args));
+      case 'results':
+        return this.views.results(m.args);
+      case 'diff':
+        return this.views.diff(m.args);
+      case 'queryDetail':
+        return this.views.queryDetail(m.args);
+      case 'holes':
+        return this.views.holes(m.args);
+      case 'pool':
+        return this.views.pool(m.args);
+      case 'pair':
+        return this.views.pair(m.args);
       case 'isCurrent':
         return isCurrent(this.db, m.args.path);
       case 'flush':
@@ -123,8 +148,13 @@ class Store {
       'INSERT OR REPLACE INTO judgements (dataset_id, split, query_id, doc_id, grade, judged_at, judged_by, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       [...key, a.grade, at, a.by ?? null, a.note ?? null],
     );
+    const version = this.models.judged(a.datasetDir, a.split, a.queryId, a.docId, a.grade);
     this.snapshot.changed();
-    this.scheduleMetrics(id, a.split);
+    // One update, after the answer: the tree (its means) and every open view of the split.
+    setImmediate(() => {
+      send({ kind: 'changed' });
+      if (version !== undefined) send({ kind: 'split', key: splitKey(a.datasetDir, a.split), version });
+    });
     return { superseded: typeof before === 'number' ? before : null, file };
   }
 
@@ -143,26 +173,6 @@ class Store {
   private addProblems(problems: Problem[]): void {
     for (const p of problems) this.db.run('INSERT INTO problems (file, line, severity, message) VALUES (?, ?, ?, ?)', [p.file, p.line, p.severity, p.message]);
     send({ kind: 'changed' });
-  }
-
-  /** Judgements come in bursts: re-evaluate the split's runs once the burst pauses. */
-  private scheduleMetrics(datasetId: number, split: string): void {
-    this.staleSplits.set(`${datasetId}\t${split}`, { datasetId, split });
-    if (this.metricsTimer) clearTimeout(this.metricsTimer);
-    this.metricsTimer = setTimeout(() => {
-      this.metricsTimer = undefined;
-      void this.serial(async () => {
-        const problems: Problem[] = [];
-        for (const { datasetId: id, split: s } of this.staleSplits.values()) {
-          const runIds = rows<{ id: number }>(this.db, 'SELECT id FROM runs WHERE dataset_id = ?', [id]).map((r) => r.id);
-          if (runIds.length > 0) evaluateRunsOnSplit(this.db, id, s, runIds, this.evaluation, problems);
-        }
-        this.staleSplits.clear();
-        this.snapshot.changed();
-        if (problems.length > 0) this.addProblems(problems);
-        else send({ kind: 'changed' });
-      });
-    }, 500);
   }
 }
 

@@ -15,7 +15,7 @@ describe('store worker', () => {
   const dbPath = join(ws.root, 'storage', 'store.sqlite');
   const args = { roots: [ws.root], runsFolder: 'runs', measures: ['ndcg_cut.10', 'map'] };
 
-  it('indexes with progress, judges durably, re-evaluates after a burst, and persists a snapshot', async () => {
+  it('indexes with progress, judges durably, re-scores in place, and persists a snapshot', async () => {
     const client = await StoreClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
     try {
       const fractions: number[] = [];
@@ -33,7 +33,9 @@ describe('store worker', () => {
       await changed;
       const after = (await client.request('tree', {}))[0].splits[0];
       assert.equal(after.judgementCount, 3);
-      assert.ok(after.runs[0].means.hole_10 < before.hole_10);
+      // The tree keeps both figures: the original qrels' and, apart, the annotated ones.
+      assert.deepEqual(after.runs[0].means, before);
+      assert.ok(after.runs[0].annotated.hole_10 < before.hole_10);
       // The store's own appends need no re-index (its file watcher asks this); another writer's do.
       const tsv = join(ws.dataset, 'qrels', 'test.annotations.tsv');
       assert.equal(await client.request('isCurrent', { path: tsv }), true);
@@ -83,6 +85,40 @@ describe('store worker', () => {
       const summary = await client.request('index', args);
       assert.equal(summary.runs, 1);
       assert.equal((await client.request('tree', {}))[0].splits[0].judgementCount, 4, 'judgements come back from the annotation file');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers the views from one split state: the tree and the results table agree, a judgement pushes one update', async () => {
+    const client = await StoreClient.start(WORKER, { snapshotDelayMs: 60_000 });
+    try {
+      await client.request('index', args);
+      const info = await client.request('openSplit', { datasetDir: ws.dataset, split: 'test', extraRuns: [] });
+      const tree = (await client.request('tree', {}))[0].splits[0];
+      assert.deepEqual(info.runs.map((r) => r.key), tree.runs.map((r) => r.path), 'the same runs as the tree');
+      const run = info.runs[0].key;
+      const results = await client.request('results', { key: info.key, baseline: run });
+      const ndcg = results.measures.findIndex((m) => m.key === 'ndcg_cut_10');
+      assert.equal(results.rows[0].means[ndcg], tree.runs[0].means.ndcg_cut_10, 'the same figures as the tree');
+      assert.equal(results.judgements, tree.judgementCount);
+      const { items, firstUnjudged } = await client.request('pool', { key: info.key, runs: [run], depth: 10 });
+      const hole = items[firstUnjudged];
+      const pair = await client.request('pair', { key: info.key, ...hole });
+      assert.equal(pair.item?.grade, null);
+      assert.ok(pair.item!.text.length > 0);
+      const events: number[] = [];
+      client.onSplitChanged((key, version) => key === info.key && events.push(version));
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', ...hole, grade: 1 });
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(events.length, 1, 'one update per judgement');
+      const after = await client.request('results', { key: info.key, baseline: run });
+      const treeAfter = (await client.request('tree', {}))[0].splits[0];
+      assert.equal(after.judgements, treeAfter.judgementCount);
+      assert.equal(after.rows[0].annotated![ndcg], treeAfter.runs[0].annotated.ndcg_cut_10);
+      assert.equal(after.rows[0].means[ndcg], treeAfter.runs[0].means.ndcg_cut_10);
+      assert.equal((await client.request('pair', { key: info.key, ...hole })).item?.grade, 1);
+      await assert.rejects(client.request('diff', { key: info.key, a: run, b: '/no/such.trec' }), /no run/);
     } finally {
       await client.close();
     }

@@ -1,0 +1,125 @@
+import type { AnalysisSession } from '../analysis/session';
+import type { PairState, SplitInfo, StoreRequests } from './protocol';
+import { splitKey, type SplitModels } from './splits';
+
+type Args<K extends keyof StoreRequests> = StoreRequests[K]['args'];
+type Result<K extends keyof StoreRequests> = StoreRequests[K]['result'];
+
+/**
+ * The engine's answers to the views: each request names an open split by key and gets a model computed from
+ * the one AnalysisSession of that split. Significance is computed in slices between other requests (a
+ * judgement is never kept waiting behind seconds of resampling); `onChanged` tells the host when it is there.
+ */
+export class SplitViews {
+  private readonly stepping = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly models: SplitModels,
+    private readonly onChanged: (key: string, version: number) => void,
+  ) {}
+
+  open(a: Args<'openSplit'>): SplitInfo {
+    const s = this.models.session(a.datasetDir, a.split);
+    if (!s) throw new Error(`${a.datasetDir} (${a.split}) is not an indexed dataset split: run IR Workbench: Re-index Workspace first.`);
+    for (const f of a.extraRuns) this.models.addExtraRun(a.datasetDir, a.split, f);
+    return this.info(s);
+  }
+
+  info(s: AnalysisSession): SplitInfo {
+    return {
+      key: splitKey(s.datasetDir, s.split),
+      datasetDir: s.datasetDir,
+      datasetName: s.datasetName,
+      split: s.split,
+      runs: s.runRefs().sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0)),
+      skipped: this.models.skipped(s.datasetDir, s.split),
+      grades: s.gradeScale(),
+      judgements: s.judgementCount,
+      version: s.version,
+    };
+  }
+
+  results(a: Args<'results'>): Result<'results'> {
+    const s = this.session(a.key);
+    const model = s.results(a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true });
+    if (model.significancePending) void this.significance(a.key, s, model.baseline);
+    return model;
+  }
+
+  diff(a: Args<'diff'>): Result<'diff'> {
+    const s = this.session(a.key);
+    this.need(s, a.a, a.b);
+    return s.diff(a.a, a.b);
+  }
+
+  queryDetail(a: Args<'queryDetail'>): Result<'queryDetail'> {
+    const s = this.session(a.key);
+    this.need(s, a.a, a.b);
+    return s.queryDetail(a.a, a.b, a.queryId, Math.max(1, Math.min(1000, a.depth)));
+  }
+
+  holes(a: Args<'holes'>): Result<'holes'> {
+    const s = this.session(a.key);
+    const runs = a.runs.filter((k) => s.hasRun(k));
+    const pool = s.pool(runs, a.depth, s.userJudged());
+    return {
+      dataset: s.datasetName,
+      split: s.split,
+      depth: a.depth,
+      rows: s.holeRows(),
+      pooled: runs,
+      poolSize: pool.length,
+      remaining: pool.filter((p) => s.grade(p.queryId, p.docId) === null).length,
+      grades: s.gradeScale(),
+      queue: pool.slice(0, a.listed).map((p) => ({ ...p, queryText: s.queries.get(p.queryId)?.text ?? '', grade: s.grade(p.queryId, p.docId) })),
+    };
+  }
+
+  pool(a: Args<'pool'>): Result<'pool'> {
+    const s = this.session(a.key);
+    const items = s.pool(a.runs.filter((k) => s.hasRun(k)), a.depth, s.userJudged());
+    const first = items.findIndex((p) => s.grade(p.queryId, p.docId) === null);
+    return { items, firstUnjudged: first < 0 ? 0 : first };
+  }
+
+  pair(a: Args<'pair'>): PairState {
+    const s = this.session(a.key);
+    let item: PairState['item'] = null;
+    if (a.queryId !== undefined && a.docId !== undefined) {
+      const doc = s.corpus.read(a.docId);
+      item = {
+        queryText: s.queries.get(a.queryId)?.text ?? '',
+        title: doc?.title ?? '',
+        text: doc?.text ?? '(this document is not in the corpus)',
+        grade: s.grade(a.queryId, a.docId),
+      };
+    }
+    return { judged: s.judgementCount, grades: s.gradeScale(), item, scores: s.annotatedScores() };
+  }
+
+  private session(key: string): AnalysisSession {
+    const [dir, split] = key.split('\t');
+    const s = split === undefined ? undefined : this.models.session(dir, split);
+    if (!s) throw new Error(`the split ${key.replace('\t', ' ')} is not open: open it again (its dataset may be gone from the index)`);
+    return s;
+  }
+
+  private need(s: AnalysisSession, ...keys: string[]): void {
+    for (const k of keys) if (!s.hasRun(k)) throw new Error(`no run ${k} in ${s.datasetName} (${s.split})`);
+  }
+
+  /** Runs the significance steps one at a time, yielding between them, then says the split changed. */
+  private significance(key: string, s: AnalysisSession, baseline: string): Promise<void> {
+    const running = this.stepping.get(key);
+    if (running) return running;
+    const work = (async () => {
+      const steps = s.significanceSteps(baseline);
+      while (!steps.next().done) await new Promise((r) => setImmediate(r));
+    })().finally(() => {
+      this.stepping.delete(key);
+      this.onChanged(key, s.version);
+    });
+    this.stepping.set(key, work);
+    return work;
+  }
+}

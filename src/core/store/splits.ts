@@ -1,0 +1,214 @@
+import { basename } from 'node:path';
+import type { Database } from 'sql.js';
+import { AnalysisSession, type DocumentSource } from '../analysis/session';
+import { isInputError } from '../formats/errors';
+import { Qrels } from '../formats/qrels';
+import type { BeirQuery } from '../formats/beir';
+import { runLabels } from './discovery';
+import type { EvaluationSettings } from './metrics';
+import { problemFrom, type Problem } from './problems';
+import { datasetId, readDocument } from './queries';
+import { runCache } from './runCache';
+import { rows, transaction } from './sql';
+
+/** A split as the engine and its clients name it: `${datasetDir}\t${split}`. */
+export type SplitKey = string;
+
+export function splitKey(datasetDir: string, split: string): SplitKey {
+  return `${datasetDir}\t${split}`;
+}
+
+/** Documents of an indexed dataset: read from its corpus file at the offsets the index holds. */
+class IndexedCorpus implements DocumentSource {
+  private wordCounts: Map<string, number> | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly id: number,
+    private readonly dir: string,
+  ) {}
+
+  read(docId: string): { title: string; text: string } | null {
+    return readDocument(this.db, this.dir, docId);
+  }
+
+  words(docId: string): number {
+    this.wordCounts ??= new Map(rows<{ doc_id: string; words: number }>(this.db, 'SELECT doc_id, words FROM documents WHERE dataset_id = ?', [this.id]).map((r) => [r.doc_id, r.words]));
+    return this.wordCounts.get(docId) ?? -1;
+  }
+}
+
+interface Entry {
+  datasetId: number;
+  session: AnalysisSession;
+  /** Run files added beyond the split's indexed runs (a run evaluated from elsewhere), with why some were left out. */
+  skipped: Map<string, string>;
+}
+
+/**
+ * The engine's per-split state: one AnalysisSession per dataset split (qrels, the user's judgements over them,
+ * the runs and their per-query scores), built from the index. It alone evaluates runs: the tree's means (kept
+ * in run_means) and every view's figures come from the same scores, and a judgement re-scores in place.
+ */
+export class SplitModels {
+  private readonly entries = new Map<SplitKey, Entry>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: () => Required<EvaluationSettings>,
+  ) {}
+
+  /** The open split, built from the index when first asked (or after its inputs changed). */
+  session(datasetDir: string, split: string): AnalysisSession | undefined {
+    return this.entry(datasetDir, split)?.session;
+  }
+
+  /** Forgets every split's state (the settings changed): each is built again when next asked. */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** The split's qrels or the user's judgements changed on disk (the index re-read them): rebuild it when next asked. */
+  forget(datasetDir: string, split: string): boolean {
+    return this.entries.delete(splitKey(datasetDir, split));
+  }
+
+  /** Keys of the splits built so far. */
+  keys(): SplitKey[] {
+    return [...this.entries.keys()];
+  }
+
+  /**
+   * Scores runs (indexed run ids of the dataset) on a split and stores their means for the tree. A run that
+   * ranks none of the split's judged queries gets no figures there, so the tree does not list it under it.
+   */
+  scoreRuns(datasetDir: string, split: string, runIds: readonly number[], problems: Problem[]): void {
+    const entry = this.entry(datasetDir, split);
+    if (!entry) return;
+    const { session } = entry;
+    const placeholders = runIds.map(() => '?').join(',');
+    for (const { id, path } of rows<{ id: number; path: string }>(this.db, `SELECT id, path FROM runs WHERE id IN (${placeholders})`, [...runIds])) {
+      this.db.run('DELETE FROM run_means WHERE run_id = ? AND split = ?', [id, split]);
+      session.removeRun(path);
+      try {
+        this.addRun(session, path);
+      } catch (e) {
+        problems.push(problemFrom(path, e));
+        continue;
+      }
+      if (session.hasRun(path)) this.storeMeans(id, split, session, path);
+    }
+    session.relabel(runLabels(session.runRefs().map((r) => r.key)));
+  }
+
+  /** Adds a run file that is not (or not yet) indexed under the split; false, with the reason kept, if it cannot be. */
+  addExtraRun(datasetDir: string, split: string, path: string): boolean {
+    const entry = this.entry(datasetDir, split);
+    if (!entry || entry.session.hasRun(path)) return entry !== undefined;
+    try {
+      this.addRun(entry.session, path);
+      if (!entry.session.hasRun(path)) entry.skipped.set(path, `ranks no query judged in the ${split} qrels`);
+    } catch (e) {
+      entry.skipped.set(path, isInputError(e) ? e.format() : (e as Error).message);
+    }
+    entry.session.relabel(runLabels(entry.session.runRefs().map((r) => r.key)));
+    return entry.session.hasRun(path);
+  }
+
+  skipped(datasetDir: string, split: string): { file: string; reason: string }[] {
+    return [...(this.entry(datasetDir, split)?.skipped ?? [])].map(([file, reason]) => ({ file, reason }));
+  }
+
+  /**
+   * Applies a judgement already durable on disk to the split (in place) and updates the tree's annotated
+   * means of its runs. Returns the split's new version, or undefined when the dataset is not indexed.
+   */
+  judged(datasetDir: string, split: string, queryId: string, docId: string, grade: number): number | undefined {
+    const entry = this.entry(datasetDir, split);
+    if (!entry) return undefined;
+    entry.session.judge(queryId, docId, grade);
+    const ids = new Map(rows<{ id: number; path: string }>(this.db, 'SELECT id, path FROM runs WHERE dataset_id = ?', [entry.datasetId]).map((r) => [r.path, r.id]));
+    transaction(this.db, () => {
+      for (const { key } of entry.session.runRefs()) {
+        const id = ids.get(key);
+        if (id === undefined) continue;
+        const { annotated } = entry.session.summary(key);
+        for (const [measure, value] of Object.entries(annotated)) {
+          this.db.run('UPDATE run_means SET annotated = ? WHERE run_id = ? AND split = ? AND measure = ?', [value, id, split, measure]);
+        }
+      }
+    });
+    return entry.session.version;
+  }
+
+  private addRun(session: AnalysisSession, path: string): void {
+    const run = runCache.get(path);
+    if (!session.original.queryIds().some((q) => run.queryIndex(q) >= 0)) return;
+    session.addRun(path, basename(path), run);
+  }
+
+  private storeMeans(runId: number, split: string, session: AnalysisSession, path: string): void {
+    const { original, annotated, queries } = session.summary(path);
+    const insert = this.db.prepare('INSERT INTO run_means (run_id, split, measure, original, annotated, query_count) VALUES (?, ?, ?, ?, ?, ?)');
+    try {
+      for (const [measure, value] of Object.entries(original)) insert.run([runId, split, measure, value, annotated[measure], queries]);
+    } finally {
+      insert.free();
+    }
+  }
+
+  private entry(datasetDir: string, split: string): Entry | undefined {
+    const key = splitKey(datasetDir, split);
+    const hit = this.entries.get(key);
+    if (hit) return hit;
+    const id = datasetId(this.db, datasetDir);
+    if (id === undefined) return undefined;
+    const known = rows<{ name: string }>(this.db, 'SELECT d.name FROM splits s JOIN datasets d ON d.id = s.dataset_id WHERE s.dataset_id = ? AND s.split = ?', [id, split])[0];
+    if (!known) return undefined;
+    const s = this.settings();
+    const qrels = Qrels.fromJudgements(
+      rows<{ query_id: string; doc_id: string; grade: number }>(this.db, 'SELECT query_id, doc_id, grade FROM qrels WHERE dataset_id = ? AND split = ?', [id, split]).map((r) => ({
+        qid: r.query_id,
+        docid: r.doc_id,
+        grade: r.grade,
+      })),
+      'error',
+    );
+    const queries = new Map<string, BeirQuery>(
+      rows<{ query_id: string; text: string }>(this.db, 'SELECT query_id, text FROM queries WHERE dataset_id = ?', [id]).map((r, i) => [r.query_id, { id: r.query_id, text: r.text, line: i + 1 }]),
+    );
+    const judgements = rows<{ query_id: string; doc_id: string; grade: number }>(
+      this.db,
+      'SELECT query_id, doc_id, grade FROM judgements WHERE dataset_id = ? AND split = ?',
+      [id, split],
+    ).map((r) => ({ queryId: r.query_id, docId: r.doc_id, grade: r.grade }));
+    const session = new AnalysisSession({
+      datasetDir,
+      datasetName: known.name,
+      split,
+      qrels,
+      queries,
+      corpus: new IndexedCorpus(this.db, id, datasetDir),
+      judgements,
+      complete: s.complete,
+      relevanceLevel: s.relevanceLevel,
+      measures: s.measures,
+    });
+    const entry: Entry = { datasetId: id, session, skipped: new Map() };
+    this.entries.set(key, entry);
+    // The runs the index already scored on this split (a snapshot from an earlier session): read from their files.
+    for (const { path } of rows<{ path: string }>(
+      this.db,
+      'SELECT DISTINCT r.path FROM runs r JOIN run_means m ON m.run_id = r.id WHERE r.dataset_id = ? AND m.split = ? ORDER BY r.path',
+      [id, split],
+    )) {
+      try {
+        this.addRun(session, path);
+      } catch (e) {
+        entry.skipped.set(path, isInputError(e) ? e.format() : (e as Error).message);
+      }
+    }
+    session.relabel(runLabels(session.runRefs().map((r) => r.key)));
+    return entry;
+  }
+}
