@@ -6,11 +6,11 @@ import { registerStore } from './store/register';
 
 export function activate(context: vscode.ExtensionContext): void {
   const store = registerStore(context);
-  registerAnalysis(context, store);
+  const wb = registerAnalysis(context, store);
   const output = vscode.window.createOutputChannel('IR Workbench');
   context.subscriptions.push(
     output,
-    vscode.commands.registerCommand('irWorkbench.runBeirEval', (args?: RunBeirEvalArgs) => runBeirEval(context, output, args)),
+    vscode.commands.registerCommand('irWorkbench.runBeirEval', (args?: RunBeirEvalArgs) => runBeirEval(context, wb, output, args)),
     vscode.commands.registerCommand('irWorkbench.downloadDataset', (args?: DownloadDatasetArgs) => downloadDataset(args)),
   );
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { addRunFiles, loadSession } from '../../src/core/analysis/load';
+import { addRunFiles, loadSession } from '../helpers/splitSession';
 import type { AnalysisSession } from '../../src/core/analysis/session';
 import type { DiffModel, QueryDetail } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned, until } from './harness';
@@ -19,7 +19,7 @@ let model: DiffModel;
 
 before(async () => {
   browser = await launch();
-  session = loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
+  session = await loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
   await addRunFiles(session, [A, B]);
   model = session.diff(A, B);
 });

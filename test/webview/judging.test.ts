@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { addRunFiles, loadSession } from '../../src/core/analysis/load';
+import { addRunFiles, loadSession } from '../helpers/splitSession';
 import type { AnalysisSession } from '../../src/core/analysis/session';
 import type { AnnotationState, ViewEvents } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned, until } from './harness';
@@ -17,7 +17,7 @@ let session: AnalysisSession;
 
 before(async () => {
   browser = await launch();
-  session = loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
+  session = await loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
   await addRunFiles(session, RUNS);
 });
 after(() => browser?.close());

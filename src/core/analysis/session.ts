@@ -18,7 +18,7 @@ import type {
   ResultsRow,
   RunRef,
 } from '../../protocol/webview';
-import { snippet } from './corpusIndex';
+import { snippet } from './text';
 
 /** Where the views read documents: by offset from the corpus file (the store's index, or a CorpusIndex). */
 export interface DocumentSource {

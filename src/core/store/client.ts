@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { HostMessage, RequestKind, StoreRequests, WorkerConfig, WorkerMessage } from './protocol';
+import type { HostMessage, RequestKind, SplitInfo, StoreRequests, WorkerConfig, WorkerMessage } from './protocol';
 import { PROTOCOL_VERSION } from './protocol';
 
 type Pending = {
@@ -19,7 +19,7 @@ export class StoreClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly changedListeners: (() => void)[] = [];
-  private readonly splitListeners: ((key: string, version: number) => void)[] = [];
+  private readonly splitListeners: ((key: string, info?: SplitInfo) => void)[] = [];
   private dead: Error | undefined;
 
   private constructor(
@@ -75,7 +75,7 @@ export class StoreClient {
   }
 
   /** Called when an open split's figures changed (judgements, its files, significance computed): its views ask again. */
-  onSplitChanged(listener: (key: string, version: number) => void): { dispose(): void } {
+  onSplitChanged(listener: (key: string, info?: SplitInfo) => void): { dispose(): void } {
     this.splitListeners.push(listener);
     return { dispose: () => this.splitListeners.splice(this.splitListeners.indexOf(listener) >>> 0, 1) };
   }
@@ -97,7 +97,7 @@ export class StoreClient {
       return;
     }
     if (m.kind === 'split') {
-      for (const l of [...this.splitListeners]) l(m.key, m.version);
+      for (const l of [...this.splitListeners]) l(m.key, m.info);
       return;
     }
     if (m.kind === 'ready') return;

@@ -1,5 +1,5 @@
 import type { Database } from 'sql.js';
-import { countWords } from '../analysis/corpusIndex';
+import { countWords } from '../analysis/text';
 import { forEachCorpusDoc, readQueries } from '../formats/beir';
 import { readQrels } from '../formats/qrels';
 import { readAnnotations } from './annotations';

@@ -28,6 +28,8 @@ export interface PairState {
   judged: number;
   grades: number[];
   item: Omit<AnnotationItem, 'queryId' | 'docId'> | null;
+  /** Whether the pair's query and document are in the dataset (the item's texts say so in words otherwise). */
+  found: { query: boolean; doc: boolean };
   scores: { label: string; original: number; annotated: number }[];
 }
 
@@ -77,6 +79,11 @@ export interface StoreRequests {
   pool: { args: { key: string; runs: string[]; depth: number }; result: { items: { queryId: string; docId: string }[]; firstUnjudged: number } };
   /** What the Judge sidebar shows for one pair (or only the split's figures, without a pair). */
   pair: { args: { key: string; queryId?: string; docId?: string }; result: PairState };
+  /** One run's summary figures on the split by trec_eval value name, on the original qrels and with the user's judgements. */
+  runSummary: {
+    args: { key: string; run: string };
+    result: { tag: string; queries: number; original: Record<string, number>; annotated: Record<string, number>; judgements: number };
+  };
   /** Saves the database snapshot now (it is otherwise saved lazily). */
   flush: { args: Record<string, never>; result: { bytes: number } };
 }
@@ -95,7 +102,7 @@ export type WorkerMessage =
   /** Judgements or metrics changed outside an index request (e.g. metrics recomputed after a judgement). */
   | { kind: 'changed' }
   /** An open split's figures changed (a judgement, judgements edited on disk, significance computed): views re-ask. */
-  | { kind: 'split'; key: string; version: number };
+  | { kind: 'split'; key: string; version: number; info?: SplitInfo };
 
 /** What the worker is started with (workerData). */
 export interface WorkerConfig {

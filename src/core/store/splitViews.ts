@@ -15,8 +15,14 @@ export class SplitViews {
 
   constructor(
     private readonly models: SplitModels,
-    private readonly onChanged: (key: string, version: number) => void,
+    private readonly onChanged: (key: string, info: SplitInfo) => void,
   ) {}
+
+  /** What the host keeps of a split, after a change (undefined when the dataset is gone from the index). */
+  infoOf(datasetDir: string, split: string): SplitInfo | undefined {
+    const s = this.models.session(datasetDir, split);
+    return s && this.info(s);
+  }
 
   open(a: Args<'openSplit'>): SplitInfo {
     const s = this.models.session(a.datasetDir, a.split);
@@ -85,8 +91,11 @@ export class SplitViews {
   pair(a: Args<'pair'>): PairState {
     const s = this.session(a.key);
     let item: PairState['item'] = null;
+    const found = { query: false, doc: false };
     if (a.queryId !== undefined && a.docId !== undefined) {
       const doc = s.corpus.read(a.docId);
+      found.query = s.queries.has(a.queryId);
+      found.doc = doc !== null;
       item = {
         queryText: s.queries.get(a.queryId)?.text ?? '',
         title: doc?.title ?? '',
@@ -94,7 +103,13 @@ export class SplitViews {
         grade: s.grade(a.queryId, a.docId),
       };
     }
-    return { judged: s.judgementCount, grades: s.gradeScale(), item, scores: s.annotatedScores() };
+    return { judged: s.judgementCount, grades: s.gradeScale(), item, found, scores: s.annotatedScores() };
+  }
+
+  runSummary(a: Args<'runSummary'>): Result<'runSummary'> {
+    const s = this.session(a.key);
+    this.need(s, a.run);
+    return { tag: s.run(a.run).tag, judgements: s.judgementCount, ...s.summary(a.run) };
   }
 
   private session(key: string): AnalysisSession {
@@ -117,7 +132,7 @@ export class SplitViews {
       while (!steps.next().done) await new Promise((r) => setImmediate(r));
     })().finally(() => {
       this.stepping.delete(key);
-      this.onChanged(key, s.version);
+      this.onChanged(key, this.info(s));
     });
     this.stepping.set(key, work);
     return work;

@@ -13,7 +13,7 @@ import { evaluationOf, type EvaluationSettings } from './metrics';
 import { problemFrom, type Problem } from './problems';
 import { PROTOCOL_VERSION, type HostMessage, type StoreRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from './queries';
-import { SplitModels, splitKey } from './splits';
+import { SplitModels } from './splits';
 import { SplitViews } from './splitViews';
 import { scalar } from './sql';
 
@@ -47,7 +47,7 @@ class Store {
     const saved = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'");
     this.evaluation = typeof saved === 'string' ? (JSON.parse(saved) as Required<EvaluationSettings>) : evaluationOf({ measures: [] });
     this.models = new SplitModels(db, () => this.evaluation);
-    this.views = new SplitViews(this.models, (key, version) => send({ kind: 'split', key, version }));
+    this.views = new SplitViews(this.models, (key, info) => send({ kind: 'split', key, version: info.version, info }));
   }
 
   async handle(m: HostMessage): Promise<unknown> {
@@ -102,6 +102,8 @@ class Store {
         return this.views.pool(m.args);
       case 'pair':
         return this.views.pair(m.args);
+      case 'runSummary':
+        return this.views.runSummary(m.args);
       case 'isCurrent':
         return isCurrent(this.db, m.args.path);
       case 'flush':
@@ -153,7 +155,8 @@ class Store {
     // One update, after the answer: the tree (its means) and every open view of the split.
     setImmediate(() => {
       send({ kind: 'changed' });
-      if (version !== undefined) send({ kind: 'split', key: splitKey(a.datasetDir, a.split), version });
+      const info = version === undefined ? undefined : this.views.infoOf(a.datasetDir, a.split);
+      if (info) send({ kind: 'split', key: info.key, version: info.version, info });
     });
     return { superseded: typeof before === 'number' ? before : null, file };
   }

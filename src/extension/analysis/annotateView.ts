@@ -45,20 +45,25 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     if (this.split && this.split !== split) this.split.views.delete(this);
     this.split = split;
     split.views.add(this);
-    this.queue = new AnnotationQueue(split.session.pool(runs, depth, split.session.userJudged()));
-    // Start at the first pair still unjudged.
-    const first = this.queue.items.findIndex((p) => split.session.grade(p.queryId, p.docId) === null);
-    this.queue.move(first < 0 ? 0 : first);
+    const { items, firstUnjudged } = await this.wb.ask('pool', { key: split.key, runs, depth });
+    this.queue = new AnnotationQueue(items);
+    this.queue.move(firstUnjudged);
     await vscode.commands.executeCommand(`${ANNOTATE_VIEW_ID}.focus`);
     this.refresh();
     return this.state();
   }
 
   refresh(): void {
-    this.channel?.send('state', this.state());
+    const channel = this.channel;
+    if (!channel) return;
+    void this.state().then(
+      (s) => channel.send('state', s),
+      (e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`),
+    );
   }
 
-  state(): AnnotationState {
+  /** The sidebar's state: the queue's position (kept here) and the pair's text, grade and the split's figures (from the engine). */
+  async state(): Promise<AnnotationState> {
     const split = this.split;
     const queue = this.queue;
     if (!split || !queue) {
@@ -67,40 +72,30 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
         message: 'Nothing to judge yet: open IR Workbench: Show Holes and press "Judge in the sidebar", or run IR Workbench: Judge Holes.',
       };
     }
-    const s = split.session;
     const cur = queue.current;
-    const doc = cur ? s.corpus.read(cur.docId) : null;
+    const index = queue.index;
+    const pair = await this.wb.ask('pair', { key: split.key, ...(cur ?? {}) });
     return {
-      dataset: s.datasetName,
-      split: s.split,
-      grades: s.gradeScale(),
-      index: queue.index,
+      dataset: split.datasetName,
+      split: split.split,
+      grades: pair.grades,
+      index,
       total: queue.items.length,
-      judged: s.judgementCount,
-      item: cur
-        ? {
-            queryId: cur.queryId,
-            queryText: s.queries.get(cur.queryId)?.text ?? '',
-            docId: cur.docId,
-            title: doc?.title ?? '',
-            text: doc?.text ?? '(this document is not in corpus.jsonl)',
-            grade: s.grade(cur.queryId, cur.docId),
-          }
-        : null,
-      scores: s.annotatedScores(),
+      judged: pair.judged,
+      item: cur && pair.item ? { queryId: cur.queryId, docId: cur.docId, ...pair.item } : null,
+      scores: pair.scores,
       message: queue.items.length === 0 ? 'The pool is empty: every top-ranked document of the pooled runs is judged.' : null,
     };
   }
 
+  /** Grades the current pair; the engine's update after it refreshes this view with the next pair. */
   async judgeCurrent(grade: number): Promise<null> {
     const { split, queue } = this.need();
     const cur = queue.current;
     if (!cur) throw new Error('nothing to judge');
-    if (!split.session.gradeScale().includes(grade)) throw new Error(`grade ${grade} is not on this dataset's scale (${split.session.gradeScale().join(', ')})`);
-    const before = split.session.grade(cur.queryId, cur.docId);
-    await this.wb.judge(split, cur.queryId, cur.docId, grade);
-    queue.recorded(before);
-    this.refresh();
+    if (!split.grades.includes(grade)) throw new Error(`grade ${grade} is not on this dataset's scale (${split.grades.join(', ')})`);
+    const before = await this.wb.judge(split, cur.queryId, cur.docId, grade);
+    queue.recorded(before === null || before < 0 ? null : before);
     return null;
   }
 
@@ -110,7 +105,6 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     if (!r) throw new Error('nothing to undo');
     await this.wb.judge(split, r.queryId, r.docId, r.grade);
     queue.undone();
-    this.refresh();
     return null;
   }
 

@@ -39,8 +39,8 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
       return showResults(
         wb,
         split,
-        (a, b) => void vscode.commands.executeCommand('irWorkbench.showRunDiff', { dataset: split.session.datasetDir, split: split.session.split, a, b }),
-        () => void vscode.commands.executeCommand('irWorkbench.showHoles', { dataset: split.session.datasetDir, split: split.session.split }),
+        (a, b) => void vscode.commands.executeCommand('irWorkbench.showRunDiff', { dataset: split.datasetDir, split: split.split, a, b }),
+        () => void vscode.commands.executeCommand('irWorkbench.showHoles', { dataset: split.datasetDir, split: split.split }),
       );
     }),
     vscode.commands.registerCommand('irWorkbench.showHoles', async (given?: ArgsOrNode) => {
@@ -54,7 +54,7 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
       const args = argsOf(given);
       const split = await pickSplit(wb, args);
       if (!split) return undefined;
-      return annotate.start(split, split.session.runRefs().map((r) => r.key), 10);
+      return annotate.start(split, split.runs.map((r) => r.key), 10);
     }),
     // The sidebar's digit keys as a command (keybindings, tasks, tests): grade the current pair.
     vscode.commands.registerCommand('irWorkbench.judgeCurrent', async (args: { grade: number }) => {
@@ -65,7 +65,7 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
       const args = argsOf(given);
       const split = await pickSplit(wb, args, [args.a, args.b].filter((f): f is string => f !== undefined));
       if (!split) return undefined;
-      const runs = split.session.runRefs();
+      const runs = split.runs;
       const pick = async (title: string, not?: string) =>
         (await vscode.window.showQuickPick(runs.filter((r) => r.key !== not).map((r) => ({ label: r.label, detail: r.key, key: r.key })), { title }))?.key;
       const a = args.a ?? (await pick('Run diff: run a (the reference)'));
@@ -73,20 +73,16 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
       const b = args.b ?? (await pick('Run diff: run b (compared with a)', a));
       if (!b) return undefined;
       try {
-        return showDiff(wb, split, a, b);
+        return await showDiff(wb, split, a, b);
       } catch (e) {
         void vscode.window.showErrorMessage(`IR Workbench: ${(e as Error).message}`);
         return undefined;
       }
     }),
   );
+  // Judgements made elsewhere (another window, an edit of the file) reach the open views through the engine:
+  // the store's watcher re-indexes the annotations file and the engine says which splits changed.
   registerQrelsEditor(context, wb);
-  // Judgements made elsewhere (another window, an edit of the file) reach the open views; our own appends
-  // read back as what the views already hold and change nothing.
-  const annotations = vscode.workspace.createFileSystemWatcher('**/qrels/*.annotations.tsv');
-  const reload = (uri: vscode.Uri) =>
-    void wb.annotationsChanged(uri.fsPath).catch((e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`));
-  context.subscriptions.push(annotations, annotations.onDidChange(reload), annotations.onDidCreate(reload), annotations.onDidDelete(reload));
   return wb;
 }
 
@@ -121,7 +117,7 @@ export async function pickSplit(wb: AnalysisWorkbench, args: AnalysisArgs, extra
   if (!split) return undefined;
   try {
     const s = await wb.open(dir, split, extraRuns);
-    if (s.session.runRefs().length === 0) {
+    if (s.runs.length === 0) {
       void vscode.window.showWarningMessage(`IR Workbench: no run of ${basename(dir)} (${split}) to show: put TREC runs in its runs folder or run Run BEIR Eval.`);
       return undefined;
     }

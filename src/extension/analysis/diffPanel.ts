@@ -1,23 +1,23 @@
 import type { DiffModel } from '../../protocol/webview';
 import type { AnalysisWorkbench, OpenSplit } from './workbench';
 
-/** A run diff panel for runs a and b of a split (one per pair). */
-export function showDiff(wb: AnalysisWorkbench, split: OpenSplit, a: string, b: string): DiffModel {
-  for (const k of [a, b]) if (!split.session.hasRun(k)) throw new Error(`no run ${k} in ${split.session.datasetName} (${split.session.split})`);
-  const labels = split.session.runRefs();
-  const label = (k: string) => labels.find((r) => r.key === k)!.label;
+/** A run diff panel for runs a and b of a split (one per pair); the engine computes the diff and each query's detail. */
+export async function showDiff(wb: AnalysisWorkbench, split: OpenSplit, a: string, b: string): Promise<DiffModel> {
+  const label = (k: string) => split.runs.find((r) => r.key === k)?.label;
+  for (const k of [a, b]) if (!label(k)) throw new Error(`no run ${k} in ${split.datasetName} (${split.split})`);
+  const model = await wb.ask('diff', { key: split.key, a, b });
   wb.panel<'diff'>(
     'diff',
     `Diff: ${label(b)} vs ${label(a)}`,
     split,
     {
-      query: ({ queryId, depth }) => split.session.queryDetail(a, b, queryId, Math.max(1, Math.min(1000, depth))),
+      query: ({ queryId, depth }) => wb.ask('queryDetail', { key: split.key, a, b, queryId, depth }),
       judge: async ({ queryId, docId, grade }) => {
         await wb.judge(split, queryId, docId, grade);
         return null;
       },
     },
-    (channel) => channel.send('model', split.session.diff(a, b)),
+    async (channel) => channel.send('model', await wb.ask('diff', { key: split.key, a, b })),
   );
-  return split.session.diff(a, b);
+  return model;
 }

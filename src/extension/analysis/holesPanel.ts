@@ -5,34 +5,19 @@ const DEPTHS = [5, 10, 20];
 /** Queue items listed in the panel (the annotation view takes the whole pool). */
 const LISTED = 200;
 
-/** The holes panel of a split: Hole@10 both ways, and the depth-k pool of unjudged pairs of chosen runs. */
-export function showHoles(wb: AnalysisWorkbench, split: OpenSplit, startAnnotating: (pooled: string[], depth: number) => Promise<void>): HolesModel {
-  let pooled = split.session.runRefs().map((r) => r.key);
+/** The holes panel of a split: Hole@10 both ways, and the depth-k pool of unjudged pairs of chosen runs (from the engine). */
+export async function showHoles(wb: AnalysisWorkbench, split: OpenSplit, startAnnotating: (pooled: string[], depth: number) => Promise<void>): Promise<HolesModel> {
+  let pooled = split.runs.map((r) => r.key);
   let depth = 10;
-  const model = (): ViewEvents['holes']['model'] => {
-    const s = split.session;
-    const pool = s.pool(pooled, depth, s.userJudged());
-    const rows = s.holeRows();
-    return {
-      dataset: s.datasetName,
-      split: s.split,
-      depth,
-      rows,
-      pooled,
-      poolSize: pool.length,
-      remaining: pool.filter((p) => s.grade(p.queryId, p.docId) === null).length,
-      grades: s.gradeScale(),
-      queue: pool.slice(0, LISTED).map((p) => ({ ...p, queryText: s.queries.get(p.queryId)?.text ?? '', grade: s.grade(p.queryId, p.docId) })),
-    };
-  };
+  const model = (): Promise<ViewEvents['holes']['model']> => wb.ask('holes', { key: split.key, runs: pooled, depth, listed: LISTED });
   wb.panel<'holes'>(
     'holes',
-    `Holes: ${split.session.datasetName} (${split.session.split})`,
+    `Holes: ${split.datasetName} (${split.split})`,
     split,
     {
       setPool: ({ runs, depth: d }) => {
         if (!DEPTHS.includes(d)) throw new Error(`pool depth ${d}: pick one of ${DEPTHS.join(', ')}`);
-        pooled = runs.filter((k) => split.session.hasRun(k));
+        pooled = runs.filter((k) => split.runs.some((r) => r.key === k));
         depth = d;
         for (const v of split.views) v.refresh();
         return null;
@@ -47,7 +32,7 @@ export function showHoles(wb: AnalysisWorkbench, split: OpenSplit, startAnnotati
         return null;
       },
     },
-    (channel) => channel.send('model', model()),
+    async (channel) => channel.send('model', await model()),
   );
   return model();
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { snippet } from '../../core/analysis/corpusIndex';
+import { snippet } from '../../core/analysis/text';
 import { parseQrelsLine, qrelsFileSplit } from '../../core/analysis/qrelsLine';
 import type { AnalysisWorkbench } from './workbench';
 
@@ -36,9 +36,10 @@ export function registerQrelsEditor(context: vscode.ExtensionContext, wb: Analys
     const where = qrelsFileSplit(doc.uri.fsPath);
     const j = parseQrelsLine(doc.lineAt(line).text);
     if (!where || !j) return undefined;
-    const info = await wb.datasetText(where.datasetDir);
-    const query = info.queries.get(j.queryId)?.text;
-    const title = info.corpus.has(j.docId) ? info.corpus.read(j.docId)!.title : undefined;
+    const split = await wb.open(where.datasetDir, where.split, [], { reindex: false });
+    const pair = await wb.ask('pair', { key: split.key, queryId: j.queryId, docId: j.docId });
+    const query = pair.found.query ? pair.item?.queryText : undefined;
+    const title = pair.found.doc ? pair.item?.title : undefined;
     const args: ChangeGradeArgs = { ...where, queryId: j.queryId, docId: j.docId };
     return { j, query, title, args };
   };
@@ -79,9 +80,9 @@ export function registerQrelsEditor(context: vscode.ExtensionContext, wb: Analys
       },
     }),
     vscode.commands.registerCommand('irWorkbench.changeGrade', async (args: ChangeGradeArgs) => {
-      const split = await wb.open(args.datasetDir, args.split);
-      const scale = split.session.gradeScale();
-      const current = split.session.grade(args.queryId, args.docId);
+      const split = await wb.open(args.datasetDir, args.split, [], { reindex: false });
+      const scale = split.grades;
+      const current = (await wb.ask('pair', { key: split.key, queryId: args.queryId, docId: args.docId })).item?.grade ?? null;
       const grade =
         args.grade ??
         (

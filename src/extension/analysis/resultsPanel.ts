@@ -15,11 +15,11 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
   }
   const { panel, view } = wb.panel<'results'>(
     'results',
-    `Results: ${split.session.datasetName} (${split.session.split})`,
+    `Results: ${split.datasetName} (${split.split})`,
     split,
     {
       setBaseline: ({ key }) => {
-        if (!split.session.hasRun(key)) throw new Error(`no run ${key} in this panel`);
+        if (!split.runs.some((r) => r.key === key)) throw new Error(`no run ${key} in this panel`);
         split.baseline = key;
         for (const v of split.views) v.refresh();
         return null;
@@ -34,7 +34,7 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
         return null;
       },
     },
-    (channel) => channel.send('model', wb.resultsModel(split)),
+    async (channel) => channel.send('model', await wb.resultsModel(split)),
   );
   open.set(split.key, { panel, refresh: view.refresh });
   panel.onDidDispose(() => open.delete(split.key));

@@ -1,15 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { evaluate, formatTrecEval, type EvalResult } from '../../core/eval';
 import { InputError, isInputError } from '../../core/formats/errors';
-import { readQrels } from '../../core/formats/qrels';
-import { readRun } from '../../core/formats/run';
 import type { Bm25RunRequest } from '../../core/retrieval/bm25/run';
 import { FUSION_DEFAULTS, type FusionSpec } from '../../core/retrieval/fusion/run';
 import { readModelFolder } from '../../core/retrieval/dense/modelFolder';
 import type { NeuralJob } from '../../core/retrieval/neuralJob';
 import { RunnerError, startBm25Run, startNeuralRun, type RunHandle } from '../../runner/client';
+import type { AnalysisWorkbench } from '../analysis/workbench';
 import { datasetAt, findDatasets, type DatasetFolder } from '../datasets';
 import { BACK, inputStep, pickStep, runSteps } from '../ui/multiStepInput';
 import { openLocation } from '../ui/openLocation';
@@ -45,7 +43,10 @@ export interface RunBeirEvalFigures {
   runFile: string;
   runId: string;
   numQ: number;
+  /** By trec_eval value name, on the original qrels. */
   mean: Record<string, number>;
+  /** The same with the user's judgements merged in; null when there are none. */
+  annotated: Record<string, number> | null;
 }
 
 interface EvalSettings {
@@ -76,6 +77,7 @@ function settings(): EvalSettings {
  */
 export async function runBeirEval(
   context: vscode.ExtensionContext,
+  wb: AnalysisWorkbench,
   output: vscode.OutputChannel,
   args: RunBeirEvalArgs = {},
 ): Promise<RunBeirEvalFigures | undefined> {
@@ -111,7 +113,7 @@ export async function runBeirEval(
     runPath = await startRetrieval(context, output, dataset, split, retriever, args);
   }
   if (!runPath) return;
-  const figures = showEvaluation(output, dataset, split, runPath);
+  const figures = await showEvaluation(wb, output, dataset, split, runPath);
   // The results panel puts the run beside the dataset's other runs, with significance against a baseline.
   if (figures) void vscode.commands.executeCommand('irWorkbench.showResults', { dataset: dataset.path, split, focus: runPath });
   return figures;
@@ -413,33 +415,46 @@ function progressText(): (p: { phase: string; done: number; total?: number; retr
   };
 }
 
-function showEvaluation(output: vscode.OutputChannel, dataset: DatasetFolder, split: string, runPath: string): RunBeirEvalFigures | undefined {
+/**
+ * The run's figures as the engine computed them for the tree and the panels (one evaluation, one measure
+ * list: the views' and irWorkbench.evaluation.measures), in the Output channel and a message.
+ */
+async function showEvaluation(wb: AnalysisWorkbench, output: vscode.OutputChannel, dataset: DatasetFolder, split: string, runPath: string): Promise<RunBeirEvalFigures | undefined> {
   const s = settings();
-  let result: EvalResult;
+  let summary;
   try {
-    const qrels = readQrels(join(dataset.path, 'qrels', `${split}.tsv`));
-    result = evaluate(qrels, readRun(runPath), { measures: s.measures, complete: s.complete, relevanceLevel: s.relevanceLevel });
+    const open = await wb.open(dataset.path, split, [runPath]);
+    const left = open.skipped.find((x) => x.file === runPath);
+    if (left || !open.runs.some((r) => r.key === runPath)) {
+      // The engine's reason names the file and line (file:line: ...) where the run is malformed.
+      const line = left ? Number(/:(\d+):/.exec(left.reason.slice(runPath.length))?.[1] ?? 0) || undefined : undefined;
+      const why = left?.reason ?? "none of its queries is judged in the split's qrels";
+      void vscode.window.showErrorMessage(`IR Workbench: ${runPath} is not evaluated on ${dataset.name} (${split}): ${why}`, 'Open File').then((c) => c && openLocation(runPath, line));
+      return undefined;
+    }
+    summary = await wb.ask('runSummary', { key: open.key, run: runPath });
   } catch (e) {
     reportError(e);
     return undefined;
   }
-  if (result.numQ === 0) {
-    void vscode.window.showErrorMessage(`IR Workbench: no query of ${runPath} is judged in ${dataset.name}/qrels/${split}.tsv: check the run's query ids.`);
-    return undefined;
-  }
+  const annotated = summary.judgements > 0;
+  // The measures in the order the setting lists them, then the views' own.
+  const names = Object.keys(summary.original);
+  const listed = s.measures.flatMap((spec) => names.filter((n) => n === spec.replace('.', '_') || n.startsWith(`${spec.split('.')[0]}_`) || n === spec));
+  const order = [...new Set([...listed, ...names])];
   output.appendLine(`== ${runPath}`);
-  output.appendLine(`   ${dataset.name} (${split}), ${result.numQ} queries${s.complete ? ', trec_eval -c' : ''}`);
-  output.append(formatTrecEval(result, false));
-  // The measures in the order the setting lists them (trec_eval prints them in its own table order).
-  const headline = s.measures
-    .flatMap((spec) => result.columns.filter((c) => c.family.name === spec.split('.')[0]).map((c) => c.name))
-    .filter((name, i, all) => all.indexOf(name) === i)
+  output.appendLine(`   ${dataset.name} (${split}), ${summary.queries} queries${s.complete ? ', trec_eval -c' : ''}${annotated ? `; annotated: with your ${summary.judgements} judgements` : ''}`);
+  for (const n of order) {
+    const o = summary.original[n].toFixed(4);
+    output.appendLine(`${n.padEnd(24)}\tall\t${o}${annotated ? `\tannotated ${summary.annotated[n].toFixed(4)}` : ''}`);
+  }
+  const headline = (listed.length ? listed : order)
     .slice(0, 4)
-    .map((name) => `${name} ${result.mean.get(name)!.toFixed(4)}`)
+    .map((n) => `${n} ${summary.original[n].toFixed(4)}${annotated ? ` (annotated ${summary.annotated[n].toFixed(4)})` : ''}`)
     .join(' · ');
   // The Output panel opens on request only: it is not forced open on every evaluation.
-  void vscode.window.showInformationMessage(`IR Workbench: ${result.runId} on ${dataset.name} (${split}): ${headline}`, 'Show Output').then((c) => c && output.show(true));
-  return { runFile: runPath, runId: result.runId, numQ: result.numQ, mean: Object.fromEntries(result.mean) };
+  void vscode.window.showInformationMessage(`IR Workbench: ${summary.tag} on ${dataset.name} (${split}): ${headline}`, 'Show Output').then((c) => c && output.show(true));
+  return { runFile: runPath, runId: summary.tag, numQ: summary.queries, mean: summary.original, annotated: annotated ? summary.annotated : null };
 }
 
 function reportError(e: unknown): void {

@@ -3,12 +3,12 @@
 // annotated figures only, the diff and pool are consistent, exports carry the table.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CorpusIndex, countWords, snippet } from '../../../../src/core/analysis/corpusIndex';
+import { countWords, snippet } from '../../../../src/core/analysis/text';
 import { exportResults } from '../../../../src/core/analysis/exportTable';
-import { addRunFiles, loadSession } from '../../../../src/core/analysis/load';
+import { addRunFiles, loadSession } from '../../../helpers/splitSession';
 import { boxSummary, RESULT_MEASURES, scoreRun, topDocs, type AnalysisSession } from '../../../../src/core/analysis/session';
 import { evaluate } from '../../../../src/core/eval';
 import { holmAdjust, pairedTTest, randomizationTest } from '../../../../src/core/eval/stats';
@@ -28,7 +28,7 @@ describe('analysis session on SciFact', () => {
   let session: AnalysisSession;
   let model: ResultsModel;
   before(async () => {
-    session = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    session = await loadSession({ datasetDir: SCIFACT, split: 'test' });
     const skipped = await addRunFiles(session, [BM25, DENSE, TFIDF, join(SCIFACT, 'queries.jsonl')]);
     assert.equal(skipped.length, 1, 'queries.jsonl is no run');
     assert.match(skipped[0].reason, /queries\.jsonl/);
@@ -56,7 +56,7 @@ describe('analysis session on SciFact', () => {
   });
 
   test('significance can be computed in steps: pending until the steps ran, then the same as at once', async () => {
-    const s = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
     await addRunFiles(s, [BM25, DENSE, TFIDF]);
     const pending = s.results(DENSE, { skipped: [], untrusted: false }, { pending: true });
     assert.equal(pending.significancePending, true);
@@ -66,7 +66,7 @@ describe('analysis session on SciFact', () => {
     assert.equal(steps, 2 * 5, 'one step per compared run and tested measure');
     const done = s.results(DENSE, { skipped: [], untrusted: false }, { pending: true });
     assert.equal(done.significancePending, false);
-    const fresh = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    const fresh = await loadSession({ datasetDir: SCIFACT, split: 'test' });
     await addRunFiles(fresh, [BM25, DENSE, TFIDF]);
     assert.deepEqual(done.rows.map((r) => r.vsBaseline), fresh.results(DENSE, { skipped: [], untrusted: false }).rows.map((r) => r.vsBaseline));
     assert.equal([...s.significanceSteps(DENSE)].length, 0, 'known: nothing to do');
@@ -87,7 +87,7 @@ describe('analysis session on SciFact', () => {
   });
 
   test('a judgement of a hole changes the annotated figures, never the original ones', async () => {
-    const s = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
     await addRunFiles(s, [BM25, DENSE]);
     const before = s.results(BM25, { skipped: [], untrusted: false });
     const pool = s.pool([BM25, DENSE], 10);
@@ -124,7 +124,7 @@ describe('analysis session on SciFact', () => {
   });
 
   test('a judgement re-scores in place exactly what a full evaluation on the merged qrels gives', async () => {
-    const s = loadSession({ datasetDir: SCIFACT, split: 'test', measures: ['ndcg_cut.20', 'gm_map', 'num_rel', 'num_ret'] });
+    const s = await loadSession({ datasetDir: SCIFACT, split: 'test', measures: ['ndcg_cut.20', 'gm_map', 'num_rel', 'num_ret'] });
     await addRunFiles(s, [BM25, DENSE, TFIDF]);
     const pool = s.pool([BM25, DENSE, TFIDF], 10);
     // Holes judged relevant and non-relevant, a hole that is top-ranked for several queries (hole.10 of other
@@ -200,17 +200,22 @@ test('exports escape hostile run names', () => {
   assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
 });
 
-test('the corpus index read in yielding chunks equals the one read at once', async () => {
-  const path = join(SCIFACT, 'corpus.jsonl');
-  const [sync, chunked] = [CorpusIndex.build(path), await CorpusIndex.buildAsync(path)];
-  assert.equal(sync.size, 5183);
-  assert.equal(chunked.size, sync.size);
+test('documents come from the corpus at the offsets the index holds, with their length in words', async () => {
+  const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
+  const lines = new Map(
+    readFileSync(join(SCIFACT, 'corpus.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { _id: string; title: string; text: string })
+      .map((d) => [d._id, d]),
+  );
   for (const id of ['4983', '31715818', '14717500']) {
-    assert.equal(chunked.words(id), sync.words(id));
-    assert.deepEqual(chunked.read(id), sync.read(id));
+    const d = lines.get(id)!;
+    assert.deepEqual(s.corpus.read(id), { id, title: d.title, text: d.text });
+    assert.equal(s.corpus.words(id), countWords(d.title) + countWords(d.text));
   }
-  assert.equal(sync.words('no such document'), -1);
-  assert.equal(sync.read('no such document'), null);
+  assert.equal(s.corpus.words('no such document'), -1);
+  assert.equal(s.corpus.read('no such document'), null);
 });
 
 test('word counts, snippets and box summaries', () => {
@@ -228,8 +233,9 @@ describe('run labels', () => {
       mkdirSync(join(dir, sub));
       copyFileSync(BM25, join(dir, sub, 'bm25.trec'));
     }
-    const s = loadSession({ datasetDir: SCIFACT, split: 'test' });
+    const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
     assert.deepEqual(await addRunFiles(s, [join(dir, 'a', 'bm25.trec'), join(dir, 'b', 'bm25.trec')]), []);
-    assert.deepEqual(s.runRefs().map((r) => r.label), ['bm25', 'b/bm25']);
+    // The one naming rule (runLabels, as the tree): the stem, plus as many folders as it takes to tell twins apart.
+    assert.deepEqual(s.runRefs().map((r) => r.label), ['a/bm25', 'b/bm25']);
   });
 });

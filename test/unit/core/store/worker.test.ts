@@ -108,7 +108,7 @@ describe('store worker', () => {
       assert.equal(pair.item?.grade, null);
       assert.ok(pair.item!.text.length > 0);
       const events: number[] = [];
-      client.onSplitChanged((key, version) => key === info.key && events.push(version));
+      client.onSplitChanged((key, changed) => key === info.key && events.push(changed!.version));
       await client.request('judge', { datasetDir: ws.dataset, split: 'test', ...hole, grade: 1 });
       await new Promise((r) => setTimeout(r, 100));
       assert.equal(events.length, 1, 'one update per judgement');
