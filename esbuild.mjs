@@ -1,11 +1,13 @@
 // Bundles the extension host, the CLI / child-process entry and the webviews.
 // Type-checking is separate (`npm run typecheck`): esbuild only strips types.
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+// A bundle whose entry is gone must not linger in dist/ (the .vsix would ship it).
+if (!watch) rmSync('dist', { recursive: true, force: true });
 
 const node = {
   bundle: true,

@@ -61,15 +61,26 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     }
     const r = e.run;
     const item = new vscode.TreeItem(runLabels(e.split.runs.map((o) => o.path)).get(r.path) ?? r.path, vscode.TreeItemCollapsibleState.None);
-    // The store scores runs on the original qrels plus the user's judgements: say so wherever that differs.
+    // Both figures wherever the user's judgements change one: the original qrels' first (as the Results panel), then "yours".
     const yours = e.split.judgementCount;
-    item.description = `nDCG@10 ${fmt(r.means.ndcg_cut_10)} · Hole@10 ${fmt(r.means.hole_10)}${yours > 0 ? ' · annotated' : ''}`;
+    const both = (name: string) => {
+      const o = r.means[name];
+      const a = r.annotated[name];
+      return yours > 0 && a !== undefined && a !== o ? `${fmt(o)} (yours ${fmt(a)})` : fmt(o);
+    };
+    item.description = `nDCG@10 ${both('ndcg_cut_10')} · Hole@10 ${both('hole_10')}`;
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`\n\n`);
-    md.appendMarkdown(yours > 0 ? `Annotated: the original qrels plus your ${count(yours)} judgements (Show Results has both figures).\n\n` : 'On the original qrels.\n\n');
     md.appendMarkdown(`${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${new Date(r.createdAt).toLocaleString(vscode.env.language)}\n\n`);
-    md.appendMarkdown('| measure | mean |\n|---|---:|\n');
-    for (const [name, value] of Object.entries(r.means).sort()) md.appendMarkdown(`| ${name} | ${fmt(value)} |\n`);
+    if (yours > 0) {
+      md.appendMarkdown(`Original: on the split's qrels as they are. Annotated: with your ${count(yours)} judgements merged in.\n\n`);
+      md.appendMarkdown('| measure | original | annotated |\n|---|---:|---:|\n');
+      for (const [name, value] of Object.entries(r.means).sort()) md.appendMarkdown(`| ${name} | ${fmt(value)} | ${fmt(r.annotated[name] ?? value)} |\n`);
+    } else {
+      md.appendMarkdown("On the split's qrels as they are (no judgements of yours yet).\n\n");
+      md.appendMarkdown('| measure | mean |\n|---|---:|\n');
+      for (const [name, value] of Object.entries(r.means).sort()) md.appendMarkdown(`| ${name} | ${fmt(value)} |\n`);
+    }
     item.tooltip = md;
     item.iconPath = new vscode.ThemeIcon('graph');
     item.contextValue = 'irw.run';

@@ -1,5 +1,5 @@
 // One workspace plane: the Datasets tree and the Results panel of a split list the same runs, under the same
-// labels, with the same nDCG@10 (the annotated figure where the user has judged); and the count of "your
+// labels, with the same nDCG@10, original and annotated where the user has judged; and the count of "your
 // judgements" agrees between the tree and the Judge sidebar after a judgement and after its undo (an undo back
 // to unjudged is not a judgement).
 import assert from 'node:assert/strict';
@@ -32,8 +32,8 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
     if (!cell) return [];
     const label = tr.cells[0].firstChild.textContent.trim();
     const figures = cell.textContent.match(/\d\.\d{4}/g) ?? [];
-    // "original … annotated x" where the user's judgements change it: the tree shows the annotated one.
-    return [{ label, ndcg: /annotated/.test(cell.textContent) ? figures.at(-1) : figures[0] }];
+    // "original … annotated x" where the user's judgements change it: the tree shows both, the original first.
+    return [{ label, ndcg: /annotated/.test(cell.textContent) && figures.at(-1) !== figures[0] ? `${figures[0]} (yours ${figures.at(-1)})` : figures[0] }];
   }));
   await shot('results beside the tree');
   const byLabel = (rows) => [...rows].sort((a, b) => (a.label < b.label ? -1 : 1)).map((r) => `${r.label} ${r.ndcg}`);
@@ -75,7 +75,7 @@ async function treeRunsOf(wb, name) {
   const out = [];
   for (const r of rows.slice(at + 1)) {
     if (r.level <= 2) break;
-    out.push({ label: r.label, ndcg: /nDCG@10 (\d\.\d{4})/.exec(r.description)?.[1] });
+    out.push({ label: r.label, ndcg: /nDCG@10 (\d\.\d{4}(?: \(yours \d\.\d{4}\))?)/.exec(r.description)?.[1] });
   }
   return at < 0 ? [] : out;
 }
