@@ -101,8 +101,14 @@ export interface DiffModel {
   holes: number[];
   /** The queries' text, parallel to `queries`. */
   texts: string[];
+  /** Means with the user's judgements merged in (the bars' figures). */
   meanA: number;
   meanB: number;
+  /** The same on the original qrels. */
+  originalA: number;
+  originalB: number;
+  /** The user's judgements in effect on the split (0: both figures are the original ones). */
+  judgements: number;
 }
 
 export interface RankedDoc {

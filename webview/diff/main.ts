@@ -44,8 +44,11 @@ function show(m: DiffModel): void {
   const losses = m.deltas.filter((d) => d < -EPS).length;
   replace(header,
     h('h1', {}, 'Run diff: ', name(m.b.label), ' vs ', name(m.a.label)),
-    h('p', { className: 'muted' }, name(m.dataset), ` (${m.split}), ${m.queries.length} queries. ${m.measure}: `, name(m.a.label), ` ${fix4(m.meanA)}, `, name(m.b.label), ` ${fix4(m.meanB)}. Bars are `,
-      name(m.b.label), ' minus ', name(m.a.label), ', with your judgements; click one to compare the rankings.'),
+    // Where the user's judgements move a figure, both are given and labelled (the bars use the annotated ones).
+    h('p', { className: 'muted' }, name(m.dataset), ` (${m.split}), ${m.queries.length} queries. ${m.measure}${m.judgements > 0 ? ` with your ${m.judgements} judgements` : ''}: `,
+      name(m.a.label), ` ${fix4(m.meanA)}${m.judgements > 0 ? ` (original ${fix4(m.originalA)})` : ''}, `,
+      name(m.b.label), ` ${fix4(m.meanB)}${m.judgements > 0 ? ` (original ${fix4(m.originalB)})` : ''}. Bars are `,
+      name(m.b.label), ' minus ', name(m.a.label), m.judgements > 0 ? ', with your judgements' : '', '; click one to compare the rankings.'),
     h('div', { className: 'toolbar', attrs: { id: 'filters' } },
       ...([['wins', `wins (${wins})`], ['losses', `losses (${losses})`], ['ties', `ties (${m.queries.length - wins - losses})`], ['holes', 'has holes']] as [Filter, string][]).map(([f, label]) =>
         checkbox(label, filters.has(f), (on) => {

@@ -346,6 +346,9 @@ export class AnalysisSession {
       texts: queries.map((q) => this.queries.get(q)?.text ?? ''),
       meanA: sa.means[mi],
       meanB: sb.means[mi],
+      originalA: this.scores(aKey, 'original').means[mi],
+      originalB: this.scores(bKey, 'original').means[mi],
+      judgements: this.judgementCount,
     };
   }
 
