@@ -92,6 +92,8 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     }
   }
 
+  models.prune();
+
   const insert = db.prepare('INSERT INTO problems (file, line, severity, message) VALUES (?, ?, ?, ?)');
   try {
     for (const p of problems) insert.run([p.file, p.line, p.severity, p.message]);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Database } from 'sql.js';
 import { AnalysisSession, type DocumentSource } from '../analysis/session';
@@ -41,8 +42,10 @@ class IndexedCorpus implements DocumentSource {
 interface Entry {
   datasetId: number;
   session: AnalysisSession;
-  /** Run files added beyond the split's indexed runs (a run evaluated from elsewhere), with why some were left out. */
+  /** Run files named by the user that could not be added, with why. */
   skipped: Map<string, string>;
+  /** Run files added by name beyond the split's indexed runs (a run evaluated from elsewhere). */
+  extras: Set<string>;
 }
 
 /**
@@ -101,6 +104,23 @@ export class SplitModels {
     session.relabel(runLabels(session.runRefs().map((r) => r.key)));
   }
 
+  /**
+   * After indexing: each split keeps only the runs the index still lists under it, plus the runs added by name
+   * whose file is still there (a deleted or moved run leaves every view, as it leaves the tree).
+   */
+  prune(): void {
+    for (const [key, entry] of this.entries) {
+      const split = key.slice(key.lastIndexOf('\t') + 1);
+      const indexed = new Set(
+        rows<{ path: string }>(this.db, 'SELECT DISTINCT r.path FROM runs r JOIN run_means m ON m.run_id = r.id WHERE r.dataset_id = ? AND m.split = ?', [entry.datasetId, split]).map((r) => r.path),
+      );
+      for (const { key: run } of entry.session.runRefs()) {
+        if (!indexed.has(run) && !(entry.extras.has(run) && existsSync(run))) entry.session.removeRun(run);
+      }
+      entry.session.relabel(runLabels(entry.session.runRefs().map((r) => r.key)));
+    }
+  }
+
   /** Adds a run file that is not (or not yet) indexed under the split; false, with the reason kept, if it cannot be. */
   addExtraRun(datasetDir: string, split: string, path: string): boolean {
     const entry = this.entry(datasetDir, split);
@@ -108,6 +128,7 @@ export class SplitModels {
     try {
       this.addRun(entry.session, path);
       if (!entry.session.hasRun(path)) entry.skipped.set(path, `ranks no query judged in the ${split} qrels`);
+      else entry.extras.add(path);
     } catch (e) {
       entry.skipped.set(path, isInputError(e) ? e.format() : (e as Error).message);
     }
@@ -194,7 +215,7 @@ export class SplitModels {
       relevanceLevel: s.relevanceLevel,
       measures: s.measures,
     });
-    const entry: Entry = { datasetId: id, session, skipped: new Map() };
+    const entry: Entry = { datasetId: id, session, skipped: new Map(), extras: new Set() };
     this.entries.set(key, entry);
     // The runs the index already scored on this split (a snapshot from an earlier session): read from their files.
     for (const { path } of rows<{ path: string }>(

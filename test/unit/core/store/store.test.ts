@@ -97,11 +97,13 @@ describe('store: indexing the shared datasets and runs', () => {
 describe('store: watching a workspace change', () => {
   const ws = scifactWorkspace(RUNS.slice(0, 2));
   after(() => rmSync(ws.root, { recursive: true, force: true }));
-  const index = async (db: Database) => indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+  let models: SplitModels;
+  const index = async (db: Database) => indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, models });
   const bm25 = join(ws.runsDir, RUNS[0]);
 
   it('re-reads only what changed, ignores a touch, and drops what was deleted', async () => {
     const { db } = await openDatabase(undefined);
+    models = new SplitModels(db, () => evaluationOf({ measures: MEASURES }));
     const first = await index(db);
     assert.equal(first.runs, 2);
     // Same content, new mtime: hashed, found identical, not re-read.
@@ -109,17 +111,19 @@ describe('store: watching a workspace change', () => {
     assert.deepEqual((await index(db)).reindexed, []);
     // Changed run: only it is re-read and re-evaluated (dropping a query it ranked well lowers nDCG).
     const before = datasetTree(db)[0].splits[0].runs.find((r) => r.path === bm25)!.means.ndcg_cut_10;
-    const [good] = [...runQueryMetrics(new SplitModels(db, () => evaluationOf({ measures: MEASURES })), ws.dataset, bm25, 'test', 'ndcg_cut_10')].find(([, v]) => v > 0)!;
+    const [good] = [...runQueryMetrics(models, ws.dataset, bm25, 'test', 'ndcg_cut_10')].find(([, v]) => v > 0)!;
     const kept = readFileSync(bm25, 'utf8').split('\n').filter((l) => !l.startsWith(`${good} `));
     writeFileSync(bm25, kept.join('\n'));
     assert.deepEqual((await index(db)).reindexed, [bm25]);
     const after = datasetTree(db)[0].splits[0].runs.find((r) => r.path === bm25)!.means.ndcg_cut_10;
     assert.ok(after < before, `${after} < ${before}`);
-    // Deleted run, then deleted dataset.
+    assert.equal(models.session(ws.dataset, 'test')!.summary(bm25).original.ndcg_cut_10, after, 'the open split has the new figures');
+    // Deleted run, then deleted dataset: the open split drops it as the tree does.
     rmSync(bm25);
     const gone = await index(db);
     assert.deepEqual(gone.removed, [bm25]);
     assert.equal(datasetTree(db)[0].splits[0].runs.length, 1);
+    assert.deepEqual(models.session(ws.dataset, 'test')!.runRefs().map((r) => r.key), datasetTree(db)[0].splits[0].runs.map((r) => r.path));
     rmSync(ws.dataset, { recursive: true });
     const emptied = await index(db);
     assert.deepEqual(emptied.removed, [ws.dataset]);
