@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { evaluate, formatTrecEval, type EvalResult } from '../../core/eval';
 import { InputError, isInputError } from '../../core/formats/errors';
+import { datasetFiles } from '../../core/formats/datasetFolder';
 import { readQrels } from '../../core/formats/qrels';
 import { readRun } from '../../core/formats/run';
 import type { Bm25RunRequest } from '../../core/retrieval/bm25/run';
@@ -81,13 +82,13 @@ export async function runBeirEval(
 ): Promise<RunBeirEvalFigures | undefined> {
   const given = args.dataset ? datasetAt(args.dataset) : undefined;
   if (args.dataset && !given) {
-    void vscode.window.showErrorMessage(`IR Workbench: ${args.dataset} is not a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv).`);
+    void vscode.window.showErrorMessage(`IR Workbench: ${args.dataset} is not a dataset folder with a judged split (BEIR: corpus.jsonl, queries.jsonl, qrels/<split>.tsv; MS MARCO/TREC: collection.tsv, queries.<split>.tsv, qrels.<split>.tsv).`);
     return;
   }
   const datasets = given ? [given] : await findDatasets();
   if (datasets.length === 0) {
     void vscode.window.showWarningMessage(
-      'IR Workbench: no BEIR dataset folder in this workspace. A dataset folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv.',
+      'IR Workbench: no dataset folder in this workspace. A dataset folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv (BEIR), or collection.tsv, queries.<split>.tsv and qrels.<split>.tsv (MS MARCO/TREC).',
     );
     return;
   }
@@ -417,14 +418,14 @@ function showEvaluation(output: vscode.OutputChannel, dataset: DatasetFolder, sp
   const s = settings();
   let result: EvalResult;
   try {
-    const qrels = readQrels(join(dataset.path, 'qrels', `${split}.tsv`));
+    const qrels = readQrels(datasetFiles(dataset.path, split).qrels);
     result = evaluate(qrels, readRun(runPath), { measures: s.measures, complete: s.complete, relevanceLevel: s.relevanceLevel });
   } catch (e) {
     reportError(e);
     return undefined;
   }
   if (result.numQ === 0) {
-    void vscode.window.showErrorMessage(`IR Workbench: no query of ${runPath} is judged in ${dataset.name}/qrels/${split}.tsv: check the run's query ids.`);
+    void vscode.window.showErrorMessage(`IR Workbench: no query of ${runPath} is judged in ${dataset.name}'s ${split} qrels: check the run's query ids.`);
     return undefined;
   }
   output.appendLine(`== ${runPath}`);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { StoreClient } from '../../core/store/client';
+import { CORPUS_GLOB } from '../datasets';
 import { DatasetsTreeProvider, type DatasetsElement } from '../views/datasetsTree';
 import { exportJudgementsCommand, importRunCommand } from './commands';
 import { showProblems } from './diagnostics';
@@ -85,8 +86,11 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
   };
   let runWatcher = watch(`**/${runsFolder()}/**`);
   context.subscriptions.push(
-    watch('**/{corpus.jsonl,queries.jsonl}'),
-    watch('**/qrels/*.tsv'),
+    watch(CORPUS_GLOB),
+    // Queries and qrels of either layout (datasetFolder.ts): queries.jsonl, queries.<split>.tsv, topics.<split>.txt,
+    // qrels.<split>.tsv and qrels/<split>.tsv or .txt, each maybe gzipped.
+    watch('**/{queries.jsonl,queries.jsonl.gz,queries.*.tsv,queries.*.tsv.gz,topics.*,qrels.*}'),
+    watch('**/qrels/*.{tsv,txt,tsv.gz,txt.gz}'),
     { dispose: () => runWatcher.dispose() },
     vscode.workspace.onDidChangeWorkspaceFolders(soon),
     vscode.workspace.onDidChangeConfiguration((e) => {

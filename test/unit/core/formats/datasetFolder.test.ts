@@ -4,10 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { forEachCorpusDocSync, readQueries } from '../../../../src/core/formats/beir';
-import { datasetFiles, trecSplits } from '../../../../src/core/formats/datasetFolder';
+import { CORPUS_FILES, corpusFile, datasetFiles, isCorpusFileName, splitInputs, trecSplits } from '../../../../src/core/formats/datasetFolder';
 import { isInputError } from '../../../../src/core/formats/errors';
 import { writeSyntheticBeir } from '../../../helpers/syntheticBeir';
+import { writeGzBeir, writeMsmarcoStyle, writeTrecStyle as writeTrecFixture } from '../../../helpers/trecStyleDatasets';
 import { DATASETS, REPO } from '../../support/paths';
 
 const CLI = ['--import', 'tsx', join(REPO, 'src/cli/main.ts')];
@@ -67,5 +69,57 @@ describe('MS MARCO/TREC-style dataset folders', () => {
     assert.equal(runAndEval(trec, 'test', join(tmp, 'tsv.trec')), fromBeir);
     assert.equal(runAndEval(trec, 'test-topics', join(tmp, 'topics.trec')), fromBeir);
     if (beir.startsWith(DATASETS)) assert.match(fromBeir, /^ndcg_cut_10\s+all\s+0\.6789$/m);
+  });
+});
+
+describe('dataset folders: gzipped files, splitInputs, and what activates the editor', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'irw-splitinputs-'));
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+  const msmarco = join(tmp, 'msmarco');
+  const trec = join(tmp, 'trec');
+  const gz = join(tmp, 'gz');
+  writeMsmarcoStyle(msmarco);
+  writeTrecFixture(trec);
+  writeGzBeir(gz);
+
+  it('finds gzipped qrels and queries, and never takes the user\'s qrels/<split>.annotations.tsv for a split', () => {
+    const dir = join(tmp, 'gzipped');
+    mkdirSync(join(dir, 'qrels'), { recursive: true });
+    writeFileSync(join(dir, 'collection.tsv.gz'), gzipSync('1\tone\n'));
+    writeFileSync(join(dir, 'queries.dev.tsv.gz'), gzipSync('q\tone\n'));
+    writeFileSync(join(dir, 'qrels.dev.tsv.gz'), gzipSync('q 0 1 1\n'));
+    writeFileSync(join(dir, 'queries.x.tsv'), 'q\tone\n');
+    writeFileSync(join(dir, 'qrels', 'x.annotations.tsv'), 'query-id\tcorpus-id\tscore\n');
+    writeFileSync(join(dir, 'queries.x.annotations.tsv'), 'q\tone\n');
+    assert.deepEqual(trecSplits(dir), ['dev']);
+    assert.deepEqual(datasetFiles(dir, 'dev'), { layout: 'msmarco', corpus: join(dir, 'collection.tsv.gz'), queries: join(dir, 'queries.dev.tsv.gz'), qrels: join(dir, 'qrels.dev.tsv.gz') });
+    assert.deepEqual(trecSplits(trec), ['dl19', 'dl20']);
+  });
+
+  it('splitInputs: the files of a split of any layout, their readers, and no qrels for a split of judgements only', async () => {
+    const m = splitInputs(msmarco, 'dev.small');
+    assert.deepEqual([m.layout, m.corpusPath, m.queriesPath, m.qrelsPath], ['msmarco', join(msmarco, 'collection.tsv'), join(msmarco, 'queries.dev.small.tsv'), join(msmarco, 'qrels.dev.small.tsv')]);
+    assert.deepEqual([...m.readQueries().keys()], ['100', '101']);
+    const ids: string[] = [];
+    await m.forEachDoc((d) => ids.push(d.id));
+    assert.deepEqual(ids, ['0', '1', '2', '3', '4', '5']);
+    const t = splitInputs(trec, 'dl20');
+    assert.deepEqual([t.corpusPath, t.queriesPath, t.qrelsPath], [join(trec, 'docs.tsv.gz'), join(trec, 'topics.dl20.xml'), join(trec, 'qrels', 'dl20.txt')]);
+    assert.deepEqual([...t.readQueries().values()].map((q) => q.text), ['reefs & deltas']);
+    const g = splitInputs(gz, 'test');
+    assert.deepEqual([g.layout, g.corpusPath, g.queriesPath, g.qrelsPath], ['beir', join(gz, 'corpus.jsonl.gz'), join(gz, 'queries.jsonl.gz'), join(gz, 'qrels', 'test.tsv')]);
+    // train has queries but no qrels: a split the user may judge from scratch.
+    assert.equal(splitInputs(msmarco, 'train').qrelsPath, undefined);
+    assert.equal(splitInputs(gz, 'dev').qrelsPath, undefined);
+    assert.throws(() => splitInputs(msmarco, 'nope'), (e) => isInputError(e) && /no queries for split 'nope'/.test(e.message));
+    assert.throws(() => splitInputs(tmp, 'dev'), (e) => isInputError(e) && /no corpus/.test(e.message));
+  });
+
+  it('every corpus file name the resolver accepts (and its .gz) activates the extension', () => {
+    const events = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { activationEvents: string[] }).activationEvents;
+    const names = CORPUS_FILES.flatMap((f) => [f, `${f}.gz`]);
+    assert.deepEqual(events.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:**/'.length)).sort(), [...names].sort());
+    assert.ok(names.every(isCorpusFileName) && !isCorpusFileName('queries.jsonl'));
+    for (const dir of [msmarco, trec, gz]) assert.ok(isCorpusFileName(corpusFile(dir).slice(dir.length + 1)));
   });
 });
