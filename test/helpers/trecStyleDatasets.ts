@@ -6,7 +6,8 @@
  *   SGML topics.<split>.txt with qrels.<split>.txt, XML topics with qrels/<split>.txt;
  * - BEIR with gzipped JSONL: corpus.jsonl.gz, queries.jsonl.gz, qrels/<split>.tsv.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { forEachCorpusDocSync, readQueries } from '../../src/core/formats/beir';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -58,4 +59,23 @@ export function writeGzBeir(dir: string): void {
   writeFileSync(join(dir, 'corpus.jsonl.gz'), gzipSync(GZ_BEIR_DOCS.map((d) => `${JSON.stringify(d)}\n`).join('')));
   writeFileSync(join(dir, 'queries.jsonl.gz'), gzipSync('{"_id": "q1", "text": "line one"}\n{"_id": "q2", "text": "last"}\n'));
   writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\tg1\t1\nq2\tg3\t2\n');
+}
+
+/**
+ * An MS MARCO/TREC-style copy of a BEIR dataset: collection.tsv (id, title, text), queries.test.tsv, the same
+ * queries as a TREC topic file, and TREC qrels. `irw run` on it must give the BEIR folder's figures exactly.
+ */
+export function writeTrecStyleCopy(beir: string, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const flat = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
+  const docs: string[] = [];
+  forEachCorpusDocSync(join(beir, 'corpus.jsonl'), (d) => docs.push(`${d.id}\t${flat(d.title)}\t${flat(d.text)}\n`));
+  writeFileSync(join(dir, 'collection.tsv'), docs.join(''));
+  const qrels = readFileSync(join(beir, 'qrels', 'test.tsv'), 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => l.split('\t'));
+  writeFileSync(join(dir, 'qrels.test.tsv'), qrels.map(([q, d, g]) => `${q}\t0\t${d}\t${g}\n`).join(''));
+  writeFileSync(join(dir, 'qrels.test-topics.txt'), qrels.map(([q, d, g]) => `${q} 0 ${d} ${g}\n`).join(''));
+  const queries = readQueries(join(beir, 'queries.jsonl'));
+  const judged = [...new Set(qrels.map(([q]) => q))];
+  writeFileSync(join(dir, 'queries.test.tsv'), judged.map((q) => `${q}\t${flat(queries.get(q)!.text)}\n`).join(''));
+  writeFileSync(join(dir, 'topics.test-topics.txt'), judged.map((q) => `<top>\n<num> Number: ${q}\n<title> ${flat(queries.get(q)!.text)}\n<desc> Description:\n</top>\n\n`).join(''));
 }

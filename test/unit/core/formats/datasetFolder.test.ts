@@ -5,33 +5,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { forEachCorpusDocSync, readQueries } from '../../../../src/core/formats/beir';
 import { CORPUS_FILES, corpusFile, datasetFiles, isCorpusFileName, splitInputs, trecSplits } from '../../../../src/core/formats/datasetFolder';
 import { isInputError } from '../../../../src/core/formats/errors';
 import { writeSyntheticBeir } from '../../../helpers/syntheticBeir';
-import { writeGzBeir, writeMsmarcoStyle, writeTrecStyle as writeTrecFixture } from '../../../helpers/trecStyleDatasets';
+import { writeGzBeir, writeMsmarcoStyle, writeTrecStyle as writeTrecFixture, writeTrecStyleCopy } from '../../../helpers/trecStyleDatasets';
 import { DATASETS, REPO } from '../../support/paths';
 
 const CLI = ['--import', 'tsx', join(REPO, 'src/cli/main.ts')];
-
-/**
- * An MS MARCO/TREC-style copy of a BEIR dataset: collection.tsv (id, title, text), queries.test.tsv, the same
- * queries as a TREC topic file, and TREC qrels. `irw run` on it must give the BEIR folder's figures exactly.
- */
-function writeTrecStyle(beir: string, dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  const flat = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
-  const docs: string[] = [];
-  forEachCorpusDocSync(join(beir, 'corpus.jsonl'), (d) => docs.push(`${d.id}\t${flat(d.title)}\t${flat(d.text)}\n`));
-  writeFileSync(join(dir, 'collection.tsv'), docs.join(''));
-  const qrels = readFileSync(join(beir, 'qrels', 'test.tsv'), 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => l.split('\t'));
-  writeFileSync(join(dir, 'qrels.test.tsv'), qrels.map(([q, d, g]) => `${q}\t0\t${d}\t${g}\n`).join(''));
-  writeFileSync(join(dir, 'qrels.test-topics.txt'), qrels.map(([q, d, g]) => `${q} 0 ${d} ${g}\n`).join(''));
-  const queries = readQueries(join(beir, 'queries.jsonl'));
-  const judged = [...new Set(qrels.map(([q]) => q))];
-  writeFileSync(join(dir, 'queries.test.tsv'), judged.map((q) => `${q}\t${flat(queries.get(q)!.text)}\n`).join(''));
-  writeFileSync(join(dir, 'topics.test-topics.txt'), judged.map((q) => `<top>\n<num> Number: ${q}\n<title> ${flat(queries.get(q)!.text)}\n<desc> Description:\n</top>\n\n`).join(''));
-}
 
 function runAndEval(dataset: string, split: string, out: string): string {
   const r = spawnSync(process.execPath, [...CLI, 'run', '--dataset', dataset, '--split', split, '--top-k', '100', '--out', out], { cwd: REPO, encoding: 'utf8' });
@@ -52,7 +32,7 @@ describe('MS MARCO/TREC-style dataset folders', () => {
     beir = existsSync(join(real, 'corpus.jsonl')) ? real : join(tmp, 'beir');
     if (beir !== real) writeSyntheticBeir(beir, { docs: 300, queries: 20, vocabulary: 2000, seed: 5 });
     trec = join(tmp, 'trec');
-    writeTrecStyle(beir, trec);
+    writeTrecStyleCopy(beir, trec);
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 

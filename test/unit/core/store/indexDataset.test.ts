@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import type { Database } from 'sql.js';
 import { AnnotationWriter, annotationPaths } from '../../../../src/core/store/annotations';
 import { openDatabase } from '../../../../src/core/store/database';
 import { discover } from '../../../../src/core/store/discovery';
 import { indexWorkspace } from '../../../../src/core/store/indexer';
 import { datasetTree, readDocument, storedProblems } from '../../../../src/core/store/queries';
-import { GZ_BEIR_DOCS, MSMARCO_DOCS, TREC_DOC_COUNT, trecDoc, writeGzBeir, writeMsmarcoStyle, writeTrecStyle } from '../../../helpers/trecStyleDatasets';
+import { GZ_BEIR_DOCS, MSMARCO_DOCS, TREC_DOC_COUNT, trecDoc, writeGzBeir, writeMsmarcoStyle, writeTrecStyle, writeTrecStyleCopy } from '../../../helpers/trecStyleDatasets';
+import { goldenValues, SCIFACT, SCIFACT_RUNS, SHARED } from './storeFixtures';
 
 const MEASURES = ['ndcg_cut.10'];
 
@@ -117,5 +119,43 @@ describe('store: datasets that are not plain BEIR folders', () => {
     assert.equal(warned.length, 1);
     assert.match(warned[0].message, /query 100 is also in .*queries\.dev\.tsv with another text/);
     assert.ok(existsSync(join(msmarco, 'qrels', 'dev.annotations.tsv')));
+  });
+});
+
+describe('store: SciFact (../shared) as an MS MARCO/TREC-style folder with a gzipped collection', () => {
+  let root: string;
+  let dir: string;
+  let db: Database;
+  const RUN = 'bm25okapi.knarfthekant.trec';
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'irw-store-scifact-tsv-'));
+    dir = join(root, 'scifact-tsv');
+    writeTrecStyleCopy(SCIFACT, dir);
+    writeFileSync(join(dir, 'collection.tsv.gz'), gzipSync(readFileSync(join(dir, 'collection.tsv'))));
+    rmSync(join(dir, 'collection.tsv'));
+    mkdirSync(join(dir, 'runs'));
+    cpSync(join(SCIFACT_RUNS, RUN), join(dir, 'runs', RUN));
+    db = (await openDatabase(undefined)).db;
+    await indexWorkspace(db, [root], { runsFolder: 'runs', measures: ['ndcg_cut.10', 'recall.100'] });
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it("gives the run trec_eval's figures on both splits (TSV queries and SGML topics) and reads documents from the .gz", async () => {
+    assert.deepEqual(storedProblems(db), []);
+    const [d] = datasetTree(db);
+    assert.deepEqual([d.name, d.docCount, d.queryCount], ['scifact-tsv', 5183, 300]);
+    const golden = goldenValues(readFileSync(join(SHARED, 'golden', 'scifact', RUN.replace(/\.trec$/, '.c.q.txt')), 'utf8'));
+    assert.deepEqual(d.splits.map((s) => s.split), ['test', 'test-topics']);
+    for (const s of d.splits) {
+      assert.equal(s.runs.length, 1);
+      assert.ok(Math.abs(s.runs[0].means.ndcg_cut_10 - golden.get('ndcg_cut_10\tall')!) < 5e-5, `${s.split}: ${s.runs[0].means.ndcg_cut_10}`);
+      assert.ok(Math.abs(s.runs[0].means.recall_100 - golden.get('recall_100\tall')!) < 5e-5);
+    }
+    const lines = readFileSync(join(SCIFACT, 'corpus.jsonl'), 'utf8').split('\n');
+    const flat = (t: string) => t.replace(/[\t\r\n]+/g, ' ');
+    for (const i of [0, 2600, 5182]) {
+      const e = JSON.parse(lines[i]) as { _id: string; title: string; text: string };
+      assert.deepEqual(await readDocument(db, dir, e._id), { id: e._id, title: flat(e.title), text: flat(e.text) });
+    }
   });
 });
