@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { forEachLineSync } from './lines';
 import { beirFile, forEachCorpusDoc, plainOrGz, readQueries, statKind, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
 import { InputError } from './errors';
@@ -94,6 +94,15 @@ function findFile(dir: string, names: string[]): string | undefined {
 
 /** The corpus file names a dataset folder may hold, in the order corpusFile prefers them; each may be gzipped (NAME.gz). */
 export const CORPUS_FILES = ['corpus.jsonl', ...COLLECTIONS];
+
+/**
+ * Glob patterns, relative to a dataset folder and '/'-separated, of every file the resolver may read (corpus,
+ * queries, topics, qrels of any split, each also .gz), so that watchers follow exactly these rules.
+ */
+export function datasetFilePatterns(): string[] {
+  const names = [...CORPUS_FILES, 'queries.jsonl', ...queryFiles('*'), ...qrelsFiles('*')].map((n) => n.split(sep).join('/'));
+  return [...new Set(names.flatMap((n) => [n, `${n}.gz`]))];
+}
 
 /** Whether a file name is one of CORPUS_FILES (or its .gz): what makes a folder a dataset candidate. */
 export function isCorpusFileName(name: string): boolean {

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { CORPUS_FILES, corpusFile, datasetFiles, isCorpusFileName, splitInputs, trecSplits } from '../../../../src/core/formats/datasetFolder';
+import { CORPUS_FILES, corpusFile, datasetFilePatterns, datasetFiles, isCorpusFileName, splitInputs, trecSplits } from '../../../../src/core/formats/datasetFolder';
 import { isInputError } from '../../../../src/core/formats/errors';
 import { writeSyntheticBeir } from '../../../helpers/syntheticBeir';
 import { writeGzBeir, writeMsmarcoStyle, writeTrecStyle as writeTrecFixture, writeTrecStyleCopy } from '../../../helpers/trecStyleDatasets';
@@ -93,6 +93,17 @@ describe('dataset folders: gzipped files, splitInputs, and what activates the ed
     assert.equal(splitInputs(gz, 'dev').qrelsPath, undefined);
     assert.throws(() => splitInputs(msmarco, 'nope'), (e) => isInputError(e) && /no queries for split 'nope'/.test(e.message));
     assert.throws(() => splitInputs(tmp, 'dev'), (e) => isInputError(e) && /no corpus/.test(e.message));
+  });
+
+  it("the watchers' patterns cover every file the resolver picks for a split", () => {
+    const patterns = datasetFilePatterns().map((p) => new RegExp(`^${p.replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`));
+    const splits: [string, string][] = [...trecSplits(msmarco).map((s): [string, string] => [msmarco, s]), ...trecSplits(trec).map((s): [string, string] => [trec, s]), [gz, 'test']];
+    const picked = splits.flatMap(([dir, split]) => {
+      const f = datasetFiles(dir, split);
+      return [f.corpus, f.queries, f.qrels].map((p) => p.slice(dir.length + 1));
+    });
+    assert.ok(picked.length >= 12, String(picked.length));
+    for (const f of picked) assert.ok(patterns.some((r) => r.test(f)), `${f} is not watched`);
   });
 
   it('every corpus file name the resolver accepts (and its .gz) activates the extension', () => {
