@@ -2,9 +2,15 @@ import * as vscode from 'vscode';
 import { downloadDataset, type DownloadDatasetArgs } from './commands/downloadDataset';
 import { runBeirEval, type RunBeirEvalArgs } from './commands/runBeirEval';
 import { registerAnalysis } from './analysis/commands';
+import type { DatasetNode } from '../core/store/model';
 import { registerStore } from './store/register';
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What activate() returns: what the Datasets view shows, for the extension-host tests (and other extensions). */
+export interface IrWorkbenchApi {
+  datasets(): readonly DatasetNode[];
+}
+
+export function activate(context: vscode.ExtensionContext): IrWorkbenchApi {
   const store = registerStore(context);
   const wb = registerAnalysis(context, store);
   const output = vscode.window.createOutputChannel('IR Workbench');
@@ -13,6 +19,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('irWorkbench.runBeirEval', (args?: RunBeirEvalArgs) => runBeirEval(context, wb, output, args)),
     vscode.commands.registerCommand('irWorkbench.downloadDataset', (args?: DownloadDatasetArgs) => downloadDataset(args)),
   );
+  return { datasets: () => store.tree.data };
 }
 
 export function deactivate(): void {}

@@ -51,7 +51,7 @@ test('chart holds every query sorted by delta; filters narrow it; a bar click lo
     return { x: r.left + bar.x, y: r.top + (bar.y + bar.base) / 2 };
   });
   await v.page.mouse.click(point.x, point.y);
-  const req = await v.answer('query', session.queryDetail(A, B, lost.labels[0], 10));
+  const req = await v.answer('query', await session.queryDetail(A, B, lost.labels[0], 10));
   assert.deepEqual(req.params, { queryId: lost.labels[0], depth: 10 });
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.equal(await v.page.locator('#list-a .doc').count(), 10);
@@ -63,7 +63,7 @@ test('query detail: grades, holes and moves; a grade click posts a judgement; mo
   const v = await openView(browser, 'diff');
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().click();
-  const detail = session.queryDetail(A, B, model.queries[0], 10);
+  const detail = await session.queryDetail(A, B, model.queries[0], 10);
   await v.answer('query', detail);
   await v.page.locator('#list-b .doc').first().waitFor();
   const holes = detail.b.filter((d) => d.grade === null).length;
@@ -77,12 +77,12 @@ test('query detail: grades, holes and moves; a grade click posts a judgement; mo
   assert.deepEqual(judged.params, { queryId: detail.queryId, docId: hole.docId, grade: 1 });
   await v.page.locator('#status', { hasText: `judged ${hole.docId}: 1` }).waitFor();
   await v.page.locator('#more').click();
-  const more = await v.answer('query', session.queryDetail(A, B, detail.queryId, 20));
+  const more = await v.answer('query', await session.queryDetail(A, B, detail.queryId, 20));
   assert.equal(more.params!.depth, 20);
   await until(async () => (await v.page.locator('#list-a .doc').count()) === 20, () => 'depth 20');
   // Keyboard: j moves to the next query.
   await v.page.keyboard.press('j');
-  const next = await v.answer('query', session.queryDetail(A, B, model.queries[1], 10));
+  const next = await v.answer('query', await session.queryDetail(A, B, model.queries[1], 10));
   assert.equal(next.params!.queryId, model.queries[1]);
 });
 
@@ -90,7 +90,7 @@ test('hostile titles, snippets and query text render as text', async () => {
   const v = await openView(browser, 'diff');
   await v.event('diff', 'model', { ...model, a: { ...model.a, label: HOSTILE } });
   await v.page.locator('#queries tr').first().click();
-  const d = session.queryDetail(A, B, model.queries[0], 10);
+  const d = await session.queryDetail(A, B, model.queries[0], 10);
   const hostile: QueryDetail = { ...d, text: HOSTILE, a: d.a.map((x) => ({ ...x, title: HOSTILE, snippet: HOSTILE, docId: HOSTILE + x.docId })) };
   await v.answer('query', hostile);
   await v.page.locator('#list-a .doc').first().waitFor();

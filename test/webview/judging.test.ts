@@ -31,10 +31,10 @@ function holesModel(): ViewEvents['holes']['model'] {
   };
 }
 
-function annotationState(index: number, text = ''): AnnotationState {
+async function annotationState(index: number, text = ''): Promise<AnnotationState> {
   const pool = session.pool(RUNS, 10);
   const p = pool[index];
-  const doc = session.corpus.read(p.docId)!;
+  const doc = (await session.corpus.read(p.docId))!;
   return {
     dataset: 'scifact', split: 'test', grades: [0, 1], index, total: pool.length, judged: index, scores: session.annotatedScores(), message: null,
     item: { queryId: p.queryId, queryText: session.queries.get(p.queryId)!.text, docId: p.docId, title: doc.title, text: text || doc.text, grade: null },
@@ -69,7 +69,7 @@ test('holes panel: both definitions labelled; pool controls and inline grades po
 
 test('annotation sidebar: digits grade, n/p move, u undoes; one request at a time; progress k of N', async () => {
   const v = await openView(browser, 'annotate');
-  await v.event('annotate', 'state', annotationState(0));
+  await v.event('annotate', 'state', await annotationState(0));
   await v.page.locator('#progress').waitFor();
   const total = session.pool(RUNS, 10).length;
   assert.equal(await v.page.locator('#progress').textContent(), `1 of ${total}`);
@@ -82,7 +82,7 @@ test('annotation sidebar: digits grade, n/p move, u undoes; one request at a tim
   assert.deepEqual(j.params, { grade: 1 });
   // A key acts once the previous answer has arrived (body[data-busy] is gone).
   const idle = () => v.page.locator('body:not([data-busy])').waitFor({ state: 'attached' });
-  await v.event('annotate', 'state', annotationState(1));
+  await v.event('annotate', 'state', await annotationState(1));
   await v.page.locator('#progress', { hasText: `2 of ${total}` }).waitFor();
   await idle();
   await v.page.keyboard.press('n');
@@ -106,7 +106,7 @@ test('annotation sidebar: digits grade, n/p move, u undoes; one request at a tim
 test('annotation sidebar: hostile document text stays text and scrolls; the empty state explains itself', async () => {
   const v = await openView(browser, 'annotate');
   const long = `${HOSTILE} ${'word '.repeat(5000)}`;
-  await v.event('annotate', 'state', { ...annotationState(0, long), item: { ...annotationState(0, long).item!, title: HOSTILE, queryText: HOSTILE } });
+  await v.event('annotate', 'state', { ...(await annotationState(0, long)), item: { ...(await annotationState(0, long)).item!, title: HOSTILE, queryText: HOSTILE } });
   await v.page.locator('#doc-text').waitFor();
   assert.equal(await v.page.locator('#doc-title').textContent(), HOSTILE);
   assert.equal(await v.page.locator('#query').textContent(), HOSTILE);
@@ -115,7 +115,7 @@ test('annotation sidebar: hostile document text stays text and scrolls; the empt
   assert.equal(await pwned(v.page), undefined);
   const scrolls = await v.page.locator('#document').evaluate((e) => e.scrollHeight > e.clientHeight);
   assert.ok(scrolls, 'a long document scrolls inside its box');
-  await v.event('annotate', 'state', { ...annotationState(0), item: null, message: 'The pool is empty.' });
+  await v.event('annotate', 'state', { ...(await annotationState(0)), item: null, message: 'The pool is empty.' });
   await until(async () => (await v.page.locator('#message').count()) === 1, () => 'empty state');
   assert.equal(await v.page.locator('#message').textContent(), 'The pool is empty.');
 });

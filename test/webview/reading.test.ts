@@ -45,7 +45,7 @@ test('diff: the list shows query text; the selected bar is marked; a query the f
   // The first query is a win; select it.
   assert.ok(model.deltas[0] > 0);
   await first.click();
-  await v.answer('query', session.queryDetail(A, B, model.queries[0], 10));
+  await v.answer('query', await session.queryDetail(A, B, model.queries[0], 10));
   await v.page.locator('#list-a .doc').first().waitFor();
   const before = await chart(v.page);
   const marked = before.colors.filter((c) => c === '#007fd4');
@@ -58,7 +58,7 @@ test('diff: the list shows query text; the selected bar is marked; a query the f
   assert.ok(!(await chart(v.page)).colors.includes('#007fd4'));
   // Shown again when the filter is cleared.
   await v.page.locator('#filters vscode-checkbox', { hasText: 'losses' }).click();
-  await v.answer('query', session.queryDetail(A, B, model.queries[0], 10));
+  await v.answer('query', await session.queryDetail(A, B, model.queries[0], 10));
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.deepEqual(await v.problems(), []);
 });
@@ -84,7 +84,7 @@ test('diff snippets mark the query terms by stem', async () => {
   const v = await openView(browser, 'diff');
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().click();
-  const d = session.queryDetail(A, B, model.queries[0], 10);
+  const d = await session.queryDetail(A, B, model.queries[0], 10);
   await v.answer('query', { ...d, text: 'Cells divide', a: d.a.map((x, i) => (i === 0 ? { ...x, snippet: 'A cell\'s division: cells divided, the cellar.' } : x)) });
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.deepEqual(await v.page.locator('#list-a .doc').first().locator('.snippet mark').allTextContents(), ['cell\'s', 'cells', 'divided']);
@@ -124,7 +124,7 @@ test('diff and holes: grade buttons for 1 and 2 differ; the picker shows the lab
   const v = await openView(browser, 'diff', { settings: { gradeLabels: { '*': { '0': 'not relevant', '1': 'relevant', '2': 'highly relevant' } } } });
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().click();
-  const d = session.queryDetail(A, B, model.queries[0], 10);
+  const d = await session.queryDetail(A, B, model.queries[0], 10);
   await v.answer('query', { ...d, grades: [0, 1, 2], a: d.a.map((x, i) => ({ ...x, grade: i === 0 ? 1 : i === 1 ? 2 : x.grade })) });
   await v.page.locator('#list-a .doc').first().waitFor();
   const bg = (i: number) => v.page.locator('#list-a .doc').nth(i).locator('.grade').evaluate((e) => getComputedStyle(e).backgroundColor);

@@ -70,8 +70,8 @@ function diff(label: string): DiffModel {
   return { ...m, a: { ...m.a, label }, b: { ...m.b, label }, queries: m.queries.map((q, i) => (i === 0 ? label : q)), texts: m.texts.map((t, i) => (i === 0 ? `${t} ${LONG}` : t)) };
 }
 
-function detail(label: string): QueryDetail {
-  const d = session.queryDetail(RUNS[0], RUNS[1], session.diff(RUNS[0], RUNS[1]).queries[0], 10);
+async function detail(label: string): Promise<QueryDetail> {
+  const d = await session.queryDetail(RUNS[0], RUNS[1], session.diff(RUNS[0], RUNS[1]).queries[0], 10);
   const doc = (x: QueryDetail['a'][number]) => ({ ...x, docId: label, title: `${label} title`, snippet: `${LONG} snippet` });
   return { ...d, queryId: label, text: `${label} ${LONG}`, a: d.a.map(doc), b: d.b.map(doc) };
 }
@@ -112,12 +112,12 @@ test('diff: names isolated in the heading and lists; long ids, query text and sn
   await v.page.locator('#queries tr').first().waitFor();
   assert.ok(await readsAsWritten(v.page, 'h1', ' vs '.trim()));
   await v.page.locator('#queries tr').first().click();
-  await v.answer('query', detail(RLO));
+  await v.answer('query', await detail(RLO));
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.ok(await readsAsWritten(v.page, '#list-a h2', '(0.'), 'the score after an RLO run name reads as written');
   await v.event('diff', 'model', diff(LONG));
   await v.page.locator('#queries tr').first().click();
-  await v.answer('query', detail(LONG));
+  await v.answer('query', await detail(LONG));
   await v.page.locator('#list-a .doc .snippet', { hasText: 'snippet' }).first().waitFor();
   await assertNarrow(v.page, 'diff');
   assert.deepEqual(await v.problems(), []);

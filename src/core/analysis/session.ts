@@ -22,8 +22,8 @@ import { snippet } from './text';
 
 /** Where the views read documents: by offset from the corpus file (the store's index, or a CorpusIndex). */
 export interface DocumentSource {
-  /** Title and text, or null when the document is not in the corpus. */
-  read(docId: string): { title: string; text: string } | null;
+  /** Title and text, or null when the document is not in the corpus (read from the file: asynchronous). */
+  read(docId: string): Promise<{ title: string; text: string } | null>;
   /** Words in title + text, or -1 for a document not in the corpus. */
   words(docId: string): number;
 }
@@ -353,7 +353,7 @@ export class AnalysisSession {
   }
 
   /** Both rankings of one query to `depth`, with grades, holes, rank moves, titles and snippets. */
-  queryDetail(aKey: string, bKey: string, queryId: string, depth: number): QueryDetail {
+  async queryDetail(aKey: string, bKey: string, queryId: string, depth: number): Promise<QueryDetail> {
     const a = topDocs(this.entry(aKey).run, queryId, depth);
     const b = topDocs(this.entry(bKey).run, queryId, depth);
     const fullA = rankMap(this.entry(aKey).run, queryId);
@@ -368,19 +368,20 @@ export class AnalysisSession {
       return i < 0 ? 0 : s.columns[0][i];
     };
     // Moves read from a to b: on both sides "up" means b ranks the document higher than a does.
+    const docs = new Map(await Promise.all([...new Set([...topA, ...topB])].map(async (id) => [id, await this.corpus.read(id)] as const)));
     const side = (list: { docId: string; rank: number; score: number }[], otherTop: Set<string>, otherFull: Map<string, number>, isA: boolean): RankedDoc[] =>
       list.map((d) => {
         const other = otherFull.get(d.docId) ?? null;
         const [rankA, rankB] = isA ? [d.rank, other] : [other, d.rank];
         const move: Move = !otherTop.has(d.docId) ? (isA ? 'dropped' : 'new') : rankA === rankB ? 'same' : rankB! < rankA! ? 'up' : 'down';
-        const doc = this.corpus.read(d.docId);
+        const doc = docs.get(d.docId);
         return {
           ...d,
           grade: this.grade(queryId, d.docId),
           move,
           otherRank: other,
           title: doc?.title ?? '',
-          snippet: doc ? snippet(doc.text) : '(not in corpus.jsonl)',
+          snippet: doc ? snippet(doc.text) : '(not in the corpus)',
         };
       });
     return {

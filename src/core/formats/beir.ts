@@ -209,6 +209,11 @@ export class LineGuard {
   }
 }
 
+/** One line of a corpus.jsonl as a document (id, title, text), or null for a blank line; throws InputError. */
+export function parseCorpusLine(path: string, buf: Buffer, start: number, end: number, lineNo: number): { id: string; title: string; text: string; raw: string } | null {
+  return parseLine('corpus', path, buf, start, end, lineNo);
+}
+
 function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: LineGuard) {
   const ids = new IdRegistry(path);
   return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { forEachLineSync } from './lines';
 import { beirFile, forEachCorpusDoc, plainOrGz, readQueries, statKind, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
 import { InputError } from './errors';
@@ -33,7 +33,7 @@ export function datasetFiles(dir: string, split: string): DatasetFiles {
     return { layout: 'beir', corpus, queries: beirFile(dir, 'queries.jsonl'), qrels: join(dir, 'qrels', `${split}.tsv`) };
   }
   const find = (names: string[], what: string) => {
-    const hit = names.map((n) => plainOrGz(join(dir, n))).find((p) => existsSync(p));
+    const hit = findFile(dir, names);
     if (hit) return hit;
     throw new InputError({
       code: 'unreadable',
@@ -45,6 +45,70 @@ export function datasetFiles(dir: string, split: string): DatasetFiles {
   return { layout: 'msmarco', corpus, queries: find(queryFiles(split), 'queries'), qrels: find(qrelsFiles(split), 'qrels') };
 }
 
+/** What opening one split of a dataset folder (any layout) takes: its files and their readers. */
+export interface SplitInputs {
+  layout: DatasetFiles['layout'];
+  corpusPath: string;
+  queriesPath: string;
+  /** The split's original qrels; undefined when it has none (a split of the user's judgements only). */
+  qrelsPath?: string;
+  /** The queries file's queries, whatever its kind (BEIR JSONL, TSV, TREC topics). */
+  readQueries(options?: ReadOptions): Map<string, BeirQuery>;
+  /** The corpus's documents with their byte offsets (in the decompressed text of a .gz), JSONL or TSV. */
+  forEachDoc(onDoc: (doc: CorpusDoc) => void, signal?: AbortSignal, options?: ReadOptions): Promise<void>;
+}
+
+/**
+ * The inputs of `split` of the dataset folder `datasetDir`, resolved by the same rules as `irw run` (datasetFiles),
+ * except that a missing qrels file is not an error here (qrelsPath undefined). Throws InputError when the folder
+ * has no corpus or (MS MARCO/TREC layout) no queries file for the split.
+ */
+export function splitInputs(datasetDir: string, split: string): SplitInputs {
+  const corpusPath = corpusFile(datasetDir);
+  if (statKind(corpusPath) !== 'file') {
+    throw new InputError({ code: 'unreadable', message: `no corpus (${CORPUS_FILES.join(', ')}, maybe .gz) in this dataset folder`, file: datasetDir });
+  }
+  let files: DatasetFiles;
+  try {
+    files = datasetFiles(datasetDir, split);
+  } catch (e) {
+    // Only the qrels may be missing: the queries are looked for again and their absence reported.
+    const queries = findFile(datasetDir, queryFiles(split));
+    if (!queries) throw e;
+    files = { layout: 'msmarco', corpus: corpusPath, queries, qrels: '' };
+  }
+  return {
+    layout: files.layout,
+    corpusPath,
+    queriesPath: files.queries,
+    ...(files.qrels && statKind(files.qrels) === 'file' ? { qrelsPath: files.qrels } : {}),
+    readQueries: (options) => readDatasetQueries(files.queries, options),
+    forEachDoc: (onDoc, signal, options) => forEachDatasetDoc(corpusPath, onDoc, signal, options),
+  };
+}
+
+/** The first of `names` (or its .gz) present in `dir`. */
+function findFile(dir: string, names: string[]): string | undefined {
+  return names.map((n) => plainOrGz(join(dir, n))).find((p) => statKind(p) === 'file');
+}
+
+/** The corpus file names a dataset folder may hold, in the order corpusFile prefers them; each may be gzipped (NAME.gz). */
+export const CORPUS_FILES = ['corpus.jsonl', ...COLLECTIONS];
+
+/**
+ * Glob patterns, relative to a dataset folder and '/'-separated, of every file the resolver may read (corpus,
+ * queries, topics, qrels of any split, each also .gz), so that watchers follow exactly these rules.
+ */
+export function datasetFilePatterns(): string[] {
+  const names = [...CORPUS_FILES, 'queries.jsonl', ...queryFiles('*'), ...qrelsFiles('*')].map((n) => n.split(sep).join('/'));
+  return [...new Set(names.flatMap((n) => [n, `${n}.gz`]))];
+}
+
+/** Whether a file name is one of CORPUS_FILES (or its .gz): what makes a folder a dataset candidate. */
+export function isCorpusFileName(name: string): boolean {
+  return CORPUS_FILES.some((c) => name === c || name === `${c}.gz`);
+}
+
 /** The corpus file of a dataset folder: corpus.jsonl(.gz), else an MS MARCO/TREC-style TSV collection. */
 export function corpusFile(dir: string): string {
   const jsonl = beirFile(dir, 'corpus.jsonl');
@@ -52,23 +116,31 @@ export function corpusFile(dir: string): string {
   return COLLECTIONS.map((c) => plainOrGz(join(dir, c))).find((p) => existsSync(p)) ?? jsonl;
 }
 
-/** Splits of an MS MARCO/TREC-style folder: those with both a queries (or topics) file and a qrels file. */
+/**
+ * Splits of an MS MARCO/TREC-style folder: those with both a queries (or topics) file and a qrels file (each
+ * maybe gzipped). The user's judgement files (qrels/<split>.annotations.tsv) are not qrels of a split.
+ */
 export function trecSplits(dir: string): string[] {
-  const names = existsSync(dir) ? readdirSync(dir) : [];
   const splits = new Set<string>();
-  for (const n of names) {
-    const m = /^qrels\.(.+?)(\.tsv|\.txt)?$/.exec(n);
+  for (const n of listNames(dir)) {
+    const m = /^qrels\.(.+?)(?:\.tsv|\.txt)?(?:\.gz)?$/.exec(n);
     if (m) splits.add(m[1]);
   }
-  if (existsSync(join(dir, 'qrels'))) for (const n of readdirSync(join(dir, 'qrels'))) if (/\.(txt|tsv)$/.test(n)) splits.add(n.replace(/\.(txt|tsv)$/, ''));
-  return [...splits].filter((s) => queryFiles(s).some((q) => existsSync(join(dir, q)))).sort();
+  for (const n of listNames(join(dir, 'qrels'))) {
+    const m = /^(.+)\.(?:txt|tsv)(?:\.gz)?$/.exec(n);
+    if (m && !m[1].endsWith('.annotations')) splits.add(m[1]);
+  }
+  return [...splits].filter((s) => queryFiles(s).some((q) => statKind(plainOrGz(join(dir, q))) === 'file')).sort();
 }
 
 const named = (path: string, ext: string) => path.endsWith(ext) || path.endsWith(`${ext}.gz`);
 
+/** Whether a corpus file is a TSV collection (else BEIR JSONL), by its name as corpusFile resolves it. */
+export const isTsvCorpus = (path: string): boolean => named(path, '.tsv');
+
 /** Documents of a corpus file, BEIR JSONL or TSV by its name. */
 export function forEachDatasetDoc(path: string, onDoc: (doc: CorpusDoc) => void, signal?: AbortSignal, options: ReadOptions = {}): Promise<void> {
-  return named(path, '.tsv') ? forEachTsvDoc(path, onDoc, signal, options) : forEachCorpusDoc(path, onDoc, signal, options);
+  return isTsvCorpus(path) ? forEachTsvDoc(path, onDoc, signal, options) : forEachCorpusDoc(path, onDoc, signal, options);
 }
 
 /** Queries of a BEIR queries.jsonl, a TSV queries file or a TREC topic file, by its name. */

@@ -27,21 +27,28 @@ function checkId(id: string, file: string, line: number, raw: string, what: stri
   }
 }
 
+/** One line of a TSV collection as a document (id, title, text), or null for a blank line; throws InputError. */
+export function parseCollectionLine(path: string, buf: Buffer, start: number, end: number, lineNo: number): { id: string; title: string; text: string; raw: string } | null {
+  if (blank(buf, start, end)) return null;
+  const f = fields(buf, start, end);
+  const raw = f.join('\t');
+  if (f.length < 2 || f.length > 4) {
+    throw badLine(path, lineNo, raw, `${f.length} TAB-separated column(s)`, 'A collection line is id TAB text, id TAB title TAB text, or id TAB url TAB title TAB body (MS MARCO documents).');
+  }
+  checkId(f[0], path, lineNo, raw, 'document');
+  const [title, text] = f.length === 2 ? ['', f[1]] : f.length === 3 ? [f[1], f[2]] : [f[2], f[3]];
+  return { id: f[0], title, text, raw };
+}
+
 function collectionHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: LineGuard) {
   const ids = new IdRegistry(path);
   return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
     guard.bom(lineNo, offset);
-    if (blank(buf, start, end)) return;
     guard.run(() => {
-      const f = fields(buf, start, end);
-      const raw = f.join('\t');
-      if (f.length < 2 || f.length > 4) {
-        throw badLine(path, lineNo, raw, `${f.length} TAB-separated column(s)`, 'A collection line is id TAB text, id TAB title TAB text, or id TAB url TAB title TAB body (MS MARCO documents).');
-      }
-      checkId(f[0], path, lineNo, raw, 'document');
-      ids.add(f[0], lineNo, raw);
-      const [title, text] = f.length === 2 ? ['', f[1]] : f.length === 3 ? [f[1], f[2]] : [f[2], f[3]];
-      onDoc({ id: f[0], title, text, line: lineNo, offset, length: end - start });
+      const rec = parseCollectionLine(path, buf, start, end, lineNo);
+      if (!rec) return;
+      ids.add(rec.id, lineNo, rec.raw);
+      onDoc({ id: rec.id, title: rec.title, text: rec.text, line: lineNo, offset, length: end - start });
     });
   };
 }

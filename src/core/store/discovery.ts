@@ -1,21 +1,29 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { annotationPaths, annotationSplit } from './annotations';
+import { beirFile } from '../formats/beir';
+import { corpusFile, datasetFiles, isCorpusFileName, isTsvCorpus, trecSplits } from '../formats/datasetFolder';
 import type { Problem } from './problems';
 
-/** A BEIR-layout dataset folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv. */
+/**
+ * A dataset folder, found by the rules `irw run --dataset` reads folders with (formats/datasetFolder.ts): BEIR
+ * (corpus.jsonl, queries.jsonl, qrels/<split>.tsv) or MS MARCO/TREC-style (a TSV collection, queries.<split>.tsv
+ * or topics.<split>.txt, TREC qrels.<split>.tsv), each data file maybe gzipped.
+ */
 export interface DiscoveredDataset {
   dir: string;
   name: string;
   corpus: string;
-  queries: string;
+  /** queries.jsonl (BEIR), or the queries (or topics) file of each split (MS MARCO/TREC), without repeats. */
+  queries: string[];
   splits: DiscoveredSplit[];
 }
 
 export interface DiscoveredSplit {
   split: string;
-  /** qrels/<split>.tsv; undefined when the split has only the user's annotations. */
+  /** The split's original qrels; undefined when the split has only the user's annotations. */
   qrels?: string;
+  /** qrels/<split>.annotations.tsv in either layout (see annotationPaths). */
   annotations: string;
 }
 
@@ -111,8 +119,9 @@ function findDatasets(dir: string, depth: number, maxDepth: number, out: Discove
   if (seen.has(dir)) return;
   seen.add(dir);
   const entries = list(dir);
-  if (entries.some((e) => e.isFile() && e.name === 'corpus.jsonl')) {
-    out.push(datasetAt(dir, entries));
+  const dataset = entries.some((e) => e.isFile() && isCorpusFileName(e.name)) ? datasetAt(dir) : undefined;
+  if (dataset) {
+    out.push(dataset);
     return; // a dataset's own sub-folders (qrels/, runs/) hold no further datasets
   }
   if (depth >= maxDepth) return;
@@ -123,24 +132,38 @@ function findDatasets(dir: string, depth: number, maxDepth: number, out: Discove
   }
 }
 
-function datasetAt(dir: string, entries: Dirent[]): DiscoveredDataset {
+/** The dataset in `dir` (which holds a corpus file), or undefined for a TSV collection without any split. */
+function datasetAt(dir: string): DiscoveredDataset | undefined {
+  const corpus = corpusFile(dir);
   const splits = new Map<string, DiscoveredSplit>();
-  if (entries.some((e) => e.isDirectory() && e.name === 'qrels')) {
-    for (const e of list(join(dir, 'qrels'))) {
-      if (!e.isFile() || !e.name.endsWith('.tsv')) continue;
-      const path = join(dir, 'qrels', e.name);
-      const annotated = annotationSplit(path);
-      const split = annotated ?? e.name.slice(0, -'.tsv'.length);
-      const s = splits.get(split) ?? { split, annotations: annotationPaths(dir, split).tsv };
-      if (!annotated) s.qrels = path;
-      splits.set(split, s);
+  const queries = new Set<string>();
+  const add = (split: string, qrels?: string) => {
+    const s = splits.get(split) ?? { split, annotations: annotationPaths(dir, split).tsv };
+    if (qrels) s.qrels = qrels;
+    splits.set(split, s);
+  };
+  if (isTsvCorpus(corpus)) {
+    for (const split of trecSplits(dir)) {
+      const files = datasetFiles(dir, split);
+      add(split, files.qrels);
+      queries.add(files.queries);
     }
+    // Many projects hold a docs.tsv: a collection counts as a dataset once a split (queries and qrels) is beside it.
+    if (splits.size === 0) return undefined;
+  } else {
+    queries.add(beirFile(dir, 'queries.jsonl'));
+  }
+  for (const e of list(join(dir, 'qrels'))) {
+    if (!e.isFile() || !e.name.endsWith('.tsv')) continue;
+    const annotated = annotationSplit(e.name);
+    if (annotated) add(annotated);
+    else if (!isTsvCorpus(corpus)) add(e.name.slice(0, -'.tsv'.length), join(dir, 'qrels', e.name));
   }
   return {
     dir,
     name: basename(dir),
-    corpus: join(dir, 'corpus.jsonl'),
-    queries: join(dir, 'queries.jsonl'),
+    corpus,
+    queries: [...queries],
     splits: [...splits.values()].sort((a, b) => splitOrder(a.split) - splitOrder(b.split) || (a.split < b.split ? -1 : 1)),
   };
 }

@@ -1,6 +1,6 @@
 import type { Database } from 'sql.js';
 import { countWords } from '../analysis/text';
-import { forEachCorpusDoc, readQueries } from '../formats/beir';
+import { forEachDatasetDoc, readDatasetQueries } from '../formats/datasetFolder';
 import { readQrels } from '../formats/qrels';
 import { readAnnotations } from './annotations';
 import type { DiscoveredDataset } from './discovery';
@@ -40,18 +40,28 @@ export async function indexDataset(db: Database, d: DiscoveredDataset, ctx: Inde
 
   const corpus = await checkFile(db, d.corpus);
   if (corpus && (corpus.changed || isNew)) await indexCorpus(db, datasetId, corpus.state, ctx);
-  const queries = await checkFile(db, d.queries);
-  if (!queries) {
+  const queryFiles: FileState[] = [];
+  let queriesChanged = isNew;
+  for (const path of d.queries) {
+    const q = await checkFile(db, path);
+    if (q) {
+      queryFiles.push(q.state);
+      queriesChanged ||= q.changed;
+      continue;
+    }
     // Attached to the missing file itself, so that it is replaced on every pass and goes once the file exists.
-    forgetFile(db, d.queries);
+    forgetFile(db, path);
     ctx.problems.push({
-      file: d.queries,
+      file: path,
       line: 0,
       severity: 'warning',
       message: `dataset ${d.name} has no queries.jsonl beside its corpus.jsonl; add one ({"_id": "q1", "text": "…"} per line) to judge or evaluate it.`,
     });
-  } else if (queries.changed || isNew) {
-    transaction(db, () => indexQueries(db, datasetId, queries.state, ctx));
+  }
+  // Also when the set of files changed (a split's queries file added or gone): the table is all of them.
+  const queriesHash = queryFiles.map((f) => f.hash).join(',');
+  if (queryFiles.length > 0 && (queriesChanged || scalar(db, 'SELECT queries_hash FROM datasets WHERE id = ?', [datasetId]) !== queriesHash)) {
+    transaction(db, () => indexQueries(db, datasetId, queryFiles, queriesHash, ctx));
   }
 
   const changedSplits = new Set<string>();
@@ -88,6 +98,8 @@ export async function indexDataset(db: Database, d: DiscoveredDataset, ctx: Inde
   return { id: datasetId, changedSplits };
 }
 
+const spaced = (t: string) => t.replace(/\s+/g, ' ').trim();
+
 function hasRows(db: Database, table: 'qrels' | 'judgements', datasetId: number, split: string): boolean {
   return scalar(db, `SELECT EXISTS (SELECT 1 FROM ${table} WHERE dataset_id = ? AND split = ?)`, [datasetId, split]) === 1;
 }
@@ -102,7 +114,7 @@ async function indexCorpus(db: Database, datasetId: number, file: FileState, ctx
     const insert = db.prepare('INSERT INTO documents (dataset_id, doc_id, offset, length, words) VALUES (?, ?, ?, ?, ?)');
     let nextReport = 0;
     try {
-      await forEachCorpusDoc(
+      await forEachDatasetDoc(
         file.path,
         (doc) => {
           insert.run([datasetId, doc.id, doc.offset, doc.length, countWords(doc.title) + countWords(doc.text)]);
@@ -128,29 +140,43 @@ async function indexCorpus(db: Database, datasetId: number, file: FileState, ctx
   ctx.reindexed.push(file.path);
 }
 
-function indexQueries(db: Database, datasetId: number, file: FileState, ctx: IndexContext): void {
-  ctx.progress(`Indexing ${file.path}`);
-  forgetFile(db, file.path);
+/**
+ * Reads the dataset's queries files into one table. MS MARCO's splits share query ids (dev.small is part of
+ * dev): an id in several files is kept once, and said when its texts differ (by more than white space: TREC topic
+ * readers collapse it, so SciFact's TSV queries and topics of the same queries differ there).
+ */
+function indexQueries(db: Database, datasetId: number, files: FileState[], queriesHash: string, ctx: IndexContext): void {
   db.run('DELETE FROM queries WHERE dataset_id = ?', [datasetId]);
-  let count = 0;
-  const bad: Problem[] = [];
+  const texts = new Map<string, { text: string; file: string }>();
+  const insert = db.prepare('INSERT INTO queries (dataset_id, query_id, text) VALUES (?, ?, ?)');
   try {
-    const insert = db.prepare('INSERT INTO queries (dataset_id, query_id, text) VALUES (?, ?, ?)');
-    try {
-      for (const q of readQueries(file.path, { onBadLine: (e) => bad.push(problemFrom(file.path, e)), onNotice: (message) => ctx.problems.push({ file: file.path, line: 1, severity: 'info', message }) }).values()) {
-        insert.run([datasetId, q.id, q.text]);
-        count++;
+    for (const file of files) {
+      ctx.progress(`Indexing ${file.path}`);
+      forgetFile(db, file.path);
+      const bad: Problem[] = [];
+      let count = 0;
+      try {
+        for (const q of readDatasetQueries(file.path, { onBadLine: (e) => bad.push(problemFrom(file.path, e)), onNotice: (message) => ctx.problems.push({ file: file.path, line: 1, severity: 'info', message }) }).values()) {
+          count++;
+          const first = texts.get(q.id);
+          if (!first) {
+            texts.set(q.id, { text: q.text, file: file.path });
+            insert.run([datasetId, q.id, q.text]);
+          } else if (spaced(first.text) !== spaced(q.text)) {
+            ctx.problems.push({ file: file.path, line: q.line, severity: 'warning', message: `query ${q.id} is also in ${first.file} with another text; the editor shows that one.` });
+          }
+        }
+      } catch (e) {
+        ctx.problems.push(problemFrom(file.path, e));
       }
-    } finally {
-      insert.free();
+      reportSkipped(ctx, bad, 'query', count);
+      recordFile(db, file);
+      ctx.reindexed.push(file.path);
     }
-  } catch (e) {
-    ctx.problems.push(problemFrom(file.path, e));
+  } finally {
+    insert.free();
   }
-  reportSkipped(ctx, bad, 'query', count);
-  db.run('UPDATE datasets SET queries_hash = ?, query_count = ? WHERE id = ?', [file.hash, count, datasetId]);
-  recordFile(db, file);
-  ctx.reindexed.push(file.path);
+  db.run('UPDATE datasets SET queries_hash = ?, query_count = ? WHERE id = ?', [queriesHash, texts.size, datasetId]);
 }
 
 function indexQrels(db: Database, datasetId: number, split: string, file: FileState, ctx: IndexContext): void {

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { corpusFile } from '../formats/datasetFolder';
+import { readDocumentAt } from '../formats/documentAt';
 import type { Database } from 'sql.js';
 import type { DatasetNode, DocumentText, RunNode, SplitNode } from './model';
 import type { Problem } from './problems';
@@ -82,26 +82,24 @@ export function storedProblems(db: Database): Problem[] {
   return rows<Problem>(db, 'SELECT file, line, severity, message FROM problems ORDER BY file, line');
 }
 
-/** Reads one document's line from corpus.jsonl at its stored offset: text never lives in the database. */
-export function readDocument(db: Database, datasetDir: string, docId: string): DocumentText | null {
+/**
+ * Reads one document from the dataset's corpus file (corpus.jsonl, a TSV collection, either maybe gzipped: the
+ * file `irw` reads, see corpusFile) at its stored offset: text never lives in the database. A gzipped corpus
+ * is decompressed up to the document (see readDocumentAt).
+ */
+export async function readDocument(db: Database, datasetDir: string, docId: string): Promise<DocumentText | null> {
   const hit = rows<{ offset: number; length: number }>(
     db,
     'SELECT d.offset, d.length FROM documents d JOIN datasets s ON s.id = d.dataset_id WHERE s.path = ? AND d.doc_id = ?',
     [datasetDir, docId],
   )[0];
   if (!hit) return null;
-  const buf = Buffer.alloc(hit.length);
-  const fd = openSync(join(datasetDir, 'corpus.jsonl'), 'r');
-  try {
-    readSync(fd, buf, 0, hit.length, hit.offset);
-  } finally {
-    closeSync(fd);
+  const corpus = corpusFile(datasetDir);
+  const doc = await readDocumentAt(corpus, hit.offset, hit.length);
+  if (doc?.id !== docId) {
+    throw new Error(`${corpus} changed since it was indexed: re-index the workspace (IR Workbench: Re-index Workspace).`);
   }
-  const rec = JSON.parse(buf.toString('utf8')) as { _id?: unknown; title?: unknown; text?: unknown };
-  if (rec._id !== docId) {
-    throw new Error(`${join(datasetDir, 'corpus.jsonl')} changed since it was indexed: re-index the workspace (IR Workbench: Re-index Workspace).`);
-  }
-  return { id: docId, title: typeof rec.title === 'string' ? rec.title : '', text: typeof rec.text === 'string' ? rec.text : '' };
+  return { id: docId, title: doc.title, text: doc.text };
 }
 
 export function datasetId(db: Database, datasetDir: string): number | undefined {

@@ -58,7 +58,7 @@ export class SplitViews {
     return s.diff(a.a, a.b);
   }
 
-  queryDetail(a: Args<'queryDetail'>): Result<'queryDetail'> {
+  queryDetail(a: Args<'queryDetail'>): Promise<Result<'queryDetail'>> {
     const s = this.session(a.key);
     this.need(s, a.a, a.b);
     return s.queryDetail(a.a, a.b, a.queryId, Math.max(1, Math.min(1000, a.depth)));
@@ -88,12 +88,12 @@ export class SplitViews {
     return { items, firstUnjudged: first < 0 ? 0 : first };
   }
 
-  pair(a: Args<'pair'>): PairState {
+  async pair(a: Args<'pair'>): Promise<PairState> {
     const s = this.session(a.key);
     let item: PairState['item'] = null;
     const found = { query: false, doc: false };
     if (a.queryId !== undefined && a.docId !== undefined) {
-      const doc = s.corpus.read(a.docId);
+      const doc = await s.corpus.read(a.docId);
       found.query = s.queries.has(a.queryId);
       found.doc = doc !== null;
       item = {

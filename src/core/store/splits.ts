@@ -29,7 +29,7 @@ class IndexedCorpus implements DocumentSource {
     private readonly dir: string,
   ) {}
 
-  read(docId: string): { title: string; text: string } | null {
+  read(docId: string): Promise<{ title: string; text: string } | null> {
     return readDocument(this.db, this.dir, docId);
   }
 

@@ -83,13 +83,13 @@ export async function runBeirEval(
 ): Promise<RunBeirEvalFigures | undefined> {
   const given = args.dataset ? datasetAt(args.dataset) : undefined;
   if (args.dataset && !given) {
-    void vscode.window.showErrorMessage(`IR Workbench: ${args.dataset} is not a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv).`);
+    void vscode.window.showErrorMessage(`IR Workbench: ${args.dataset} is not a dataset folder with a judged split (BEIR: corpus.jsonl, queries.jsonl, qrels/<split>.tsv; MS MARCO/TREC: collection.tsv, queries.<split>.tsv, qrels.<split>.tsv).`);
     return;
   }
   const datasets = given ? [given] : await findDatasets();
   if (datasets.length === 0) {
     void vscode.window.showWarningMessage(
-      'IR Workbench: no BEIR dataset folder in this workspace. A dataset folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv.',
+      'IR Workbench: no dataset folder in this workspace. A dataset folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv (BEIR), or collection.tsv, queries.<split>.tsv and qrels.<split>.tsv (MS MARCO/TREC).',
     );
     return;
   }

@@ -8,7 +8,7 @@ async function pickDataset(tree: DatasetsTreeProvider, e?: DatasetsElement): Pro
   if (e) return e.dataset;
   const all = tree.data;
   if (all.length <= 1) {
-    if (all.length === 0) void vscode.window.showWarningMessage('IR Workbench: no dataset is indexed. Open a folder with a BEIR corpus.jsonl and run Re-index Workspace.');
+    if (all.length === 0) void vscode.window.showWarningMessage('IR Workbench: no dataset is indexed. Open a folder with a dataset (BEIR corpus.jsonl, or an MS MARCO/TREC-style collection.tsv with queries.<split>.tsv and qrels.<split>.tsv) and run Re-index Workspace.');
     return all[0];
   }
   const pick = await vscode.window.showQuickPick(all.map((d) => ({ label: d.name, description: d.dir, d })), { title: 'Dataset' });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { StoreClient } from '../../core/store/client';
+import { datasetFilePatterns } from '../../core/formats/datasetFolder';
 import { DatasetsTreeProvider, type DatasetsElement } from '../views/datasetsTree';
 import { exportJudgementsCommand, importRunCommand } from './commands';
 import { showProblems } from './diagnostics';
@@ -85,8 +86,8 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
   };
   let runWatcher = watch(`**/${runsFolder()}/**`);
   context.subscriptions.push(
-    watch('**/{corpus.jsonl,queries.jsonl}'),
-    watch('**/qrels/*.tsv'),
+    // Every file a dataset folder's splits may use, by the resolver's own names (datasetFolder.ts).
+    ...datasetWatchGlobs().map(watch),
     { dispose: () => runWatcher.dispose() },
     vscode.workspace.onDidChangeWorkspaceFolders(soon),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -103,6 +104,17 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     vscode.commands.registerCommand('irWorkbench.exportJudgements', async (e?: DatasetsElement) => exportJudgementsCommand(await client, tree, e)),
   );
   return { client, reindex, tree };
+}
+
+// datasetFilePatterns() as watcher globs, one per folder (qrels/ has its own): a glob group holds plain names.
+function datasetWatchGlobs(): string[] {
+  const byFolder = new Map<string, string[]>();
+  for (const p of datasetFilePatterns()) {
+    const i = p.lastIndexOf('/');
+    const folder = p.slice(0, i + 1);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), p.slice(i + 1)]);
+  }
+  return [...byFolder].map(([folder, names]) => `**/${folder}{${names.join(',')}}`);
 }
 
 async function indexOnce(c: StoreClient, tree: DatasetsTreeProvider, output: vscode.OutputChannel): Promise<void> {

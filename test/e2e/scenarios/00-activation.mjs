@@ -1,5 +1,6 @@
 // The installed extension activates on its own when the workspace holds a BEIR corpus.jsonl (activation event
 // workspaceContains:**/corpus.jsonl), before the user runs any of its commands; the extension host's log says so.
+// VS Code names the workspaceContains globs of all the events together: the corpus file names of every layout.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,5 +21,6 @@ export async function run({ wb, shot, logs }) {
     return l.length > 0 && l;
   }, { timeout: 60_000 });
   await shot('activated');
-  assert.match(lines[0], /activationEvent: 'workspaceContains:\*\*\/corpus\.jsonl'/);
+  assert.match(lines[0], /activationEvent: 'workspaceContains:\*\*\/corpus\.jsonl[,']/);
+  assert.match(lines[0], /\*\*\/collection\.tsv[,']/);
 }

@@ -152,13 +152,13 @@ describe('analysis session on SciFact', () => {
     }
   });
 
-  test('diff: deltas sorted, consistent with the per-query scores; query detail has grades, holes and moves', () => {
+  test('diff: deltas sorted, consistent with the per-query scores; query detail has grades, holes and moves', async () => {
     const d = session.diff(BM25, DENSE);
     assert.equal(d.queries.length, 300);
     for (let i = 1; i < d.deltas.length; i++) assert.ok(d.deltas[i - 1] >= d.deltas[i]);
     assert.ok(Math.abs(d.meanB - d.meanA - d.deltas.reduce((s, x) => s + x, 0) / 300) < 1e-12);
     const qid = d.queries[0];
-    const detail = session.queryDetail(BM25, DENSE, qid, 10);
+    const detail = await session.queryDetail(BM25, DENSE, qid, 10);
     assert.equal(detail.a.length, 10);
     assert.ok(detail.text.length > 0);
     assert.ok(Math.abs(detail.scoreB - detail.scoreA - d.deltas[0]) < 1e-12);
@@ -170,7 +170,7 @@ describe('analysis session on SciFact', () => {
     for (const x of detail.a) if (x.move === 'dropped') assert.ok(detail.droppedFromA.includes(x.docId));
     assert.equal(detail.grades.join(','), '0,1', 'SciFact is binary');
     assert.ok(detail.b.every((x) => x.title.length > 0 && x.snippet.length <= 241));
-    assert.equal(session.queryDetail(BM25, DENSE, qid, 50).a.length, 50, 'more depth on demand');
+    assert.equal((await session.queryDetail(BM25, DENSE, qid, 50)).a.length, 50, 'more depth on demand');
   });
 
   test('exports: Markdown, CSV and LaTeX carry every run and measure', () => {
@@ -211,11 +211,11 @@ test('documents come from the corpus at the offsets the index holds, with their 
   );
   for (const id of ['4983', '31715818', '14717500']) {
     const d = lines.get(id)!;
-    assert.deepEqual(s.corpus.read(id), { id, title: d.title, text: d.text });
+    assert.deepEqual(await s.corpus.read(id), { id, title: d.title, text: d.text });
     assert.equal(s.corpus.words(id), countWords(d.title) + countWords(d.text));
   }
   assert.equal(s.corpus.words('no such document'), -1);
-  assert.equal(s.corpus.read('no such document'), null);
+  assert.equal(await s.corpus.read('no such document'), null);
 });
 
 test('word counts, snippets and box summaries', () => {

@@ -4,32 +4,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forEachCorpusDocSync, readQueries } from '../../../../src/core/formats/beir';
-import { datasetFiles, trecSplits } from '../../../../src/core/formats/datasetFolder';
+import { gzipSync } from 'node:zlib';
+import { CORPUS_FILES, corpusFile, datasetFilePatterns, datasetFiles, isCorpusFileName, splitInputs, trecSplits } from '../../../../src/core/formats/datasetFolder';
 import { isInputError } from '../../../../src/core/formats/errors';
 import { writeSyntheticBeir } from '../../../helpers/syntheticBeir';
+import { writeGzBeir, writeMsmarcoStyle, writeTrecStyle as writeTrecFixture, writeTrecStyleCopy } from '../../../helpers/trecStyleDatasets';
 import { DATASETS, REPO } from '../../support/paths';
 
 const CLI = ['--import', 'tsx', join(REPO, 'src/cli/main.ts')];
-
-/**
- * An MS MARCO/TREC-style copy of a BEIR dataset: collection.tsv (id, title, text), queries.test.tsv, the same
- * queries as a TREC topic file, and TREC qrels. `irw run` on it must give the BEIR folder's figures exactly.
- */
-function writeTrecStyle(beir: string, dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  const flat = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
-  const docs: string[] = [];
-  forEachCorpusDocSync(join(beir, 'corpus.jsonl'), (d) => docs.push(`${d.id}\t${flat(d.title)}\t${flat(d.text)}\n`));
-  writeFileSync(join(dir, 'collection.tsv'), docs.join(''));
-  const qrels = readFileSync(join(beir, 'qrels', 'test.tsv'), 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => l.split('\t'));
-  writeFileSync(join(dir, 'qrels.test.tsv'), qrels.map(([q, d, g]) => `${q}\t0\t${d}\t${g}\n`).join(''));
-  writeFileSync(join(dir, 'qrels.test-topics.txt'), qrels.map(([q, d, g]) => `${q} 0 ${d} ${g}\n`).join(''));
-  const queries = readQueries(join(beir, 'queries.jsonl'));
-  const judged = [...new Set(qrels.map(([q]) => q))];
-  writeFileSync(join(dir, 'queries.test.tsv'), judged.map((q) => `${q}\t${flat(queries.get(q)!.text)}\n`).join(''));
-  writeFileSync(join(dir, 'topics.test-topics.txt'), judged.map((q) => `<top>\n<num> Number: ${q}\n<title> ${flat(queries.get(q)!.text)}\n<desc> Description:\n</top>\n\n`).join(''));
-}
 
 function runAndEval(dataset: string, split: string, out: string): string {
   const r = spawnSync(process.execPath, [...CLI, 'run', '--dataset', dataset, '--split', split, '--top-k', '100', '--out', out], { cwd: REPO, encoding: 'utf8' });
@@ -50,7 +32,7 @@ describe('MS MARCO/TREC-style dataset folders', () => {
     beir = existsSync(join(real, 'corpus.jsonl')) ? real : join(tmp, 'beir');
     if (beir !== real) writeSyntheticBeir(beir, { docs: 300, queries: 20, vocabulary: 2000, seed: 5 });
     trec = join(tmp, 'trec');
-    writeTrecStyle(beir, trec);
+    writeTrecStyleCopy(beir, trec);
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -67,5 +49,68 @@ describe('MS MARCO/TREC-style dataset folders', () => {
     assert.equal(runAndEval(trec, 'test', join(tmp, 'tsv.trec')), fromBeir);
     assert.equal(runAndEval(trec, 'test-topics', join(tmp, 'topics.trec')), fromBeir);
     if (beir.startsWith(DATASETS)) assert.match(fromBeir, /^ndcg_cut_10\s+all\s+0\.6789$/m);
+  });
+});
+
+describe('dataset folders: gzipped files, splitInputs, and what activates the editor', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'irw-splitinputs-'));
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+  const msmarco = join(tmp, 'msmarco');
+  const trec = join(tmp, 'trec');
+  const gz = join(tmp, 'gz');
+  writeMsmarcoStyle(msmarco);
+  writeTrecFixture(trec);
+  writeGzBeir(gz);
+
+  it('finds gzipped qrels and queries, and never takes the user\'s qrels/<split>.annotations.tsv for a split', () => {
+    const dir = join(tmp, 'gzipped');
+    mkdirSync(join(dir, 'qrels'), { recursive: true });
+    writeFileSync(join(dir, 'collection.tsv.gz'), gzipSync('1\tone\n'));
+    writeFileSync(join(dir, 'queries.dev.tsv.gz'), gzipSync('q\tone\n'));
+    writeFileSync(join(dir, 'qrels.dev.tsv.gz'), gzipSync('q 0 1 1\n'));
+    writeFileSync(join(dir, 'queries.x.tsv'), 'q\tone\n');
+    writeFileSync(join(dir, 'qrels', 'x.annotations.tsv'), 'query-id\tcorpus-id\tscore\n');
+    writeFileSync(join(dir, 'queries.x.annotations.tsv'), 'q\tone\n');
+    assert.deepEqual(trecSplits(dir), ['dev']);
+    assert.deepEqual(datasetFiles(dir, 'dev'), { layout: 'msmarco', corpus: join(dir, 'collection.tsv.gz'), queries: join(dir, 'queries.dev.tsv.gz'), qrels: join(dir, 'qrels.dev.tsv.gz') });
+    assert.deepEqual(trecSplits(trec), ['dl19', 'dl20']);
+  });
+
+  it('splitInputs: the files of a split of any layout, their readers, and no qrels for a split of judgements only', async () => {
+    const m = splitInputs(msmarco, 'dev.small');
+    assert.deepEqual([m.layout, m.corpusPath, m.queriesPath, m.qrelsPath], ['msmarco', join(msmarco, 'collection.tsv'), join(msmarco, 'queries.dev.small.tsv'), join(msmarco, 'qrels.dev.small.tsv')]);
+    assert.deepEqual([...m.readQueries().keys()], ['100', '101']);
+    const ids: string[] = [];
+    await m.forEachDoc((d) => ids.push(d.id));
+    assert.deepEqual(ids, ['0', '1', '2', '3', '4', '5']);
+    const t = splitInputs(trec, 'dl20');
+    assert.deepEqual([t.corpusPath, t.queriesPath, t.qrelsPath], [join(trec, 'docs.tsv.gz'), join(trec, 'topics.dl20.xml'), join(trec, 'qrels', 'dl20.txt')]);
+    assert.deepEqual([...t.readQueries().values()].map((q) => q.text), ['reefs & deltas']);
+    const g = splitInputs(gz, 'test');
+    assert.deepEqual([g.layout, g.corpusPath, g.queriesPath, g.qrelsPath], ['beir', join(gz, 'corpus.jsonl.gz'), join(gz, 'queries.jsonl.gz'), join(gz, 'qrels', 'test.tsv')]);
+    // train has queries but no qrels: a split the user may judge from scratch.
+    assert.equal(splitInputs(msmarco, 'train').qrelsPath, undefined);
+    assert.equal(splitInputs(gz, 'dev').qrelsPath, undefined);
+    assert.throws(() => splitInputs(msmarco, 'nope'), (e) => isInputError(e) && /no queries for split 'nope'/.test(e.message));
+    assert.throws(() => splitInputs(tmp, 'dev'), (e) => isInputError(e) && /no corpus/.test(e.message));
+  });
+
+  it("the watchers' patterns cover every file the resolver picks for a split", () => {
+    const patterns = datasetFilePatterns().map((p) => new RegExp(`^${p.replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`));
+    const splits: [string, string][] = [...trecSplits(msmarco).map((s): [string, string] => [msmarco, s]), ...trecSplits(trec).map((s): [string, string] => [trec, s]), [gz, 'test']];
+    const picked = splits.flatMap(([dir, split]) => {
+      const f = datasetFiles(dir, split);
+      return [f.corpus, f.queries, f.qrels].map((p) => p.slice(dir.length + 1));
+    });
+    assert.ok(picked.length >= 12, String(picked.length));
+    for (const f of picked) assert.ok(patterns.some((r) => r.test(f)), `${f} is not watched`);
+  });
+
+  it('every corpus file name the resolver accepts (and its .gz) activates the extension', () => {
+    const events = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { activationEvents: string[] }).activationEvents;
+    const names = CORPUS_FILES.flatMap((f) => [f, `${f}.gz`]);
+    assert.deepEqual(events.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:**/'.length)).sort(), [...names].sort());
+    assert.ok(names.every(isCorpusFileName) && !isCorpusFileName('queries.jsonl'));
+    for (const dir of [msmarco, trec, gz]) assert.ok(isCorpusFileName(corpusFile(dir).slice(dir.length + 1)));
   });
 });

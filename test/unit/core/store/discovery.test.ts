@@ -68,6 +68,19 @@ describe('discovery', () => {
     assert.deepEqual(discover([root], { runsFolder: 'runs' }).runs, []);
   });
 
+  it('a TSV collection without a split is no dataset and does not hide the datasets below it; runs/<name>/ names an MS MARCO-style one', () => {
+    const ws = join(root, 'tsv');
+    put('tsv/project/docs.tsv', 'a\tb\n');
+    put('tsv/project/data/msmarco/collection.tsv', '0\tsome passage\n');
+    put('tsv/project/data/msmarco/queries.dev.tsv', '1\tquery\n');
+    put('tsv/project/data/msmarco/qrels.dev.tsv', '1 0 0 1\n');
+    put('tsv/project/data/msmarco/qrels.eval.tsv', '1 0 0 1\n'); // qrels without queries: no split
+    const run = put('tsv/runs/msmarco/bm25.trec', RUN_LINE);
+    const found = discover([ws], { runsFolder: 'runs' });
+    assert.deepEqual(found.datasets.map((d) => [d.dir, d.splits.map((s) => s.split)]), [[join(ws, 'project', 'data', 'msmarco'), ['dev']]]);
+    assert.deepEqual(found.runs, [{ path: run, datasetDir: join(ws, 'project', 'data', 'msmarco') }]);
+  });
+
   it('tells run files from other text by their first line', () => {
     assert.equal(looksLikeRun(put('r1', RUN_LINE)), true);
     assert.equal(looksLikeRun(put('r2', '\n\n1\tQ0\td1\t1\t-1.5e-3\tt\n')), true);

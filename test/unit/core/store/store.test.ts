@@ -78,13 +78,13 @@ describe('store: indexing the shared datasets and runs', () => {
     assert.deepEqual(train.runs.map((r) => r.path.split('/').pop()).sort(), ['neural-rerank.kirloxious.tsv', 'vsm-tfidf.titles_fulltext.omar-khattab.trec']);
   });
 
-  it('reads a document by its byte offset without keeping its text in the database', () => {
+  it('reads a document by its byte offset without keeping its text in the database', async () => {
     const lines = readFileSync(join(SCIFACT, 'corpus.jsonl'), 'utf8').split('\n');
     for (const i of [0, 9, 5182]) {
       const expected = JSON.parse(lines[i]) as { _id: string; title: string; text: string };
-      assert.deepEqual(readDocument(db, SCIFACT, expected._id), { id: expected._id, title: expected.title, text: expected.text });
+      assert.deepEqual(await readDocument(db, SCIFACT, expected._id), { id: expected._id, title: expected.title, text: expected.text });
     }
-    assert.equal(readDocument(db, SCIFACT, 'no-such-doc'), null);
+    assert.equal(await readDocument(db, SCIFACT, 'no-such-doc'), null);
   });
 
   it('re-indexes nothing when nothing changed', async () => {
