@@ -5,6 +5,7 @@ import { gradeClass, gradeText } from '../components/grades.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
 import { button } from '../components/toolkit.js';
+import { meterNode } from '../components/trust.js';
 
 const app = document.getElementById('app')!;
 const host = new Host<'annotate'>({ state: render });
@@ -43,7 +44,7 @@ const undo = () => send(() => host.request('undo', {}), 'undoing…');
 function render(s: AnnotationState): void {
   state = s;
   if (!s.item) {
-    replace(app, h('p', { attrs: { id: 'message' } }, s.message ?? 'Nothing to judge.'), status);
+    replace(app, h('p', { attrs: { id: 'message' } }, s.message ?? 'Nothing to judge.'), s.meter ? meterNode(s.meter) : null, status);
     return;
   }
   const it = s.item;
@@ -51,7 +52,8 @@ function render(s: AnnotationState): void {
     app,
     h('div', { className: 'toolbar' },
       h('strong', { attrs: { id: 'progress' } }, `${s.index + 1} of ${s.total}`),
-      h('span', { className: 'muted' }, `${s.judged} judged · `, name(s.dataset), ` (${s.split})`)),
+      h('span', { className: 'muted' }, `${s.judged} judged · `, name(s.dataset), ` (${s.split})`, s.order === 'impact' ? ' · impact order' : '')),
+    s.meter ? meterNode(s.meter) : null,
     h('div', { className: 'muted' }, 'Query ', name(it.queryId)),
     h('p', { attrs: { id: 'query', dir: 'auto' } }, it.queryText),
     h('div', { className: 'muted' }, 'Document ', name(it.docId)),

@@ -6,6 +6,7 @@ import { gradeButton } from '../components/grades.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
 import { checkbox } from '../components/toolkit.js';
+import { rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
 
 type Filter = 'wins' | 'losses' | 'ties' | 'holes';
 const app = document.getElementById('app')!;
@@ -46,6 +47,10 @@ function show(m: DiffModel): void {
     h('h1', {}, 'Run diff: ', name(m.b.label), ' vs ', name(m.a.label)),
     h('p', { className: 'muted' }, name(m.dataset), ` (${m.split}), ${m.queries.length} queries. ${m.measure}: `, name(m.a.label), ` ${fix4(m.meanA)}, `, name(m.b.label), ` ${fix4(m.meanB)}. Bars are `,
       name(m.b.label), ' minus ', name(m.a.label), ', with your judgements; click one to compare the rankings.'),
+    m.range ? h('p', { attrs: { id: 'verdict' } },
+      `Δ ${m.measure} ${signed4(m.range.delta).text}, over every grading of the holes left `, h('strong', {}, rangeText(m.range.lo, m.range.hi, true)),
+      ': ', h('strong', { className: `verdict ${m.range.verdict}` }, verdictText(m.range)), ` (${significanceText(m.range)}).`,
+      m.intervalA && m.intervalB ? h('span', { className: 'muted', attrs: { id: 'mean-ranges' } }, ' Means over the holes: ', name(m.a.label), rangeNode(m.intervalA), ', ', name(m.b.label), rangeNode(m.intervalB), '.') : null) : null,
     h('div', { className: 'toolbar', attrs: { id: 'filters' } },
       ...([['wins', `wins (${wins})`], ['losses', `losses (${losses})`], ['ties', `ties (${m.queries.length - wins - losses})`], ['holes', 'has holes']] as [Filter, string][]).map(([f, label]) =>
         checkbox(label, filters.has(f), (on) => {
@@ -73,6 +78,7 @@ function redraw(): void {
       h('td', {}, name(m.queries[i])),
       h('td', { className: 'text query-text', title: m.texts[i] }, h('bdi', {}, m.texts[i])),
       h('td', { className: d.cls }, d.text),
+      h('td', { className: 'range', title: 'Range of the delta over every grading of this query\'s holes' }, m.perQuery ? rangeText(m.perQuery.lo[i], m.perQuery.hi[i], true) : ''),
       h('td', {}, m.holes[i] ? 'holes' : ''));
   });
   replace(list, h('table', { attrs: { id: 'queries' } }, h('tbody', {}, ...rows)), visible.length > 500 ? h('p', { className: 'muted' }, `… and ${visible.length - 500} more in the chart`) : null);
@@ -150,11 +156,23 @@ function docRow(d: RankedDoc, q: QueryDetail): HTMLElement {
     h('div', { className: 'snippet', attrs: { dir: 'auto' } }, ...highlight(d.snippet, q.text)));
 }
 
+/** This query's b - a and its range over the query's holes (what judging them can still do). */
+function queryRange(queryId: string): HTMLElement | null {
+  const m = model!;
+  const i = m.queries.indexOf(queryId);
+  if (i < 0 || !m.perQuery) return null;
+  const [lo, hi] = [m.perQuery.lo[i], m.perQuery.hi[i]];
+  return h('p', { className: 'muted', attrs: { id: 'query-range' } },
+    `Δ ${signed4(m.deltas[i]).text}; over every grading of this query's holes `, h('strong', {}, rangeText(lo, hi, true)),
+    lo > 1e-12 || hi < -1e-12 ? ': the sign is settled.' : hi - lo > 1e-12 ? ': judging them can change the sign.' : '.');
+}
+
 function renderDetail(q: QueryDetail): void {
   const m = model!;
   replace(detail,
     h('h2', {}, 'Query ', name(q.queryId)),
     h('p', { attrs: { id: 'query-text', dir: 'auto' } }, q.text),
+    queryRange(q.queryId),
     h('div', { className: 'columns' },
       h('div', { attrs: { id: 'list-a' } }, h('h2', {}, 'a: ', name(m.a.label), ` (${fix4(q.scoreA)})`), ...q.a.map((d) => docRow(d, q))),
       h('div', { attrs: { id: 'list-b' } }, h('h2', {}, 'b: ', name(m.b.label), ` (${fix4(q.scoreB)})`), ...q.b.map((d) => docRow(d, q)))),

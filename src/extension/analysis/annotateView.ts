@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AnnotationQueue } from '../../core/analysis/annotationQueue';
-import type { AnnotationState } from '../../protocol/webview';
+import type { AnnotationState, QueueOrder } from '../../protocol/webview';
 import { ViewChannel } from '../webview/channel';
 import { viewHtml, webviewOptions } from '../webview/html';
 import type { AnalysisWorkbench, OpenSplit, SplitView } from './workbench';
@@ -17,6 +17,8 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
   private channel: ViewChannel<'annotate'> | undefined;
   private split: OpenSplit | undefined;
   private queue: AnnotationQueue | undefined;
+  /** The pool being judged and its order (impact: re-ordered after each judgement, with a meter). */
+  private pooled: { runs: string[]; depth: number; order: QueueOrder } = { runs: [], depth: 10, order: 'blind' };
 
   constructor(private readonly wb: AnalysisWorkbench) {}
 
@@ -41,11 +43,13 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
   }
 
   /** Starts judging the pool of `runs` at `depth` for the split, and shows the view. */
-  async start(split: OpenSplit, runs: string[], depth: number): Promise<AnnotationState> {
+  async start(split: OpenSplit, runs: string[], depth: number, order: QueueOrder = 'blind'): Promise<AnnotationState> {
     if (this.split && this.split !== split) this.split.views.delete(this);
     this.split = split;
     split.views.add(this);
-    this.queue = new AnnotationQueue(split.session.pool(runs, depth, split.session.userJudged()));
+    this.pooled = { runs, depth, order };
+    const impact = order === 'impact' ? split.session.impactQueue(runs, depth) : null;
+    this.queue = new AnnotationQueue(impact?.items ?? split.session.pool(runs, depth, split.session.userJudged()));
     // Start at the first pair still unjudged.
     const first = this.queue.items.findIndex((p) => split.session.grade(p.queryId, p.docId) === null);
     this.queue.move(first < 0 ? 0 : first);
@@ -89,6 +93,8 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
         : null,
       scores: s.annotatedScores(),
       message: queue.items.length === 0 ? 'The pool is empty: every top-ranked document of the pooled runs is judged.' : null,
+      order: this.pooled.order,
+      meter: this.pooled.order === 'impact' ? (s.impactQueue(this.pooled.runs, this.pooled.depth)?.meter ?? null) : null,
     };
   }
 
@@ -100,6 +106,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     const before = split.session.grade(cur.queryId, cur.docId);
     await this.wb.judge(split, cur.queryId, cur.docId, grade);
     queue.recorded(before);
+    if (this.pooled.order === 'impact') queue.reorder(split.session.impactQueue(this.pooled.runs, this.pooled.depth)?.items ?? []);
     this.refresh();
     return null;
   }
