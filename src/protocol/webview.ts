@@ -74,6 +74,8 @@ export interface ScoreRange {
   /** False when the range is a sound bound, not the tightest (too many holes for an exact search). */
   exact: boolean;
   holes: number;
+  /** The mean with unjudged documents dropped from the rankings (trec_eval -J), where known. */
+  judgedOnly?: number;
 }
 
 /**

@@ -39,6 +39,7 @@ test('results: each mean with its range (ends rounded outwards), each comparison
   const hi = Math.ceil(iv.hi * 100 - 1e-9) / 100;
   assert.equal(await cell.textContent(), `0.6451*† [${lo.toFixed(2)}, ${hi.toFixed(2)}]`);
   assert.ok(lo <= 0.6451 && 0.6451 <= hi);
+  assert.equal(await cell.locator('.range').getAttribute('title'), `Range over every grading of the ${iv.holes} holes left in the top-10 pool; judged only (trec_eval -J): ${iv.judgedOnly!.toFixed(4)}`);
   // Coverage columns have no range.
   assert.equal(await v.page.locator(`#results tr[data-run="${RUNS[1]}"] td[data-measure="judged_10"] .range`).count(), 0);
   assert.match((await cell.getAttribute('title'))!, /under the holes Δ \[.*\], open: \d+ holes in \d+ queries can flip it, significance can be lost/);

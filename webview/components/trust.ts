@@ -18,7 +18,7 @@ export function rangeNode(r: ScoreRange, signed = false): HTMLElement {
   const what = r.exact ? 'Range' : 'A bound of the range (too many holes for an exact search)';
   return h('span', {
     className: `range${r.exact ? '' : ' bound'}`,
-    title: `${what} over every grading of the ${r.holes} holes left in the top-10 pool`,
+    title: `${what} over every grading of the ${r.holes} holes left in the top-10 pool${r.judgedOnly === undefined ? '' : `; judged only (trec_eval -J): ${r.judgedOnly.toFixed(4)}`}`,
   }, ` ${rangeText(r.lo, r.hi, signed)}${r.exact ? '' : '\u2248'}`);
 }
 

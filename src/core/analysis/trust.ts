@@ -43,6 +43,8 @@ export interface TrustInput {
 }
 
 interface PerQuery {
+  /** trec_eval -J (unjudged documents dropped from the ranking); NaN for MRR@10 (-J applies after -M 10). */
+  judgedOnly: Float64Array;
   lo: Float64Array;
   hi: Float64Array;
   exact: Uint8Array;
@@ -143,6 +145,7 @@ export class HoleRanges {
   private rangeQuery(per: PerQuery, qi: number, r: number, column: string): void {
     const i = queryInterval(this.set.queries[qi], r, this.scorer(column));
     const f = column === MRR10 ? cut10 : (x: number) => x;
+    per.judgedOnly[qi] = column === MRR10 ? NaN : i.judgedOnly;
     per.lo[qi] = f(i.lo);
     per.hi[qi] = f(i.hi);
     per.exact[qi] = i.exact ? 1 : 0;
@@ -155,7 +158,7 @@ export class HoleRanges {
     let per = this.ranges.get(k);
     if (!per) {
       const n = this.set.queries.length;
-      per = { lo: new Float64Array(n), hi: new Float64Array(n), exact: new Uint8Array(n), holes: new Int32Array(n) };
+      per = { judgedOnly: new Float64Array(n), lo: new Float64Array(n), hi: new Float64Array(n), exact: new Uint8Array(n), holes: new Int32Array(n) };
       const r = this.run(key);
       for (let qi = 0; qi < n; qi++) this.rangeQuery(per, qi, r, column);
       this.ranges.set(k, per);
@@ -168,17 +171,19 @@ export class HoleRanges {
     const per = this.perQuery(key, column);
     const at = this.positions(queries);
     const n = at.length || 1;
+    let judgedOnly = 0;
     let lo = 0;
     let hi = 0;
     let holes = 0;
     let exact = true;
     for (const qi of at) {
+      judgedOnly += per.judgedOnly[qi] / n;
       lo += per.lo[qi] / n;
       hi += per.hi[qi] / n;
       holes += per.holes[qi];
       exact &&= per.exact[qi] === 1;
     }
-    return { lo, hi, exact, holes };
+    return Number.isNaN(judgedOnly) ? { lo, hi, exact, holes } : { lo, hi, exact, holes, judgedOnly };
   }
 
   private positions(queries?: readonly string[]): number[] {

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { addRunFiles, loadSession } from '../../../../src/core/analysis/load';
 import { RESULT_MEASURES, scoreRun } from '../../../../src/core/analysis/session';
 import { HoleRanges, ImpactJudging, RANGED } from '../../../../src/core/analysis/trust';
+import { evaluate } from '../../../../src/core/eval';
 import { HoleScorer, prepareHoles } from '../../../../src/core/eval/holes';
 import { Qrels, readQrels } from '../../../../src/core/formats/qrels';
 import { readRun, Run } from '../../../../src/core/formats/run';
@@ -52,6 +53,19 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
         assert.ok(r.lo - EPS <= s.means[mi] && s.means[mi] <= r.hi + EPS, `${f} ${c}: mean ${s.means[mi]} not in [${r.lo}, ${r.hi}]`);
         assert.ok(r.holes > 0 && r.hi - r.lo > 0.01, 'SciFact top 10s have holes: the range is not a point');
       }
+    }
+  });
+
+  test('the judged-only figure of each range is trec_eval -J (-c) on the same qrels; MRR@10 has none (-J comes after -M)', () => {
+    const h = new HoleRanges({ qrels, runs, scale: [0, 1], relevanceLevel: 1 });
+    for (const f of FILES) {
+      const e = evaluate(qrels, runs.get(f)!, { complete: true, judgedOnly: true, measures: ['ndcg_cut.10', 'recall.100', 'map', 'P.10'] });
+      for (const [column, name] of [['ndcg_cut_10', 'ndcg_cut_10'], ['recall_100', 'recall_100'], ['map', 'map'], ['P_10', 'P_10']]) {
+        const c = e.columns.findIndex((x) => x.name === name);
+        const r = h.range(f, column, e.queries);
+        assert.ok(Math.abs(r.judgedOnly! - e.summary[c]) < 1e-9, `${f} ${column}: ${r.judgedOnly} vs -J ${e.summary[c]}`);
+      }
+      assert.equal(h.range(f, 'recip_rank_10').judgedOnly, undefined);
     }
   });
 
