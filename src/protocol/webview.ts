@@ -262,6 +262,8 @@ export interface ViewRequests {
     judge: { params: { grade: number }; result: null };
     move: { params: { by: number }; result: null };
     undo: { params: Record<string, never>; result: null };
+    /** The same pool in the other order (impact: by what decides the first two pooled runs). */
+    setOrder: { params: { order: QueueOrder }; result: null };
   };
 }
 

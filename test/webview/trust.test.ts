@@ -121,6 +121,11 @@ test('judge sidebar: the meter goes from open to "settled after N judgements"; h
   const meter = v.page.locator('#meter');
   await meter.waitFor();
   assert.equal(await meter.locator('strong').textContent(), 'comparison open: 37 holes in 12 queries can still flip it');
+  // The order choice of the sidebar posts setOrder.
+  await v.page.locator('#order').click();
+  await v.page.locator('#order vscode-option[value="blind"]').click();
+  const req = await v.answer('setOrder', null);
+  assert.deepEqual(req.params, { order: 'blind' });
   await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: 1, lo: 0.01, openHoles: 0, openQueries: 0 }) }));
   await v.page.locator('#meter.settled').waitFor();
   assert.equal(await meter.locator('strong').textContent(), `settled after 23 judgements: ${HOSTILE} better under every grading`);

@@ -34,6 +34,11 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
         return null;
       },
       undo: () => this.undo(),
+      setOrder: async ({ order }) => {
+        const { split } = this.need();
+        await this.start(split, this.pooled.runs, this.pooled.depth, order === 'impact' ? 'impact' : 'blind');
+        return null;
+      },
     }, () => this.refresh());
     view.onDidDispose(() => {
       this.channel?.dispose();
