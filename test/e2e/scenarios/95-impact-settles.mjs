@@ -31,7 +31,9 @@ export async function run({ wb, shot, workspace }) {
 
   await wb.runCommand('IR Workbench: Show Holes');
   await wb.pick('Dataset', 'toyholes');
-  const panel = await wb.webview('#order');
+  // #pool-size is the Holes panel's own (the Judge sidebar has an #order choice too).
+  const panel = await wb.webview('#pool-size');
+  await wb.waitFor('the toyholes pool', async () => /of 2 runs; 6 still unjudged/.test(await panel.locator('#pool-size').textContent()));
   await panel.locator('#order').click();
   await panel.locator('#order vscode-option[value="impact"]').click();
   const meter = panel.locator('#meter strong');
