@@ -93,12 +93,12 @@ export class HoleRanges {
    * Takes new effective qrels: the queries whose judgements differ are pooled again and re-ranged, the others
    * kept. Returns the number of queries re-ranged (the whole set is rebuilt when the query set changes).
    */
-  update(qrels: Qrels): number {
-    if (qrels === this.qrels) return 0;
+  update(qrels: Qrels, rebuild = false): number {
+    if (qrels === this.qrels && !rebuild) return 0;
     const before = this.qrels;
     this.qrels = qrels;
     const ids = qrels.queryIds();
-    if (ids.length !== this.set.queries.length || ids.some((q, i) => this.set.queries[i].qid !== q)) {
+    if (rebuild || ids.length !== this.set.queries.length || ids.some((q, i) => this.set.queries[i].qid !== q)) {
       this.set = prepareHoles(qrels, this.runs, { poolDepth: this.poolDepth });
       this.queryIndex.clear();
       this.set.queries.forEach((q, i) => this.queryIndex.set(q.qid, i));
@@ -113,6 +113,22 @@ export class HoleRanges {
       changed++;
     }
     return changed;
+  }
+
+  /**
+   * Re-ranges the given queries from `qrels` without comparing (for a caller that knows which query a
+   * judgement touched, or that changes its qrels in place). A query new to the qrels rebuilds the whole set.
+   */
+  updateQueries(qrels: Qrels, qids: Iterable<string>): void {
+    this.qrels = qrels;
+    for (const qid of qids) {
+      const qi = this.queryIndex.get(qid);
+      if (qi === undefined) {
+        this.update(qrels, true);
+        return;
+      }
+      this.requery(qi, qid);
+    }
   }
 
   /** Pools query qi again from the current qrels and re-ranges it everywhere it is kept. */

@@ -91,6 +91,14 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
     assert.equal(h.update(qrels), 1);
     const orig = new HoleRanges({ qrels, runs, scale: [0, 1], relevanceLevel: 1 });
     for (const c of columns) assert.deepEqual(h.verdict(FILES[1], FILES[0], c), orig.verdict(FILES[1], FILES[0], c), c);
+    // Told which query changed (qrels changed in place): the same as a fresh computation.
+    const told = new HoleRanges({ qrels, runs, scale: [0, 1], relevanceLevel: 1 });
+    for (const c of columns) told.verdict(FILES[1], FILES[0], c);
+    told.updateQueries(next, [q.qid]);
+    for (const c of columns) {
+      assert.deepEqual(told.verdict(FILES[1], FILES[0], c), fresh.verdict(FILES[1], FILES[0], c), c);
+      assert.deepEqual(told.range(FILES[2], c), fresh.range(FILES[2], c), c);
+    }
   });
 
   test('verdicts: a run minus itself is settled at 0; MiniLM vs BM25 on nDCG@10 is open over SciFact\'s holes', () => {
