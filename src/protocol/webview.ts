@@ -157,6 +157,12 @@ export interface DiffModel {
   /** The range of each mean over the holes. */
   intervalA?: ScoreRange;
   intervalB?: ScoreRange;
+  /**
+   * Rank-biased overlap of the two top-100 lists per query (p = 0.9, extrapolated, equal scores as ties; no
+   * judgements needed), parallel to `queries`, and its mean: the diff can sort by divergence (1 - RBO).
+   */
+  rbo?: number[];
+  rboMean?: number;
 }
 
 export interface RankedDoc {

@@ -70,6 +70,16 @@ test('diff: Δ range and verdict in the header, each mean\'s range, per-query ra
   const head = v.page.locator('#verdict');
   await head.waitFor();
   assert.match((await head.textContent())!, /^Δ nDCG@10 \+0\.0854, over every grading of the holes left \[−0\.\d\d, \+0\.\d\d\]: open: \d+ holes in \d+ queries can flip it \(significance can be lost\)\. Means over the holes: bm25okapi\.knarfthekant \[0\.\d\d, \d\.\d\d\], minilm-faiss\.knarfthekant \[0\.\d\d, \d\.\d\d\]\.$/);
+  // Sorting by divergence puts the query with the lowest RBO first; back to Δ, the model's order.
+  const minRbo = m.queries[m.rbo!.indexOf(Math.min(...m.rbo!))];
+  await v.page.locator('#sort').click();
+  await v.page.locator('#sort vscode-option[value="divergence"]').click();
+  await v.page.locator(`#queries tbody tr:first-child[data-query="${minRbo}"]`).waitFor();
+  assert.match((await v.page.locator('#queries tbody tr').first().locator('td.rbo').textContent())!, /^RBO 0\.\d\d$/);
+  assert.match((await v.page.locator('#rbo-mean').textContent())!, /^mean RBO 0\.\d{3}$/);
+  await v.page.locator('#sort').click();
+  await v.page.locator('#sort vscode-option[value="delta"]').click();
+  await v.page.locator(`#queries tbody tr:first-child[data-query="${m.queries[0]}"]`).waitFor();
   const first = v.page.locator('#queries tbody tr').first();
   assert.match((await first.locator('td.range').textContent())!, /^\[[−+]?\d\.\d\d, [−+]?\d\.\d\d\]$/);
   await first.click();

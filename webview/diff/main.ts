@@ -5,7 +5,7 @@ import { fix4, h, name, replace, signed4 } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
-import { checkbox } from '../components/toolkit.js';
+import { checkbox, dropdown } from '../components/toolkit.js';
 import { rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
 
 type Filter = 'wins' | 'losses' | 'ties' | 'holes';
@@ -18,6 +18,8 @@ const filters = new Set<Filter>();
 let visible: number[] = [];
 let selected: string | undefined = host.state.selected as string | undefined;
 let depth = 10;
+/** Order of the chart and list: by Δ (the model's), or most divergent rankings first (lowest RBO). */
+let sortBy: 'delta' | 'divergence' = host.state.sortBy === 'divergence' ? 'divergence' : 'delta';
 
 const header = h('div');
 const canvas = h('canvas', { attrs: { id: 'deltas', 'aria-label': 'Per-query delta bar chart' } });
@@ -57,7 +59,18 @@ function show(m: DiffModel): void {
           if (on) filters.add(f);
           else filters.delete(f);
           redraw();
-        }))));
+        }),
+      ),
+      m.rbo ? h('span', {}, 'Sort') : null,
+      m.rbo ? Object.assign(dropdown([
+        { value: 'delta', label: 'by Δ' },
+        { value: 'divergence', label: 'most divergent rankings first (1 − RBO)' },
+      ], sortBy, (v) => {
+        sortBy = v === 'divergence' ? 'divergence' : 'delta';
+        host.state = { selected, sortBy };
+        redraw();
+      }, 'Rank-biased overlap of the two top-100 lists (p = 0.9, extrapolated), no judgements needed'), { id: 'sort' }) : null,
+      m.rboMean !== undefined ? h('span', { className: 'muted', attrs: { id: 'rbo-mean' } }, `mean RBO ${m.rboMean.toFixed(3)}`) : null));
   redraw();
   if (selected && m.queries.includes(selected)) void load(selected);
 }
@@ -66,6 +79,8 @@ function redraw(): void {
   const m = model!;
   visible = [];
   for (let i = 0; i < m.queries.length; i++) if (keep(i)) visible.push(i);
+  const rbo = m.rbo;
+  if (sortBy === 'divergence' && rbo) visible.sort((x, y) => rbo[x] - rbo[y] || x - y);
   perBar = Math.max(1, Math.ceil(visible.length / Math.max(200, canvas.clientWidth)));
   bars = [];
   for (let i = 0; i < visible.length; i += perBar) bars.push(visible[Math.min(visible.length - 1, i + (perBar >> 1))]);
@@ -78,6 +93,7 @@ function redraw(): void {
       h('td', {}, name(m.queries[i])),
       h('td', { className: 'text query-text', title: m.texts[i] }, h('bdi', {}, m.texts[i])),
       h('td', { className: d.cls }, d.text),
+      h('td', { className: 'rbo', title: 'Rank-biased overlap of the two top-100 lists' }, rbo ? `RBO ${rbo[i].toFixed(2)}` : ''),
       h('td', { className: 'range', title: 'Range of the delta over every grading of this query\'s holes' }, m.perQuery ? rangeText(m.perQuery.lo[i], m.perQuery.hi[i], true) : ''),
       h('td', {}, m.holes[i] ? 'holes' : ''));
   });
@@ -116,7 +132,7 @@ onThemeChange(() => {
 function select(queryId: string): void {
   selected = queryId;
   depth = 10;
-  host.state = { selected };
+  host.state = { selected, sortBy };
   for (const tr of list.querySelectorAll('tr')) tr.classList.toggle('selected', tr.getAttribute('data-query') === queryId);
   paintChart();
   void load(queryId);

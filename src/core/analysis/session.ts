@@ -1,4 +1,5 @@
 import { evaluate } from '../eval';
+import { runSimilarity } from '../eval/similarity';
 import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../eval/stats';
 import type { BeirQuery } from '../formats/beir';
 import { Qrels } from '../formats/qrels';
@@ -39,6 +40,8 @@ const TREC_MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'recip_rank', 'P.10',
 const EXTRA_COLUMNS = ['unj_10'];
 
 export const SIGNIFICANCE = { alpha: 0.05, trials: 10_000, seed: 1 } as const;
+/** Depth of the rankings compared without judgements (RBO) in the diff. */
+const SIMILARITY_DEPTH = 100;
 
 /** Per-query values of every RESULT_MEASURES column for one run, over the evaluated queries. */
 export interface Scores {
@@ -301,6 +304,7 @@ export class AnalysisSession {
       meanA: sa.means[mi],
       meanB: sb.means[mi],
       ...this.trustDiff(aKey, bKey, queries, order.map((i) => deltas[i])),
+      ...similarityDiff(ra, rb, queries),
     };
   }
 
@@ -501,6 +505,13 @@ export class AnalysisSession {
     for (const p of this.pool(keys, depth)) if (!seen.has(`${p.queryId}\t${p.docId}`)) items.push(p);
     return { items, meter: { a: this.ref(a), b: this.ref(b), measure: RESULT_MEASURES[0].label, verdict: j.verdict(SIGNIFICANCE.alpha), judged: j.judged } };
   }
+}
+
+/** RBO of the two runs per diff query (a query one run misses: 0, nothing shared) and its mean. */
+function similarityDiff(a: Run, b: Run, queries: string[]): Pick<DiffModel, 'rbo' | 'rboMean'> {
+  const sim = runSimilarity(a, b, 'rbo', SIMILARITY_DEPTH).perQuery;
+  const rbo = queries.map((q) => sim.get(q) ?? 0);
+  return { rbo, rboMean: rbo.length ? rbo.reduce((x, y) => x + y, 0) / rbo.length : 0 };
 }
 
 function drain(steps: Iterator<void>): void {

@@ -10,6 +10,7 @@ import { RESULT_MEASURES, scoreRun } from '../../../../src/core/analysis/session
 import { HoleRanges, ImpactJudging, RANGED } from '../../../../src/core/analysis/trust';
 import { evaluate } from '../../../../src/core/eval';
 import { HoleScorer, prepareHoles } from '../../../../src/core/eval/holes';
+import { runSimilarity } from '../../../../src/core/eval/similarity';
 import { Qrels, readQrels } from '../../../../src/core/formats/qrels';
 import { readRun, Run } from '../../../../src/core/formats/run';
 import { bruteForce, randomCase } from '../eval/holes/bruteForce';
@@ -191,6 +192,11 @@ test('session: results rows and the diff carry ranges and verdicts, the impact q
   d.deltas.forEach((x, i) => assert.ok(d.perQuery!.lo[i] - EPS <= x && x <= d.perQuery!.hi[i] + EPS, d.queries[i]));
   assert.ok(Math.abs(d.range!.delta - (d.meanB - d.meanA)) < 1e-9);
   assert.ok(d.intervalA!.lo <= d.meanA && d.meanA <= d.intervalA!.hi);
+  // The diff's RBO per query is the similarity module's (top 100, p = 0.9), a run against itself is 1.
+  const sim = runSimilarity(s.run(base), s.run(join(RUNS, FILES[1])), 'rbo', 100).perQuery;
+  d.queries.forEach((q, i) => assert.equal(d.rbo![i], sim.get(q), q));
+  assert.ok(Math.abs(d.rboMean! - d.rbo!.reduce((x, y) => x + y, 0) / d.rbo!.length) < 1e-12);
+  assert.ok(s.diff(base, base).rbo!.every((x) => Math.abs(x - 1) < 1e-9), 'a run is its own RBO 1');
   const q = s.impactQueue([base, join(RUNS, FILES[1]), join(RUNS, FILES[2])], 10)!;
   assert.equal(q.meter.judged, 0);
   assert.equal(q.meter.verdict.verdict, 'open');
