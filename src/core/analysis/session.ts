@@ -493,17 +493,33 @@ export class AnalysisSession {
    * then the other runs' holes in blind order; with the meter. Null with fewer than two runs.
    */
   impactQueue(keys: readonly string[], depth: number): { items: { queryId: string; docId: string }[]; meter: JudgingMeter } | null {
+    const j = this.impactJudging(keys, depth);
+    if (!j) return null;
+    const items = j.items();
+    const seen = new Set(items.map((p) => `${p.queryId}\t${p.docId}`));
+    for (const p of this.pool(keys, depth)) if (!seen.has(`${p.queryId}\t${p.docId}`)) items.push(p);
+    return { items, meter: this.meterOf(j) };
+  }
+
+  /** The impact order's meter alone (the Judge sidebar asks on every move). */
+  impactMeter(keys: readonly string[], depth: number): JudgingMeter | null {
+    const j = this.impactJudging(keys, depth);
+    return j && this.meterOf(j);
+  }
+
+  private meterOf(j: ImpactJudging): JudgingMeter {
+    return { a: this.ref(j.a), b: this.ref(j.b), measure: RESULT_MEASURES[0].label, verdict: j.verdict(SIGNIFICANCE.alpha), judged: j.judged };
+  }
+
+  /** The impact queue of the first two of `keys`, kept (and synced with the judgements) while they stay the same. */
+  private impactJudging(keys: readonly string[], depth: number): ImpactJudging | null {
     const [a, b] = keys.filter((k) => this.runs.has(k));
     if (a === undefined || b === undefined) return null;
     const runs = [this.entry(a).run, this.entry(b).run] as const;
     const c = this.impactCache;
     if (c && c.a === a && c.b === b && c.depth === depth && c.runs[0] === runs[0] && c.runs[1] === runs[1]) c.sync(this.effectiveQrels);
     else this.impactCache = new ImpactJudging(this.effectiveQrels, a, b, runs, depth, this.gradeScale(), this.relevanceLevel);
-    const j = this.impactCache!;
-    const items = j.items();
-    const seen = new Set(items.map((p) => `${p.queryId}\t${p.docId}`));
-    for (const p of this.pool(keys, depth)) if (!seen.has(`${p.queryId}\t${p.docId}`)) items.push(p);
-    return { items, meter: { a: this.ref(a), b: this.ref(b), measure: RESULT_MEASURES[0].label, verdict: j.verdict(SIGNIFICANCE.alpha), judged: j.judged } };
+    return this.impactCache!;
   }
 }
 

@@ -99,7 +99,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
       scores: s.annotatedScores(),
       message: queue.items.length === 0 ? 'The pool is empty: every top-ranked document of the pooled runs is judged.' : null,
       order: this.pooled.order,
-      meter: this.pooled.order === 'impact' ? (s.impactQueue(this.pooled.runs, this.pooled.depth)?.meter ?? null) : null,
+      meter: this.pooled.order === 'impact' ? s.impactMeter(this.pooled.runs, this.pooled.depth) : null,
     };
   }
 

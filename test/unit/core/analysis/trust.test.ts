@@ -209,5 +209,6 @@ test('session: results rows and the diff carry ranges and verdicts, the impact q
   const after = s.impactQueue([base, join(RUNS, FILES[1]), join(RUNS, FILES[2])], 10)!;
   assert.equal(after.meter.judged, 1);
   assert.ok(!after.items.some((p) => p.queryId === first.queryId && p.docId === first.docId));
+  assert.deepEqual(s.impactMeter([base, join(RUNS, FILES[1])], 10), after.meter);
   assert.equal(s.impactQueue([base], 10), null, 'one run: nothing to compare');
 });
