@@ -58,7 +58,55 @@ export interface ResultsRow extends RunRef {
   /** Against the baseline, by measure index (null for the baseline itself and for untested measures). */
   vsBaseline: (Comparison | null)[] | null;
   lengths: LengthSummary;
+  /**
+   * By measure: the range the mean (with the user's judgements) can take over every grading of the holes left
+   * in the top-10 pool of the shown runs (null where no range is computed: coverage measures).
+   */
+  intervals?: (ScoreRange | null)[];
+  /** By measure, against the baseline under the same holes: settled or open (null for the baseline). */
+  settled?: (HoleVerdict | null)[] | null;
 }
+
+/** The range of a score over every grading of the remaining holes (holes: how many are left). */
+export interface ScoreRange {
+  lo: number;
+  hi: number;
+  /** False when the range is a sound bound, not the tightest (too many holes for an exact search). */
+  exact: boolean;
+  holes: number;
+  /** The mean with unjudged documents dropped from the rankings (trec_eval -J), where known. */
+  judgedOnly?: number;
+}
+
+/**
+ * A comparison under holes: the range of the mean difference (this run minus the other) over every grading
+ * of the holes, the same grading for both runs. Settled when no grading can change the sign.
+ */
+export interface HoleVerdict extends ScoreRange {
+  delta: number;
+  verdict: 'settled' | 'open';
+  /** 1: this run better under every grading, -1: worse, 0: open (or a tie under every grading). */
+  direction: 1 | -1 | 0;
+  /** Queries, and their holes, that keep it open (0 when settled). */
+  openQueries: number;
+  openHoles: number;
+  /** Paired t-test at alpha: significant now, and whether some grading loses it, or gains it. */
+  significant: boolean;
+  canLose: boolean;
+  canGain: boolean;
+}
+
+/** The judging loop's meter: the comparison of two pooled runs the impact order works on. */
+export interface JudgingMeter {
+  a: RunRef;
+  b: RunRef;
+  measure: string;
+  verdict: HoleVerdict;
+  /** Holes of the two runs judged since the queue was made. */
+  judged: number;
+}
+
+export type QueueOrder = 'blind' | 'impact';
 
 export interface ResultsModel {
   dataset: string;
@@ -109,6 +157,18 @@ export interface DiffModel {
   originalB: number;
   /** The user's judgements in effect on the split (0: both figures are the original ones). */
   judgements: number;
+  /** b - a under the remaining holes; perQuery: the range of each query's delta, parallel to `queries`. */
+  range?: HoleVerdict;
+  perQuery?: { lo: number[]; hi: number[] };
+  /** The range of each mean over the holes. */
+  intervalA?: ScoreRange;
+  intervalB?: ScoreRange;
+  /**
+   * Rank-biased overlap of the two top-100 lists per query (p = 0.9, extrapolated, equal scores as ties; no
+   * judgements needed), parallel to `queries`, and its mean: the diff can sort by divergence (1 - RBO).
+   */
+  rbo?: number[];
+  rboMean?: number;
 }
 
 export interface RankedDoc {
@@ -159,6 +219,10 @@ export interface HolesModel {
   poolSize: number;
   remaining: number;
   grades: number[];
+  /** Queue order: blind (a hash of the document id) or impact (what decides the first two pooled runs). */
+  order?: QueueOrder;
+  /** With the impact order (two or more pooled runs): how open their comparison still is. */
+  meter?: JudgingMeter | null;
 }
 
 /** One item of the annotation queue. No run names: the judge is blind to which run retrieved it. */
@@ -186,6 +250,8 @@ export interface AnnotationState {
   scores: { label: string; original: number; annotated: number }[];
   /** Why nothing can be judged, when nothing can. */
   message: string | null;
+  order?: QueueOrder;
+  meter?: JudgingMeter | null;
 }
 
 export interface ViewRequests {
@@ -200,7 +266,7 @@ export interface ViewRequests {
     judge: { params: { queryId: string; docId: string; grade: number }; result: null };
   };
   holes: {
-    setPool: { params: { runs: string[]; depth: number }; result: null };
+    setPool: { params: { runs: string[]; depth: number; order?: QueueOrder }; result: null };
     annotate: { params: Record<string, never>; result: null };
     judge: { params: { queryId: string; docId: string; grade: number }; result: null };
   };
@@ -208,6 +274,8 @@ export interface ViewRequests {
     judge: { params: { grade: number }; result: null };
     move: { params: { by: number }; result: null };
     undo: { params: Record<string, never>; result: null };
+    /** The same pool in the other order (impact: by what decides the first two pooled runs). */
+    setOrder: { params: { order: QueueOrder }; result: null };
   };
 }
 

@@ -55,7 +55,7 @@ test('holes panel: both definitions labelled; pool controls and inline grades po
   assert.equal(await v.page.locator('#queue tbody tr').count(), 200);
   await v.page.locator('#pool-runs vscode-checkbox').first().click();
   const req = await v.answer('setPool', null);
-  assert.deepEqual(req.params, { runs: [RUNS[1]], depth: 10 });
+  assert.deepEqual(req.params, { runs: [RUNS[1]], depth: 10, order: 'blind' });
   const first = m.queue[0];
   const row = v.page.locator('#queue tbody tr').first();
   await row.locator('.grade.hole').click();

@@ -1,10 +1,11 @@
 // Hole-annotation sidebar: one (query, document) pair at a time, keyboard first, blind to the runs.
-import type { AnnotationState } from '../../src/protocol/webview.js';
+import type { AnnotationState, QueueOrder } from '../../src/protocol/webview.js';
 import { fix4, h, name, replace } from '../components/dom.js';
 import { gradeClass, gradeText } from '../components/grades.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
-import { button } from '../components/toolkit.js';
+import { button, dropdown } from '../components/toolkit.js';
+import { meterNode } from '../components/trust.js';
 
 const app = document.getElementById('app')!;
 const host = new Host<'annotate'>({ state: render });
@@ -40,10 +41,19 @@ const judge = (grade: number) => send(() => host.request('judge', { grade }), `s
 const move = (by: number) => send(() => host.request('move', { by }), '');
 const undo = () => send(() => host.request('undo', {}), 'undoing…');
 
+/** Blind (hash) order or impact order of the same pool. */
+function orderChoice(order: QueueOrder): HTMLElement {
+  return Object.assign(dropdown([
+    { value: 'blind', label: 'blind order' },
+    { value: 'impact', label: 'impact order' },
+  ], order, (v) => send(() => host.request('setOrder', { order: v === 'impact' ? 'impact' : 'blind' }), 'reordering…'),
+  'Impact: first the holes whose judgement can most narrow the comparison of the first two pooled runs; still blind to which run retrieved them'), { id: 'order' });
+}
+
 function render(s: AnnotationState): void {
   state = s;
   if (!s.item) {
-    replace(app, h('p', { attrs: { id: 'message' } }, s.message ?? 'Nothing to judge.'), status);
+    replace(app, h('p', { attrs: { id: 'message' } }, s.message ?? 'Nothing to judge.'), s.meter ? meterNode(s.meter) : null, status);
     return;
   }
   const it = s.item;
@@ -52,6 +62,8 @@ function render(s: AnnotationState): void {
     h('div', { className: 'toolbar' },
       h('strong', { attrs: { id: 'progress' } }, `${s.index + 1} of ${s.total}`),
       h('span', { className: 'muted' }, `${s.judged} judged · `, name(s.dataset), ` (${s.split})`)),
+    s.order ? orderChoice(s.order) : null,
+    s.meter ? meterNode(s.meter) : null,
     h('div', { className: 'muted' }, 'Query ', name(it.queryId)),
     h('p', { attrs: { id: 'query', dir: 'auto' } }, it.queryText),
     h('div', { className: 'muted' }, 'Document ', name(it.docId)),

@@ -5,7 +5,8 @@ import { fix4, h, name, replace, signed4 } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
-import { checkbox } from '../components/toolkit.js';
+import { checkbox, dropdown } from '../components/toolkit.js';
+import { rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
 
 type Filter = 'wins' | 'losses' | 'ties' | 'holes';
 const app = document.getElementById('app')!;
@@ -17,6 +18,8 @@ const filters = new Set<Filter>();
 let visible: number[] = [];
 let selected: string | undefined = host.state.selected as string | undefined;
 let depth = 10;
+/** Order of the chart and list: by Δ (the model's), or most divergent rankings first (lowest RBO). */
+let sortBy: 'delta' | 'divergence' = host.state.sortBy === 'divergence' ? 'divergence' : 'delta';
 
 const header = h('div');
 const canvas = h('canvas', { attrs: { id: 'deltas', 'aria-label': 'Per-query delta bar chart' } });
@@ -49,13 +52,28 @@ function show(m: DiffModel): void {
       name(m.a.label), ` ${fix4(m.meanA)}${m.judgements > 0 ? ` (original ${fix4(m.originalA)})` : ''}, `,
       name(m.b.label), ` ${fix4(m.meanB)}${m.judgements > 0 ? ` (original ${fix4(m.originalB)})` : ''}. Bars are `,
       name(m.b.label), ' minus ', name(m.a.label), m.judgements > 0 ? ', with your judgements' : '', '; click one to compare the rankings.'),
+    m.range ? h('p', { attrs: { id: 'verdict' } },
+      `Δ ${m.measure} ${signed4(m.range.delta).text}, over every grading of the holes left `, h('strong', {}, rangeText(m.range.lo, m.range.hi, true)),
+      ': ', h('strong', { className: `verdict ${m.range.verdict}` }, verdictText(m.range)), ` (${significanceText(m.range)}).`,
+      m.intervalA && m.intervalB ? h('span', { className: 'muted', attrs: { id: 'mean-ranges' } }, ' Means over the holes: ', name(m.a.label), rangeNode(m.intervalA), ', ', name(m.b.label), rangeNode(m.intervalB), '.') : null) : null,
     h('div', { className: 'toolbar', attrs: { id: 'filters' } },
       ...([['wins', `wins (${wins})`], ['losses', `losses (${losses})`], ['ties', `ties (${m.queries.length - wins - losses})`], ['holes', 'has holes']] as [Filter, string][]).map(([f, label]) =>
         checkbox(label, filters.has(f), (on) => {
           if (on) filters.add(f);
           else filters.delete(f);
           redraw();
-        }))));
+        }),
+      ),
+      m.rbo ? h('span', {}, 'Sort') : null,
+      m.rbo ? Object.assign(dropdown([
+        { value: 'delta', label: 'by Δ' },
+        { value: 'divergence', label: 'most divergent rankings first (1 − RBO)' },
+      ], sortBy, (v) => {
+        sortBy = v === 'divergence' ? 'divergence' : 'delta';
+        host.state = { selected, sortBy };
+        redraw();
+      }, 'Rank-biased overlap of the two top-100 lists (p = 0.9, extrapolated), no judgements needed'), { id: 'sort' }) : null,
+      m.rboMean !== undefined ? h('span', { className: 'muted', attrs: { id: 'rbo-mean' } }, `mean RBO ${m.rboMean.toFixed(3)}`) : null));
   redraw();
   if (selected && m.queries.includes(selected)) void load(selected);
 }
@@ -64,6 +82,8 @@ function redraw(): void {
   const m = model!;
   visible = [];
   for (let i = 0; i < m.queries.length; i++) if (keep(i)) visible.push(i);
+  const rbo = m.rbo;
+  if (sortBy === 'divergence' && rbo) visible.sort((x, y) => rbo[x] - rbo[y] || x - y);
   perBar = Math.max(1, Math.ceil(visible.length / Math.max(200, canvas.clientWidth)));
   bars = [];
   for (let i = 0; i < visible.length; i += perBar) bars.push(visible[Math.min(visible.length - 1, i + (perBar >> 1))]);
@@ -76,6 +96,8 @@ function redraw(): void {
       h('td', {}, name(m.queries[i])),
       h('td', { className: 'text query-text', title: m.texts[i] }, h('bdi', {}, m.texts[i])),
       h('td', { className: d.cls }, d.text),
+      h('td', { className: 'rbo', title: 'Rank-biased overlap of the two top-100 lists' }, rbo ? `RBO ${rbo[i].toFixed(2)}` : ''),
+      h('td', { className: 'range', title: 'Range of the delta over every grading of this query\'s holes' }, m.perQuery ? rangeText(m.perQuery.lo[i], m.perQuery.hi[i], true) : ''),
       h('td', {}, m.holes[i] ? 'holes' : ''));
   });
   replace(list, h('table', { attrs: { id: 'queries' } }, h('tbody', {}, ...rows)), visible.length > 500 ? h('p', { className: 'muted' }, `… and ${visible.length - 500} more in the chart`) : null);
@@ -113,7 +135,7 @@ onThemeChange(() => {
 function select(queryId: string): void {
   selected = queryId;
   depth = 10;
-  host.state = { selected };
+  host.state = { selected, sortBy };
   for (const tr of list.querySelectorAll('tr')) tr.classList.toggle('selected', tr.getAttribute('data-query') === queryId);
   paintChart();
   void load(queryId);
@@ -153,11 +175,23 @@ function docRow(d: RankedDoc, q: QueryDetail): HTMLElement {
     h('div', { className: 'snippet', attrs: { dir: 'auto' } }, ...highlight(d.snippet, q.text)));
 }
 
+/** This query's b - a and its range over the query's holes (what judging them can still do). */
+function queryRange(queryId: string): HTMLElement | null {
+  const m = model!;
+  const i = m.queries.indexOf(queryId);
+  if (i < 0 || !m.perQuery) return null;
+  const [lo, hi] = [m.perQuery.lo[i], m.perQuery.hi[i]];
+  return h('p', { className: 'muted', attrs: { id: 'query-range' } },
+    `Δ ${signed4(m.deltas[i]).text}; over every grading of this query's holes `, h('strong', {}, rangeText(lo, hi, true)),
+    lo > 1e-12 || hi < -1e-12 ? ': the sign is settled.' : hi - lo > 1e-12 ? ': judging them can change the sign.' : '.');
+}
+
 function renderDetail(q: QueryDetail): void {
   const m = model!;
   replace(detail,
     h('h2', {}, 'Query ', name(q.queryId)),
     h('p', { attrs: { id: 'query-text', dir: 'auto' } }, q.text),
+    queryRange(q.queryId),
     h('div', { className: 'columns' },
       h('div', { attrs: { id: 'list-a' } }, h('h2', {}, 'a: ', name(m.a.label), ` (${fix4(q.scoreA)})`), ...q.a.map((d) => docRow(d, q))),
       h('div', { attrs: { id: 'list-b' } }, h('h2', {}, 'b: ', name(m.b.label), ` (${fix4(q.scoreB)})`), ...q.b.map((d) => docRow(d, q)))),

@@ -4,6 +4,7 @@ import { fix4, h, isolate, name, replace } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
 import { Host } from '../components/host.js';
 import { button, checkbox, dropdown } from '../components/toolkit.js';
+import { meterNode } from '../components/trust.js';
 
 type Model = ViewEvents['holes']['model'];
 const app = document.getElementById('app')!;
@@ -26,7 +27,8 @@ function report(p: Promise<unknown>, done?: string): void {
 function render(m: Model): void {
   let pooled = new Set(m.pooled);
   let depth = m.depth;
-  const setPool = () => report(host.request('setPool', { runs: [...pooled], depth }));
+  let order = m.order ?? 'blind';
+  const setPool = () => report(host.request('setPool', { runs: [...pooled], depth, order }));
   replace(
     app,
     h('h1', {}, 'Holes: ', name(m.dataset), ` (${m.split})`),
@@ -53,8 +55,18 @@ function render(m: Model): void {
         setPool();
       }),
       h('span', { attrs: { id: 'pool-size' } }, `${m.poolSize} distinct (query, document) pairs pooled from the top ${m.depth} of ${m.pooled.length} runs; ${m.remaining} still unjudged.`),
+      h('span', {}, 'Order'),
+      Object.assign(dropdown([
+        { value: 'blind', label: 'blind (hash of the document)' },
+        { value: 'impact', label: 'impact (what decides the first two runs)' },
+      ], order, (v) => {
+        order = v === 'impact' ? 'impact' : 'blind';
+        setPool();
+      }, 'Impact: holes first whose judgement can most narrow the comparison of the first two pooled runs; still blind to which run retrieved them'), { id: 'order' }),
       button('Judge in the sidebar', () => report(host.request('annotate', {})), { id: 'annotate' }),
       status),
+    m.order === 'impact' && !m.meter ? h('p', { className: 'muted', attrs: { id: 'meter' } }, 'Pool two runs or more for the impact order: it works on the comparison of the first two.') : null,
+    m.meter ? meterNode(m.meter) : null,
     h('table', { attrs: { id: 'queue' } },
       h('thead', {}, h('tr', {}, ...['Query', 'Text', 'Document', 'Grade'].map((t) => h('th', { className: 'text' }, t)))),
       h('tbody', {}, ...m.queue.map((p) =>
@@ -63,6 +75,7 @@ function render(m: Model): void {
           h('td', { className: 'text', title: p.queryText }, h('bdi', {}, p.queryText.length > 80 ? `${p.queryText.slice(0, 79)}…` : p.queryText)),
           h('td', { className: 'text' }, name(p.docId)),
           h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`), m.dataset)))))),
-    m.queue.length < m.poolSize ? h('p', { className: 'muted' }, `The first ${m.queue.length} pairs are listed; the sidebar takes them all.`) : null,
+    // The impact order lists only the pairs still unjudged.
+    m.queue.length < (m.order === 'impact' ? m.remaining : m.poolSize) ? h('p', { className: 'muted' }, `The first ${m.queue.length} pairs are listed; the sidebar takes them all.`) : null,
   );
 }

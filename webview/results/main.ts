@@ -1,9 +1,10 @@
 // Results panel: runs x measures, significance against a chosen baseline, top-10 document lengths, export.
-import type { ExportFormat, LengthSummary, ResultsModel, ResultsRow } from '../../src/protocol/webview.js';
+import type { ExportFormat, HoleVerdict, LengthSummary, ResultsModel, ResultsRow } from '../../src/protocol/webview.js';
 import { fix4, h, isolate, name, pValue, replace, signed4, svg } from '../components/dom.js';
 import { Host } from '../components/host.js';
 import { sortable } from '../components/table.js';
 import { button, dropdown } from '../components/toolkit.js';
+import { rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
 
 const app = document.getElementById('app')!;
 const host = new Host<'results'>({ model: render });
@@ -47,6 +48,9 @@ function render(m: ResultsModel): void {
       'Against ', name(base?.label ?? '?'), ': ', h('span', { className: 'sig' }, '*'), ' paired t-test, ', h('span', { className: 'sig' }, '†'),
       ` randomization test (${m.trials.toLocaleString()} trials, seed ${m.seed}), each significant at ${m.alpha} after Holm-Bonferroni over the ${Math.max(0, m.rows.length - 1)} compared runs; coloured by the sign of Δ (`,
       h('span', { className: 'better' }, 'better'), ', ', h('span', { className: 'worse' }, 'worse'), '). Click a column header to sort, a cell then Copy to copy it.'),
+    m.rows.some((r) => r.intervals) ? h('p', { className: 'muted', attrs: { id: 'ranges-legend' } },
+      '[low, high]: the range the mean can take over every grading of the holes (unjudged documents) left in the top 10 of the runs shown, with your judgements; ' +
+      'nDCG is not monotone in a hole\'s grade, so the high end is not "every hole relevant". ≈ marks a sound bound where an exact search would take too long.') : null,
     h('h2', {}, 'Significance against the baseline'),
     m.significancePending ? h('p', { className: 'muted', attrs: { id: 'significance-pending' } }, 'Computing the tests…') : significanceTable(m),
     h('h2', {}, 'Top-10 document length'),
@@ -66,12 +70,17 @@ function resultsTable(m: ResultsModel): HTMLTableElement {
         const c = r.vsBaseline?.[mi];
         const marks = c ? (c.tPHolm <= m.alpha ? '*' : '') + (c.randPHolm <= m.alpha ? '†' : '') : '';
         const d = c ? signed4(c.delta) : undefined;
-        const title = c ? `Δ ${d!.text}; t-test p ${pValue(c.tP)} (Holm ${pValue(c.tPHolm)}); randomization p ${pValue(c.randP)} (Holm ${pValue(c.randPHolm)}); W/T/L ${c.wins}/${c.ties}/${c.losses}` : undefined;
+        const under = r.settled?.[mi];
+        const holes = under ? `; under the holes Δ ${rangeText(under.lo, under.hi, true)}, ${verdictText(under)}, ${significanceText(under)}` : '';
+        const title = c ? `Δ ${d!.text}; t-test p ${pValue(c.tP)} (Holm ${pValue(c.tPHolm)}); randomization p ${pValue(c.randP)} (Holm ${pValue(c.randPHolm)}); W/T/L ${c.wins}/${c.ties}/${c.losses}${holes}` : undefined;
+        const range = r.intervals?.[mi];
         // The markers sit in a fixed-width slot after the figure, so decimals align down a column.
         return h('td', { title, attrs: { 'data-measure': m.measures[mi].key, 'data-value': fix4(v) } },
           h('span', { className: 'num' }, fix4(v)),
           h('span', { className: `marks${marks ? ` sig ${d!.cls}` : ''}` }, marks),
-          annotated && r.annotated ? h('div', { className: 'delta', title: 'with your judgements' }, `annotated ${fix4(r.annotated[mi])}`) : null);
+          // The range is over the holes left after the user's judgements: it goes with the annotated figure.
+          range && !r.annotated ? rangeNode(range) : null,
+          annotated && r.annotated ? h('div', { className: 'delta', title: 'with your judgements' }, `annotated ${fix4(r.annotated[mi])}`, range ? rangeNode(range) : null) : null);
       });
       const diff = r.key === m.baseline ? null : button('Diff', () => act(host.request('openDiff', { a: m.baseline, b: r.key })), { secondary: true, title: 'Per-query differences against the baseline' });
       return h('tr', { className: r.key === m.baseline ? 'baseline' : '', attrs: { 'data-run': r.key } },
@@ -91,12 +100,23 @@ function significanceTable(m: ResultsModel): HTMLTableElement {
         h('td', { className: d.cls, attrs: { 'data-value': d.text.replace('\u2212', '-') } }, d.text),
         h('td', { className: sig(c.tPHolm), attrs: { 'data-value': String(c.tPHolm) } }, `${pValue(c.tP)} (${pValue(c.tPHolm)})`),
         h('td', { className: sig(c.randPHolm), attrs: { 'data-value': String(c.randPHolm) } }, `${pValue(c.randP)} (${pValue(c.randPHolm)})`),
-        h('td', {}, `${c.wins} / ${c.ties} / ${c.losses}`)));
+        h('td', {}, `${c.wins} / ${c.ties} / ${c.losses}`),
+        ...holesCells(r.settled?.[mi] ?? null)));
     });
   }
   return sortable(h('table', { attrs: { id: 'significance' } },
-    h('thead', {}, h('tr', {}, ...['Run', 'Measure', 'Δ', 't-test p (Holm)', 'randomization p (Holm)', 'wins / ties / losses'].map((t) => h('th', {}, t)))),
+    h('thead', {}, h('tr', {}, ...['Run', 'Measure', 'Δ', 't-test p (Holm)', 'randomization p (Holm)', 'wins / ties / losses', 'Δ over the holes', 'verdict'].map((t) => h('th', {}, t)))),
     h('tbody', {}, ...rows)));
+}
+
+/** The comparison under holes: the range of Δ, and settled or open (with what judging can do to significance). */
+function holesCells(v: HoleVerdict | null): HTMLTableCellElement[] {
+  if (!v) return [h('td', {}, ''), h('td', {}, '')];
+  const range = rangeNode(v, true);
+  return [
+    h('td', { attrs: { 'data-value': String(v.lo) } }, range),
+    h('td', { className: `verdict ${v.verdict}`, attrs: { 'data-value': v.verdict } }, verdictText(v), h('div', { className: 'delta' }, significanceText(v))),
+  ];
 }
 
 /** Tick values for an axis from 0 to `max`: about five, at 1, 2 or 5 times a power of ten. */

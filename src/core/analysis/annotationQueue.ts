@@ -21,8 +21,26 @@ interface Done extends QueueItem {
 export class AnnotationQueue {
   index = 0;
   private readonly history: Done[] = [];
+  private list: readonly QueueItem[];
 
-  constructor(readonly items: readonly QueueItem[]) {}
+  constructor(items: readonly QueueItem[]) {
+    this.list = items;
+  }
+
+  get items(): readonly QueueItem[] {
+    return this.list;
+  }
+
+  /**
+   * For an order that changes with each judgement (impact): the items from the current one on become `next`,
+   * less those already passed (kept, so moving back and undo still find them).
+   */
+  reorder(next: readonly QueueItem[]): void {
+    const kept = this.list.slice(0, this.index);
+    const passed = new Set(kept.map((i) => `${i.queryId}\t${i.docId}`));
+    this.list = [...kept, ...next.filter((i) => !passed.has(`${i.queryId}\t${i.docId}`))];
+    if (this.index >= this.list.length) this.index = Math.max(0, this.list.length - 1);
+  }
 
   get current(): QueueItem | undefined {
     return this.items[this.index];

@@ -1,5 +1,6 @@
 import { evaluate, summaryOf, type Column, type EvalResult } from '../eval';
 import { judgedDocsTable } from '../eval/judgementTable';
+import { runSimilarity } from '../eval/similarity';
 import { encodeId, type IdTable } from '../formats/idTable';
 import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../eval/stats';
 import type { BeirQuery } from '../formats/beir';
@@ -9,6 +10,7 @@ import type {
   Comparison,
   DiffModel,
   HoleRow,
+  JudgingMeter,
   LengthSummary,
   MeasureColumn,
   Move,
@@ -18,6 +20,7 @@ import type {
   ResultsRow,
   RunRef,
 } from '../../protocol/webview';
+import { HoleRanges, ImpactJudging, RANGED } from './trust';
 import { snippet } from './text';
 
 /** Where the views read documents: by offset from the corpus file (the store's index, or a CorpusIndex). */
@@ -49,6 +52,8 @@ const EXTRA_COLUMNS = ['unj_10'];
 const HOLE_DEPTH = 10;
 
 export const SIGNIFICANCE = { alpha: 0.05, trials: 10_000, seed: 1 } as const;
+/** Depth of the rankings compared without judgements (RBO) in the diff. */
+const SIMILARITY_DEPTH = 100;
 
 /** Per-query values of every column for one run, over the evaluated queries. */
 export interface Scores {
@@ -264,6 +269,7 @@ export class AnalysisSession {
         annotated: this.overlay.size ? this.scores(k, 'effective').means.slice(0, RESULT_MEASURES.length) : null,
         vsBaseline: comparisons?.get(k) ?? null,
         lengths: (e.lengths ??= this.lengthSummary(e.run)),
+        ...this.trustRow(k, baseline),
       };
     });
     return {
@@ -349,6 +355,8 @@ export class AnalysisSession {
       originalA: this.scores(aKey, 'original').means[mi],
       originalB: this.scores(bKey, 'original').means[mi],
       judgements: this.judgementCount,
+      ...this.trustDiff(aKey, bKey, queries, order.map((i) => deltas[i])),
+      ...similarityDiff(ra, rb, queries),
     };
   }
 
@@ -528,6 +536,87 @@ export class AnalysisSession {
     }
     return boxSummary(perQueryMeans);
   }
+
+  // Trust under holes (issue 15): ranges over every grading of the holes left; the mathematics is in
+  // src/core/eval/holes, the per-query bookkeeping in trust.ts.
+  private holeRangesCache: HoleRanges | undefined;
+  private impactCache: ImpactJudging | undefined;
+
+  /** Ranges under the holes of the top-10 pool of this session's runs, up to date (changed queries re-ranged). */
+  holeRanges(): HoleRanges {
+    const runs = new Map([...this.runs].map(([k, e]) => [k, e.run] as const));
+    const scale = this.gradeScale();
+    if (this.holeRangesCache?.fits(runs, scale, this.relevanceLevel)) this.holeRangesCache.update(this.effectiveQrels);
+    else this.holeRangesCache = new HoleRanges({ qrels: this.effectiveQrels, runs, scale, relevanceLevel: this.relevanceLevel });
+    return this.holeRangesCache;
+  }
+
+  /** A results row's ranges (with the user's judgements) and, against the baseline, settled or open. */
+  private trustRow(key: string, baseline: string | undefined): Pick<ResultsRow, 'intervals' | 'settled'> {
+    const h = this.holeRanges();
+    const queries = this.scores(key, 'effective').queries;
+    const base = baseline === undefined || baseline === key ? undefined : new Set(this.scores(baseline, 'effective').queries);
+    const both = base && queries.filter((q) => base.has(q));
+    return {
+      intervals: RESULT_MEASURES.map((m) => (m.key in RANGED ? h.range(key, m.key, queries) : null)),
+      settled: both ? RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? h.verdict(key, baseline!, m.key, both, SIGNIFICANCE.alpha) : null)) : null,
+    };
+  }
+
+  /** The diff's b - a under the holes: the range of the mean and the verdict, per query, and each mean's range. */
+  private trustDiff(aKey: string, bKey: string, queries: string[], deltas: number[]): Pick<DiffModel, 'range' | 'perQuery' | 'intervalA' | 'intervalB'> {
+    const h = this.holeRanges();
+    const column = RESULT_MEASURES[0].key;
+    const byQuery = new Map(h.queryDeltas(bKey, aKey, column).map((d) => [d.qid, d]));
+    return {
+      range: h.verdict(bKey, aKey, column, queries, SIGNIFICANCE.alpha),
+      perQuery: { lo: queries.map((q, i) => byQuery.get(q)?.lo ?? deltas[i]), hi: queries.map((q, i) => byQuery.get(q)?.hi ?? deltas[i]) },
+      intervalA: h.range(aKey, column, this.scores(aKey, 'effective').queries),
+      intervalB: h.range(bKey, column, this.scores(bKey, 'effective').queries),
+    };
+  }
+
+  /**
+   * The pool of `keys` at `depth` in impact order: the unjudged holes of the first two runs by how much judging
+   * them is expected to narrow their comparison on nDCG@10 (blind: no run, ties shuffled with a fixed seed),
+   * then the other runs' holes in blind order; with the meter. Null with fewer than two runs.
+   */
+  impactQueue(keys: readonly string[], depth: number): { items: { queryId: string; docId: string }[]; meter: JudgingMeter } | null {
+    const j = this.impactJudging(keys, depth);
+    if (!j) return null;
+    const items = j.items();
+    const seen = new Set(items.map((p) => `${p.queryId}\t${p.docId}`));
+    for (const p of this.pool(keys, depth)) if (!seen.has(`${p.queryId}\t${p.docId}`)) items.push(p);
+    return { items, meter: this.meterOf(j) };
+  }
+
+  /** The impact order's meter alone (the Judge sidebar asks on every move). */
+  impactMeter(keys: readonly string[], depth: number): JudgingMeter | null {
+    const j = this.impactJudging(keys, depth);
+    return j && this.meterOf(j);
+  }
+
+  private meterOf(j: ImpactJudging): JudgingMeter {
+    return { a: this.ref(j.a), b: this.ref(j.b), measure: RESULT_MEASURES[0].label, verdict: j.verdict(SIGNIFICANCE.alpha), judged: j.judged };
+  }
+
+  /** The impact queue of the first two of `keys`, kept (and synced with the judgements) while they stay the same. */
+  private impactJudging(keys: readonly string[], depth: number): ImpactJudging | null {
+    const [a, b] = keys.filter((k) => this.runs.has(k));
+    if (a === undefined || b === undefined) return null;
+    const runs = [this.entry(a).run, this.entry(b).run] as const;
+    const c = this.impactCache;
+    if (c && c.a === a && c.b === b && c.depth === depth && c.runs[0] === runs[0] && c.runs[1] === runs[1]) c.sync(this.effectiveQrels);
+    else this.impactCache = new ImpactJudging(this.effectiveQrels, a, b, runs, depth, this.gradeScale(), this.relevanceLevel);
+    return this.impactCache!;
+  }
+}
+
+/** RBO of the two runs per diff query (a query one run misses: 0, nothing shared) and its mean. */
+function similarityDiff(a: Run, b: Run, queries: string[]): Pick<DiffModel, 'rbo' | 'rboMean'> {
+  const sim = runSimilarity(a, b, 'rbo', SIMILARITY_DEPTH).perQuery;
+  const rbo = queries.map((q) => sim.get(q) ?? 0);
+  return { rbo, rboMean: rbo.length ? rbo.reduce((x, y) => x + y, 0) / rbo.length : 0 };
 }
 
 function drain(steps: Iterator<void>): void {

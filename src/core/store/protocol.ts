@@ -2,7 +2,7 @@ import type { Judgement } from './annotations';
 import type { EvaluationSettings } from './metrics';
 import type { Problem } from './problems';
 import type { DatasetNode, DocumentText, IndexSummary } from './model';
-import type { AnnotationItem, DiffModel, QueryDetail, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
+import type { AnnotationItem, DiffModel, JudgingMeter, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
 
 /** An open split as the engine describes it to the host. */
 export interface SplitInfo {
@@ -31,6 +31,7 @@ export interface PairState {
   /** Whether the pair's query and document are in the dataset (the item's texts say so in words otherwise). */
   found: { query: boolean; doc: boolean };
   scores: { label: string; original: number; annotated: number }[];
+  meter: JudgingMeter | null;
 }
 
 /**
@@ -74,11 +75,14 @@ export interface StoreRequests {
   diff: { args: { key: string; a: string; b: string }; result: DiffModel };
   queryDetail: { args: { key: string; a: string; b: string; queryId: string; depth: number }; result: QueryDetail };
   /** The holes panel: Hole@10 of every run, and the depth-k pool of the chosen runs (first `listed` items). */
-  holes: { args: { key: string; runs: string[]; depth: number; listed: number }; result: ViewEvents['holes']['model'] };
+  holes: { args: { key: string; runs: string[]; depth: number; listed: number; order?: QueueOrder }; result: ViewEvents['holes']['model'] };
   /** The depth-k pool of unjudged pairs of `runs` (the user's judgements kept in it), and the first still unjudged. */
-  pool: { args: { key: string; runs: string[]; depth: number }; result: { items: { queryId: string; docId: string }[]; firstUnjudged: number } };
-  /** What the Judge sidebar shows for one pair (or only the split's figures, without a pair). */
-  pair: { args: { key: string; queryId?: string; docId?: string }; result: PairState };
+  pool: { args: { key: string; runs: string[]; depth: number; order?: QueueOrder }; result: { items: { queryId: string; docId: string }[]; firstUnjudged: number } };
+  /**
+   * What the Judge sidebar shows for one pair (or only the split's figures, without a pair); with `impact`, the
+   * meter of the comparison the impact order works on.
+   */
+  pair: { args: { key: string; queryId?: string; docId?: string; impact?: { runs: string[]; depth: number } }; result: PairState };
   /** One run's summary figures on the split by trec_eval value name, on the original qrels and with the user's judgements. */
   runSummary: {
     args: { key: string; run: string };

@@ -68,6 +68,8 @@ export class SplitViews {
     const s = this.session(a.key);
     const runs = a.runs.filter((k) => s.hasRun(k));
     const pool = s.pool(runs, a.depth, s.userJudged());
+    const order = a.order ?? 'blind';
+    const impact = order === 'impact' ? s.impactQueue(runs, a.depth) : null;
     return {
       dataset: s.datasetName,
       split: s.split,
@@ -77,13 +79,16 @@ export class SplitViews {
       poolSize: pool.length,
       remaining: pool.filter((p) => s.grade(p.queryId, p.docId) === null).length,
       grades: s.gradeScale(),
-      queue: pool.slice(0, a.listed).map((p) => ({ ...p, queryText: s.queries.get(p.queryId)?.text ?? '', grade: s.grade(p.queryId, p.docId) })),
+      order,
+      meter: impact?.meter ?? null,
+      queue: (impact?.items ?? pool).slice(0, a.listed).map((p) => ({ ...p, queryText: s.queries.get(p.queryId)?.text ?? '', grade: s.grade(p.queryId, p.docId) })),
     };
   }
 
   pool(a: Args<'pool'>): Result<'pool'> {
     const s = this.session(a.key);
-    const items = s.pool(a.runs.filter((k) => s.hasRun(k)), a.depth, s.userJudged());
+    const runs = a.runs.filter((k) => s.hasRun(k));
+    const items = (a.order === 'impact' ? s.impactQueue(runs, a.depth)?.items : undefined) ?? s.pool(runs, a.depth, s.userJudged());
     const first = items.findIndex((p) => s.grade(p.queryId, p.docId) === null);
     return { items, firstUnjudged: first < 0 ? 0 : first };
   }
@@ -103,7 +108,8 @@ export class SplitViews {
         grade: s.grade(a.queryId, a.docId),
       };
     }
-    return { judged: s.judgementCount, grades: s.gradeScale(), item, found, scores: s.annotatedScores() };
+    const meter = a.impact ? s.impactMeter(a.impact.runs, a.impact.depth) : null;
+    return { judged: s.judgementCount, grades: s.gradeScale(), item, found, scores: s.annotatedScores(), meter };
   }
 
   runSummary(a: Args<'runSummary'>): Result<'runSummary'> {

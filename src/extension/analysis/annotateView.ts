@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AnnotationQueue } from '../../core/analysis/annotationQueue';
-import type { AnnotationState } from '../../protocol/webview';
+import type { AnnotationState, QueueOrder } from '../../protocol/webview';
 import { ViewChannel } from '../webview/channel';
 import { viewHtml, webviewOptions } from '../webview/html';
 import type { AnalysisWorkbench, OpenSplit, SplitView } from './workbench';
@@ -17,6 +17,8 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
   private channel: ViewChannel<'annotate'> | undefined;
   private split: OpenSplit | undefined;
   private queue: AnnotationQueue | undefined;
+  /** The pool being judged and its order (impact: re-ordered after each judgement, with a meter). */
+  private pooled: { runs: string[]; depth: number; order: QueueOrder } = { runs: [], depth: 10, order: 'blind' };
 
   constructor(private readonly wb: AnalysisWorkbench) {}
 
@@ -32,6 +34,11 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
         return null;
       },
       undo: () => this.undo(),
+      setOrder: async ({ order }) => {
+        const { split } = this.need();
+        await this.start(split, this.pooled.runs, this.pooled.depth, order === 'impact' ? 'impact' : 'blind');
+        return null;
+      },
     }, () => this.refresh());
     view.onDidDispose(() => {
       this.channel?.dispose();
@@ -41,11 +48,12 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
   }
 
   /** Starts judging the pool of `runs` at `depth` for the split, and shows the view. */
-  async start(split: OpenSplit, runs: string[], depth: number): Promise<AnnotationState> {
+  async start(split: OpenSplit, runs: string[], depth: number, order: QueueOrder = 'blind'): Promise<AnnotationState> {
     if (this.split && this.split !== split) this.split.views.delete(this);
     this.split = split;
     split.views.add(this);
-    const { items, firstUnjudged } = await this.wb.ask('pool', { key: split.key, runs, depth });
+    this.pooled = { runs, depth, order };
+    const { items, firstUnjudged } = await this.wb.ask('pool', { key: split.key, runs, depth, order });
     this.queue = new AnnotationQueue(items);
     this.queue.move(firstUnjudged);
     await vscode.commands.executeCommand(`${ANNOTATE_VIEW_ID}.focus`);
@@ -74,7 +82,8 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     }
     const cur = queue.current;
     const index = queue.index;
-    const pair = await this.wb.ask('pair', { key: split.key, ...(cur ?? {}) });
+    const impact = this.pooled.order === 'impact' ? { runs: this.pooled.runs, depth: this.pooled.depth } : undefined;
+    const pair = await this.wb.ask('pair', { key: split.key, ...(cur ?? {}), impact });
     return {
       dataset: split.datasetName,
       split: split.split,
@@ -85,6 +94,8 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
       item: cur && pair.item ? { queryId: cur.queryId, docId: cur.docId, ...pair.item } : null,
       scores: pair.scores,
       message: queue.items.length === 0 ? 'The pool is empty: every top-ranked document of the pooled runs is judged.' : null,
+      order: this.pooled.order,
+      meter: pair.meter,
     };
   }
 
@@ -96,6 +107,11 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     if (!split.grades.includes(grade)) throw new Error(`grade ${grade} is not on this dataset's scale (${split.grades.join(', ')})`);
     const before = await this.wb.judge(split, cur.queryId, cur.docId, grade);
     queue.recorded(before === null || before < 0 ? null : before);
+    if (this.pooled.order === 'impact') {
+      // What decides the comparison changes with each grade: the rest of the queue is re-ordered.
+      queue.reorder((await this.wb.ask('pool', { key: split.key, runs: this.pooled.runs, depth: this.pooled.depth, order: 'impact' })).items);
+      this.refresh();
+    }
     return null;
   }
 

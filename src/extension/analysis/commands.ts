@@ -47,7 +47,7 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: StoreH
       const args = argsOf(given);
       const split = await pickSplit(wb, args);
       if (!split) return undefined;
-      return showHoles(wb, split, async (runs, depth) => void (await annotate.start(split, runs, depth)));
+      return showHoles(wb, split, async (runs, depth, order) => void (await annotate.start(split, runs, depth, order)));
     }),
     // Judge the depth-10 pool of every run of the split in the sidebar (Show Holes chooses runs and depth).
     vscode.commands.registerCommand('irWorkbench.judgeHoles', async (given?: ArgsOrNode) => {

@@ -1,4 +1,4 @@
-import type { HolesModel, ViewEvents } from '../../protocol/webview';
+import type { HolesModel, QueueOrder, ViewEvents } from '../../protocol/webview';
 import type { AnalysisWorkbench, OpenSplit } from './workbench';
 
 const DEPTHS = [5, 10, 20];
@@ -6,25 +6,31 @@ const DEPTHS = [5, 10, 20];
 const LISTED = 200;
 
 /** The holes panel of a split: Hole@10 both ways, and the depth-k pool of unjudged pairs of chosen runs (from the engine). */
-export async function showHoles(wb: AnalysisWorkbench, split: OpenSplit, startAnnotating: (pooled: string[], depth: number) => Promise<void>): Promise<HolesModel> {
+export async function showHoles(
+  wb: AnalysisWorkbench,
+  split: OpenSplit,
+  startAnnotating: (pooled: string[], depth: number, order: QueueOrder) => Promise<void>,
+): Promise<HolesModel> {
   let pooled = split.runs.map((r) => r.key);
   let depth = 10;
-  const model = (): Promise<ViewEvents['holes']['model']> => wb.ask('holes', { key: split.key, runs: pooled, depth, listed: LISTED });
+  let order: QueueOrder = 'blind';
+  const model = (): Promise<ViewEvents['holes']['model']> => wb.ask('holes', { key: split.key, runs: pooled, depth, listed: LISTED, order });
   wb.panel<'holes'>(
     'holes',
     `Holes: ${split.datasetName} (${split.split})`,
     split,
     {
-      setPool: ({ runs, depth: d }) => {
+      setPool: ({ runs, depth: d, order: o }) => {
         if (!DEPTHS.includes(d)) throw new Error(`pool depth ${d}: pick one of ${DEPTHS.join(', ')}`);
         pooled = runs.filter((k) => split.runs.some((r) => r.key === k));
         depth = d;
+        order = o === 'impact' ? 'impact' : 'blind';
         for (const v of split.views) v.refresh();
         return null;
       },
       annotate: async () => {
         if (pooled.length === 0) throw new Error('pick at least one run to pool');
-        await startAnnotating(pooled, depth);
+        await startAnnotating(pooled, depth, order);
         return null;
       },
       judge: async ({ queryId, docId, grade }) => {

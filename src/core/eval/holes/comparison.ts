@@ -154,8 +154,9 @@ export interface SignificanceUnderHoles {
   pAtHi: number;
   significant: boolean;
   /**
-   * Significant now, and not at one of the two extreme assignments: judging can lose it. Not significant now,
-   * and significant at one: judging can gain it. Both are certain (a witness assignment exists); a false
+   * Significant now, and at one of the two extreme assignments not significant or significant the other way
+   * (the mean difference changes sign): judging can lose it. Not significant now, and significant at one:
+   * judging can gain it. Both are certain (a witness assignment exists); a false
    * answer only says that neither extreme changes the verdict, since p need not be monotone in the holes.
    */
   canLose: boolean;
@@ -168,7 +169,9 @@ export function significanceUnderHoles(c: Comparison, test: PairedTestEntry, alp
   const pAtLo = test.p(c.queries.map((d) => d.lo), zeros);
   const pAtHi = test.p(c.queries.map((d) => d.hi), zeros);
   const significant = p <= alpha;
-  const anyInsignificant = pAtLo > alpha || pAtHi > alpha;
+  // A significant win that turns into a significant loss is lost too, not kept.
+  const sign = Math.sign(c.mean);
+  const anyInsignificant = pAtLo > alpha || pAtHi > alpha || Math.sign(c.lo) !== sign || Math.sign(c.hi) !== sign;
   const anySignificant = pAtLo <= alpha || pAtHi <= alpha;
   return { p, pAtLo, pAtHi, significant, canLose: significant && anyInsignificant, canGain: !significant && anySignificant };
 }

@@ -59,3 +59,22 @@ test('qrels lines: BEIR and TREC layouts; headers and bad lines are not judgemen
   assert.equal(qrelsFileSplit(join(scifact, 'runs/test.tsv')), undefined);
   assert.equal(qrelsFileSplit('/nowhere/qrels/test.tsv'), undefined);
 });
+
+test('reorder (impact order): the items from the current one on follow the new order; those passed stay, once', () => {
+  const it = (d: string) => ({ queryId: 'q', docId: d });
+  const q = new AnnotationQueue([it('a'), it('b'), it('c'), it('d')]);
+  q.recorded(null);
+  // After judging a, the new order puts d first and still lists a (already passed): a is not repeated.
+  q.reorder([it('d'), it('a'), it('c'), it('b')]);
+  assert.deepEqual(q.items.map((i) => i.docId), ['a', 'd', 'c', 'b']);
+  assert.equal(q.current?.docId, 'd');
+  q.recorded(null);
+  q.reorder([it('b')]);
+  assert.deepEqual(q.items.map((i) => i.docId), ['a', 'd', 'b']);
+  assert.deepEqual(q.undoRecording(), { queryId: 'q', docId: 'd', grade: -1 });
+  q.undone();
+  assert.equal(q.current?.docId, 'd', 'undo goes back to the passed item');
+  q.reorder([]);
+  assert.deepEqual(q.items.map((i) => i.docId), ['a']);
+  assert.equal(q.current?.docId, 'a', 'nothing left after: the index stays on the list');
+});

@@ -87,4 +87,8 @@ test('significance under holes: lost or gained at an extreme assignment', () => 
   const c2 = summarise(set, 0, 1, 'P_10', mk(flat, flat, up));
   const sig2 = significanceUnderHoles(c2, PAIRED_TESTS.t);
   assert.ok(!sig2.significant && sig2.canGain && !sig2.canLose, JSON.stringify(sig2));
+  // Significant at both extremes, but the other way round at the lower one: the win can be lost.
+  const c3 = summarise(set, 0, 1, 'P_10', mk(up, up.map((x) => -x), up));
+  const sig3 = significanceUnderHoles(c3, PAIRED_TESTS.t);
+  assert.ok(sig3.significant && sig3.pAtLo <= 0.05 && sig3.pAtHi <= 0.05 && sig3.canLose, JSON.stringify(sig3));
 });

@@ -1,0 +1,346 @@
+import { HoleScorer, ImpactQueue, prepareHoles, queryInterval, queryDelta, significanceUnderHoles, summarise, type Comparison, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
+import { freeHoles } from '../eval/holes/interval';
+import { PAIRED_TESTS } from '../eval/stats';
+import { Qrels } from '../formats/qrels';
+import type { Run } from '../formats/run';
+import type { HoleVerdict, ScoreRange } from '../../protocol/webview';
+
+/**
+ * Trust under holes for the analysis views (issue 15): the range of each score and of each comparison over
+ * every grading of the holes left in the top-k pool of the shown runs, on the qrels with the user's
+ * judgements. The core (src/core/eval/holes) does the mathematics; this module keeps its per-query results
+ * so that a judgement re-ranges only the query it changed, and turns them into the protocol's model pieces.
+ */
+
+/** Results-table columns that get a range, with the trec_eval measure that scores them. */
+export const RANGED: Readonly<Record<string, string>> = {
+  ndcg_cut_10: 'ndcg_cut.10',
+  recall_100: 'recall.100',
+  map: 'map',
+  recip_rank_10: 'recip_rank',
+  P_10: 'P.10',
+};
+/**
+ * MRR@10 is recip_rank where the first relevant document is in the top 10, else 0: a non-decreasing map of
+ * recip_rank, so it carries the ends of a recip_rank range to the ends of the MRR@10 range.
+ */
+const MRR10 = 'recip_rank_10';
+const cut10 = (rr: number): number => (rr >= 0.1 ? rr : 0);
+
+/** Pool depth of the ranges shown with the scores: the depth of Hole@10. */
+export const RANGE_POOL_DEPTH = 10;
+/** Significance under holes is judged with the paired t-test at this level (the results table's). */
+const SIGNIFICANCE_TEST = PAIRED_TESTS.t;
+
+export interface TrustInput {
+  /** The qrels with the user's judgements merged in. */
+  qrels: Qrels;
+  runs: ReadonlyMap<string, Run>;
+  /** The dataset's grade scale (the grades a hole can take). */
+  scale: readonly number[];
+  relevanceLevel: number;
+  poolDepth?: number;
+}
+
+interface PerQuery {
+  /** trec_eval -J (unjudged documents dropped from the ranking); NaN for MRR@10 (-J applies after -M 10). */
+  judgedOnly: Float64Array;
+  lo: Float64Array;
+  hi: Float64Array;
+  exact: Uint8Array;
+  holes: Int32Array;
+}
+
+/**
+ * Per-query ranges of the runs' scores (every RANGED column) and of the differences asked for so far. Built
+ * once per run set; `update` re-ranges only the queries whose judgements changed.
+ */
+export class HoleRanges {
+  readonly keys: string[];
+  private set: HoleSet;
+  private qrels: Qrels;
+  private readonly runs: Run[];
+  private readonly poolDepth: number;
+  private readonly queryIndex = new Map<string, number>();
+  private readonly scorers = new Map<string, HoleScorer>();
+  /** `${run}\t${column}` -> per-query ranges. */
+  private readonly ranges = new Map<string, PerQuery>();
+  /** `${a}\t${b}\t${column}` -> per-query ranges of a - b. */
+  private readonly deltas = new Map<string, QueryDelta[]>();
+
+  constructor(private readonly input: TrustInput) {
+    this.keys = [...input.runs.keys()];
+    this.runs = [...input.runs.values()];
+    this.poolDepth = input.poolDepth ?? RANGE_POOL_DEPTH;
+    this.qrels = input.qrels;
+    this.set = prepareHoles(input.qrels, this.runs, { poolDepth: this.poolDepth });
+    this.set.queries.forEach((q, i) => this.queryIndex.set(q.qid, i));
+    for (const [column, spec] of Object.entries(RANGED)) this.scorers.set(column, new HoleScorer(spec, input.scale, input.relevanceLevel));
+  }
+
+  /** True when these ranges are of the same runs (same objects), scale and relevance level. */
+  fits(runs: ReadonlyMap<string, Run>, scale: readonly number[], relevanceLevel: number): boolean {
+    return (
+      runs.size === this.runs.length &&
+      this.keys.every((k, i) => runs.get(k) === this.runs[i]) &&
+      relevanceLevel === this.input.relevanceLevel &&
+      scale.length === this.input.scale.length &&
+      scale.every((g, i) => g === this.input.scale[i])
+    );
+  }
+
+  /**
+   * Takes new effective qrels: the queries whose judgements differ are pooled again and re-ranged, the others
+   * kept. Returns the number of queries re-ranged (the whole set is rebuilt when the query set changes).
+   */
+  update(qrels: Qrels, rebuild = false): number {
+    if (qrels === this.qrels && !rebuild) return 0;
+    const before = this.qrels;
+    this.qrels = qrels;
+    const ids = qrels.queryIds();
+    if (rebuild || ids.length !== this.set.queries.length || ids.some((q, i) => this.set.queries[i].qid !== q)) {
+      this.set = prepareHoles(qrels, this.runs, { poolDepth: this.poolDepth });
+      this.queryIndex.clear();
+      this.set.queries.forEach((q, i) => this.queryIndex.set(q.qid, i));
+      this.ranges.clear();
+      this.deltas.clear();
+      return ids.length;
+    }
+    let changed = 0;
+    for (const [qi, qid] of ids.entries()) {
+      if (sameJudgements(before, qrels, qid)) continue;
+      this.requery(qi, qid);
+      changed++;
+    }
+    return changed;
+  }
+
+  /**
+   * Re-ranges the given queries from `qrels` without comparing (for a caller that knows which query a
+   * judgement touched, or that changes its qrels in place). A query new to the qrels rebuilds the whole set.
+   */
+  updateQueries(qrels: Qrels, qids: Iterable<string>): void {
+    this.qrels = qrels;
+    for (const qid of qids) {
+      const qi = this.queryIndex.get(qid);
+      if (qi === undefined) {
+        this.update(qrels, true);
+        return;
+      }
+      this.requery(qi, qid);
+    }
+  }
+
+  /** Pools query qi again from the current qrels and re-ranges it everywhere it is kept. */
+  private requery(qi: number, qid: string): void {
+    const j = this.qrels.judgements(qid)!;
+    const one = Qrels.fromJudgements(j.docs.map((docid, i) => ({ qid, docid, grade: j.grades[i] })));
+    this.set.queries[qi] = prepareHoles(one, this.runs, { poolDepth: this.poolDepth }).queries[0];
+    for (const [key, per] of this.ranges) {
+      const [run, column] = key.split('\t');
+      this.rangeQuery(per, qi, this.keys.indexOf(run), column);
+    }
+    for (const [key, ds] of this.deltas) {
+      const [a, b, column] = key.split('\t');
+      ds[qi] = this.deltaQuery(this.set.queries[qi], this.keys.indexOf(a), this.keys.indexOf(b), column);
+    }
+  }
+
+  private scorer(column: string): HoleScorer {
+    const s = this.scorers.get(column);
+    if (!s) throw new Error(`no range for ${column}: ranges are for ${Object.keys(RANGED).join(', ')}`);
+    return s;
+  }
+
+  private run(key: string): number {
+    const r = this.keys.indexOf(key);
+    if (r < 0) throw new Error(`no run ${key} in these ranges`);
+    return r;
+  }
+
+  private rangeQuery(per: PerQuery, qi: number, r: number, column: string): void {
+    const i = queryInterval(this.set.queries[qi], r, this.scorer(column));
+    const f = column === MRR10 ? cut10 : (x: number) => x;
+    per.judgedOnly[qi] = column === MRR10 ? NaN : i.judgedOnly;
+    per.lo[qi] = f(i.lo);
+    per.hi[qi] = f(i.hi);
+    per.exact[qi] = i.exact ? 1 : 0;
+    per.holes[qi] = i.holes;
+  }
+
+  /** Per query of the set (qrels order), the range of run `key`'s `column`. */
+  perQuery(key: string, column: string): PerQuery {
+    const k = `${key}\t${column}`;
+    let per = this.ranges.get(k);
+    if (!per) {
+      const n = this.set.queries.length;
+      per = { judgedOnly: new Float64Array(n), lo: new Float64Array(n), hi: new Float64Array(n), exact: new Uint8Array(n), holes: new Int32Array(n) };
+      const r = this.run(key);
+      for (let qi = 0; qi < n; qi++) this.rangeQuery(per, qi, r, column);
+      this.ranges.set(k, per);
+    }
+    return per;
+  }
+
+  /** The range of the mean of `column` for run `key`, over `queries` (default: every query of the qrels, as -c). */
+  range(key: string, column: string, queries?: readonly string[]): ScoreRange {
+    const per = this.perQuery(key, column);
+    const at = this.positions(queries);
+    const n = at.length || 1;
+    let judgedOnly = 0;
+    let lo = 0;
+    let hi = 0;
+    let holes = 0;
+    let exact = true;
+    for (const qi of at) {
+      judgedOnly += per.judgedOnly[qi] / n;
+      lo += per.lo[qi] / n;
+      hi += per.hi[qi] / n;
+      holes += per.holes[qi];
+      exact &&= per.exact[qi] === 1;
+    }
+    return Number.isNaN(judgedOnly) ? { lo, hi, exact, holes } : { lo, hi, exact, holes, judgedOnly };
+  }
+
+  private positions(queries?: readonly string[]): number[] {
+    if (!queries) return this.set.queries.map((_, i) => i);
+    const out: number[] = [];
+    for (const q of queries) {
+      const i = this.queryIndex.get(q);
+      if (i !== undefined) out.push(i);
+    }
+    return out;
+  }
+
+  private deltaQuery(q: HoleQuery, a: number, b: number, column: string): QueryDelta {
+    const s = this.scorer(column);
+    return column === MRR10 ? cutDelta(q, a, b, s) : queryDelta(q, a, b, s);
+  }
+
+  /** Per query of the set, the range of a - b on `column`. */
+  queryDeltas(a: string, b: string, column: string): QueryDelta[] {
+    const k = `${a}\t${b}\t${column}`;
+    let ds = this.deltas.get(k);
+    if (!ds) {
+      const ra = this.run(a);
+      const rb = this.run(b);
+      ds = this.set.queries.map((q) => this.deltaQuery(q, ra, rb, column));
+      this.deltas.set(k, ds);
+    }
+    return ds;
+  }
+
+  /** a against b on `column` over `queries` (default all): the range of the mean of a - b and the verdict. */
+  verdict(a: string, b: string, column: string, queries?: readonly string[], alpha = 0.05): HoleVerdict {
+    const ds = this.queryDeltas(a, b, column);
+    const at = this.positions(queries);
+    const c = summarise(this.set, this.run(a), this.run(b), column, at.map((qi) => ds[qi]));
+    return toVerdict(c, alpha);
+  }
+}
+
+/** The protocol's verdict from a core comparison, with significance (paired t-test) at the two extremes. */
+export function toVerdict(c: Comparison, alpha = 0.05): HoleVerdict {
+  const sig = significanceUnderHoles(c, SIGNIFICANCE_TEST, alpha);
+  return {
+    delta: c.mean,
+    lo: c.lo,
+    hi: c.hi,
+    exact: c.exact,
+    holes: c.queries.reduce((acc, d) => acc + d.holes, 0),
+    verdict: c.verdict,
+    direction: c.direction,
+    openQueries: c.openQueries,
+    openHoles: c.openHoles,
+    significant: sig.significant,
+    canLose: sig.canLose,
+    canGain: sig.canGain,
+  };
+}
+
+/**
+ * The range of MRR@10(a) - MRR@10(b) on one query. Each side depends only on its first relevant document, so
+ * an extreme grades at most one hole relevant (any further relevant hole can only raise the side to be
+ * lowered), as in the core's recip_rank case; cut10 is applied to each side.
+ */
+function cutDelta(q: HoleQuery, a: number, b: number, s: HoleScorer): QueryDelta {
+  const grades = Int32Array.from(q.grades);
+  const at = (): number => cut10(s.score(q, a, grades)) - cut10(s.score(q, b, grades));
+  const value = at();
+  const free = freeHoles(q);
+  let lo = value;
+  let hi = value;
+  const rel = s.scale[s.scale.length - 1];
+  for (const h of free) {
+    grades[h] = rel;
+    const v = at();
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+    grades[h] = -1;
+  }
+  return { qid: q.qid, value, lo, hi, exact: true, holes: free.length };
+}
+
+function sameJudgements(x: Qrels, y: Qrels, qid: string): boolean {
+  const a = x.judgements(qid);
+  const b = y.judgements(qid);
+  if (a === b) return true; // withQuery shares the untouched queries' arrays
+  if (!a || !b) return false;
+  if (a.docs.length !== b.docs.length) return false;
+  for (let i = 0; i < a.docs.length; i++) if (a.docs[i] !== b.docs[i] || a.grades[i] !== b.grades[i]) return false;
+  return true;
+}
+
+/**
+ * The judging loop's impact order for two runs (a, b) of the pool, kept in step with the judgements: each
+ * call to `sync` hands the queue the grades the user gave to its holes since (and takes back undone ones),
+ * which re-ranges only their queries. Holes are those of the qrels in effect when the queue was made.
+ */
+export class ImpactJudging {
+  readonly queue: ImpactQueue;
+  private qrels: Qrels;
+
+  constructor(
+    qrels: Qrels,
+    readonly a: string,
+    readonly b: string,
+    readonly runs: readonly [Run, Run],
+    readonly depth: number,
+    scale: readonly number[],
+    relevanceLevel: number,
+    column = 'ndcg_cut_10',
+  ) {
+    this.qrels = qrels;
+    const set = prepareHoles(qrels, runs, { poolDepth: depth });
+    this.queue = new ImpactQueue(set, 0, 1, new HoleScorer(RANGED[column], scale, relevanceLevel));
+  }
+
+  /** Brings the queue's hole grades to those of `qrels` (the user's judgements and undos). */
+  sync(qrels: Qrels): void {
+    if (qrels === this.qrels) return;
+    this.qrels = qrels;
+    this.queue.set.queries.forEach((q, qi) =>
+      q.holes.forEach((docId, h) => {
+        const g = qrels.grade(q.qid, docId);
+        const grade = g === undefined || g < 0 ? -1 : g;
+        if (grade !== q.grades[h]) this.queue.judge(qi, h, grade);
+      }),
+    );
+  }
+
+  /** Unjudged holes of the two runs, in impact order (blind: no run, no impact). */
+  items(): { queryId: string; docId: string }[] {
+    return this.queue.order().map((i) => ({ queryId: i.qid, docId: i.docId }));
+  }
+
+  /** Holes of the two runs judged since the queue was made. */
+  get judged(): number {
+    let n = 0;
+    for (const q of this.queue.set.queries) for (const g of q.grades) if (g >= 0) n++;
+    return n;
+  }
+
+  verdict(alpha = 0.05): HoleVerdict {
+    return toVerdict(this.queue.comparison(), alpha);
+  }
+}

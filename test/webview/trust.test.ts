@@ -1,0 +1,151 @@
+// Trust under holes in headless Chromium: the results table shows each mean with its range and each
+// comparison's verdict, the diff its Δ range, verdict and per-query ranges, the Holes panel an order choice
+// that posts setPool, and the Holes panel and Judge sidebar the meter (open, then settled). Models come from
+// the real SciFact session and from fixtures; hostile run names in the meter stay text.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { addRunFiles, loadSession } from '../helpers/splitSession';
+import type { AnalysisSession } from '../../src/core/analysis/session';
+import type { AnnotationState, HoleVerdict, JudgingMeter, ViewEvents } from '../../src/protocol/webview';
+import { HOSTILE, launch, openView, pwned } from './harness';
+import { SHARED } from '../unit/support/paths';
+
+const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(SHARED, 'runs/scifact', f));
+let browser: Browser;
+let session: AnalysisSession;
+
+before(async () => {
+  browser = await launch();
+  session = await loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
+  await addRunFiles(session, RUNS);
+});
+after(() => browser?.close());
+
+const verdict = (o: Partial<HoleVerdict>): HoleVerdict => ({
+  delta: 0.05, lo: -0.2, hi: 0.3, exact: true, holes: 40, verdict: 'open', direction: 0, openQueries: 12, openHoles: 37, significant: true, canLose: true, canGain: false, ...o,
+});
+
+test('results: each mean with its range (ends rounded outwards), each comparison settled or open', async () => {
+  const m = session.results(RUNS[0], { skipped: [], untrusted: false });
+  const dense = m.rows.find((r) => r.key === RUNS[1])!;
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', m);
+  const cell = v.page.locator(`#results tr[data-run="${RUNS[1]}"] td[data-measure="ndcg_cut_10"]`);
+  await cell.waitFor();
+  const iv = dense.intervals![0]!;
+  const lo = Math.floor(iv.lo * 100 + 1e-9) / 100;
+  const hi = Math.ceil(iv.hi * 100 - 1e-9) / 100;
+  assert.equal(await cell.textContent(), `0.6451*† [${lo.toFixed(2)}, ${hi.toFixed(2)}]`);
+  assert.ok(lo <= 0.6451 && 0.6451 <= hi);
+  assert.equal(await cell.locator('.range').getAttribute('title'), `Range over every grading of the ${iv.holes} holes left in the top-10 pool; judged only (trec_eval -J): ${iv.judgedOnly!.toFixed(4)}`);
+  // Coverage columns have no range.
+  assert.equal(await v.page.locator(`#results tr[data-run="${RUNS[1]}"] td[data-measure="judged_10"] .range`).count(), 0);
+  assert.match((await cell.getAttribute('title'))!, /under the holes Δ \[.*\], open: \d+ holes in \d+ queries can flip it, significance can be lost/);
+  // The significance table: Δ range and verdict per (run, measure).
+  const row = v.page.locator('#significance tbody tr', { hasText: 'nDCG@10' });
+  const verdictCell = row.locator('td.verdict');
+  assert.match((await verdictCell.textContent())!, /^open: \d+ holes in \d+ queries can flip itsignificance can be lost$/);
+  await v.page.locator('#ranges-legend').waitFor();
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('results: with judgements the range goes with the annotated figure; a bound is marked', async () => {
+  const m = session.results(RUNS[0], { skipped: [], untrusted: false });
+  const rows = m.rows.map((r) => ({ ...r, annotated: r.means.map((x) => x + 0.01), intervals: r.intervals!.map((i) => i && { ...i, exact: false }) }));
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', { ...m, rows, judgements: 3 });
+  const cell = v.page.locator(`#results tr[data-run="${RUNS[0]}"] td[data-measure="map"]`);
+  await cell.waitFor();
+  assert.equal(await cell.locator(':scope > .range').count(), 0);
+  assert.match((await cell.locator('.delta').textContent())!, /^annotated 0\.\d{4} \[0\.\d\d, [01]\.\d\d\]≈$/);
+  assert.match((await cell.locator('.range.bound').getAttribute('title'))!, /^A bound of the range/);
+});
+
+test('diff: Δ range and verdict in the header, each mean\'s range, per-query ranges in the list and the detail', async () => {
+  const m = session.diff(RUNS[0], RUNS[1]);
+  const v = await openView(browser, 'diff');
+  await v.event('diff', 'model', m);
+  const head = v.page.locator('#verdict');
+  await head.waitFor();
+  assert.match((await head.textContent())!, /^Δ nDCG@10 \+0\.0854, over every grading of the holes left \[−0\.\d\d, \+0\.\d\d\]: open: \d+ holes in \d+ queries can flip it \(significance can be lost\)\. Means over the holes: bm25okapi\.knarfthekant \[0\.\d\d, \d\.\d\d\], minilm-faiss\.knarfthekant \[0\.\d\d, \d\.\d\d\]\.$/);
+  // Sorting by divergence puts the query with the lowest RBO first; back to Δ, the model's order.
+  const minRbo = m.queries[m.rbo!.indexOf(Math.min(...m.rbo!))];
+  await v.page.locator('#sort').click();
+  await v.page.locator('#sort vscode-option[value="divergence"]').click();
+  await v.page.locator(`#queries tbody tr:first-child[data-query="${minRbo}"]`).waitFor();
+  assert.match((await v.page.locator('#queries tbody tr').first().locator('td.rbo').textContent())!, /^RBO 0\.\d\d$/);
+  assert.match((await v.page.locator('#rbo-mean').textContent())!, /^mean RBO 0\.\d{3}$/);
+  await v.page.locator('#sort').click();
+  await v.page.locator('#sort vscode-option[value="delta"]').click();
+  await v.page.locator(`#queries tbody tr:first-child[data-query="${m.queries[0]}"]`).waitFor();
+  const first = v.page.locator('#queries tbody tr').first();
+  assert.match((await first.locator('td.range').textContent())!, /^\[[−+]?\d\.\d\d, [−+]?\d\.\d\d\]$/);
+  await first.click();
+  await v.answer('query', session.queryDetail(RUNS[0], RUNS[1], m.queries[0], 10));
+  const qr = v.page.locator('#query-range');
+  await qr.waitFor();
+  assert.match((await qr.textContent())!, /over every grading of this query's holes \[/);
+  assert.deepEqual(await v.problems(), []);
+});
+
+function holesModel(order: 'blind' | 'impact', meter: JudgingMeter | null): ViewEvents['holes']['model'] {
+  const pool = session.pool(RUNS, 10);
+  return {
+    dataset: 'scifact', split: 'test', depth: 10, rows: session.holeRows(), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
+    grades: session.gradeScale(), order, meter,
+    queue: pool.slice(0, 20).map((p) => ({ ...p, queryText: session.queries.get(p.queryId)!.text, grade: null })),
+  };
+}
+
+test('holes panel: the order choice posts setPool with the order; the meter shows the open comparison', async () => {
+  const v = await openView(browser, 'holes');
+  await v.event('holes', 'model', holesModel('blind', null));
+  await v.page.locator('#order').waitFor();
+  assert.equal(await v.page.locator('#meter').count(), 0, 'blind order: no meter');
+  await v.page.locator('#order').click();
+  await v.page.locator('#order vscode-option[value="impact"]').click();
+  const req = await v.answer('setPool', null);
+  assert.deepEqual(req.params, { runs: RUNS, depth: 10, order: 'impact' });
+  const live = session.impactQueue(RUNS, 10)!;
+  await v.event('holes', 'model', holesModel('impact', live.meter));
+  const meter = v.page.locator('#meter');
+  await meter.waitFor();
+  assert.match((await meter.locator('strong').textContent())!, new RegExp(`^comparison open: ${live.meter.verdict.openHoles} holes in ${live.meter.verdict.openQueries} queries can still flip it$`));
+  assert.match((await meter.textContent())!, /^nDCG@10: bm25okapi\.knarfthekant vs minilm-faiss\.knarfthekant, Δ \[−0\.\d\d, \+0\.\d\d\] over the holes/);
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('judge sidebar: the meter goes from open to "settled after N judgements"; hostile run names stay text', async () => {
+  const pool = session.pool(RUNS, 10);
+  const doc = (await session.corpus.read(pool[0].docId))!;
+  const state = (meter: JudgingMeter): AnnotationState => ({
+    dataset: 'scifact', split: 'test', grades: [0, 1], index: 0, total: pool.length, judged: meter.judged, scores: session.annotatedScores(), message: null, order: 'impact', meter,
+    item: { queryId: pool[0].queryId, queryText: session.queries.get(pool[0].queryId)!.text, docId: pool[0].docId, title: doc.title, text: doc.text, grade: null },
+  });
+  const v = await openView(browser, 'annotate');
+  const a = { key: 'a', label: HOSTILE };
+  const b = { key: 'b', label: 'BM25' };
+  await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 0, verdict: verdict({}) }));
+  const meter = v.page.locator('#meter');
+  await meter.waitFor();
+  assert.equal(await meter.locator('strong').textContent(), 'comparison open: 37 holes in 12 queries can still flip it');
+  // The order choice of the sidebar posts setOrder.
+  await v.page.locator('#order').click();
+  await v.page.locator('#order vscode-option[value="blind"]').click();
+  const req = await v.answer('setOrder', null);
+  assert.deepEqual(req.params, { order: 'blind' });
+  await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: 1, lo: 0.01, openHoles: 0, openQueries: 0 }) }));
+  await v.page.locator('#meter.settled').waitFor();
+  assert.equal(await meter.locator('strong').textContent(), `settled after 23 judgements: ${HOSTILE} better under every grading`);
+  assert.ok((await meter.textContent())!.includes(HOSTILE));
+  assert.equal(await v.page.locator('#app img').count(), 0);
+  assert.equal(await v.page.locator('#app script').count(), 0);
+  assert.equal(await pwned(v.page), undefined);
+  // Nothing left to judge: the meter still shows.
+  await v.event('annotate', 'state', { ...state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: -1, hi: -0.01 }) }), item: null, message: 'The pool is empty.' });
+  await v.page.locator('#message').waitFor();
+  assert.equal(await meter.locator('strong').textContent(), 'settled after 23 judgements: BM25 better under every grading');
+  assert.deepEqual(await v.problems(), []);
+});

@@ -1,0 +1,45 @@
+// Trust under holes, as the panels show it: a score's range over every grading of the holes left, a
+// comparison's verdict (settled or open) and the judging meter. Run names go through name() (isolated text).
+import type { HoleVerdict, JudgingMeter, ScoreRange } from '../../src/protocol/webview.js';
+import { h, name } from './dom.js';
+
+/** Two decimals, the lower end rounded down and the upper end up, so the printed range still holds every value. */
+export function rangeText(lo: number, hi: number, signed = false): string {
+  const f = (r: number) => {
+    const t = Math.abs(r).toFixed(2);
+    return r < 0 ? `\u2212${t}` : signed && r > 0 ? `+${t}` : t;
+  };
+  // The 1e-9 keeps float noise (0.61 stored as 0.6099999999) from rounding a whole step out.
+  return `[${f(Math.floor(lo * 100 + 1e-9) / 100)}, ${f(Math.ceil(hi * 100 - 1e-9) / 100)}]`;
+}
+
+/** The range after a figure, e.g. " [0.61, 0.83]"; a bound (not the tightest range) is marked and says so. */
+export function rangeNode(r: ScoreRange, signed = false): HTMLElement {
+  const what = r.exact ? 'Range' : 'A bound of the range (too many holes for an exact search)';
+  return h('span', {
+    className: `range${r.exact ? '' : ' bound'}`,
+    title: `${what} over every grading of the ${r.holes} holes left in the top-10 pool${r.judgedOnly === undefined ? '' : `; judged only (trec_eval -J): ${r.judgedOnly.toFixed(4)}`}`,
+  }, ` ${rangeText(r.lo, r.hi, signed)}${r.exact ? '' : '\u2248'}`);
+}
+
+/** "settled" or "open: N holes in M queries can flip it". */
+export function verdictText(v: HoleVerdict): string {
+  return v.verdict === 'settled' ? 'settled' : `open: ${v.openHoles} holes in ${v.openQueries} queries can flip it`;
+}
+
+/** Whether judging the holes can lose, or gain, the t-test's significance. */
+export function significanceText(v: HoleVerdict): string {
+  return v.canLose ? 'significance can be lost' : v.canGain ? 'significance can be gained' : v.significant ? 'significance holds at the extremes' : 'not significant at the extremes';
+}
+
+/** The judging loop's meter: how open the comparison of the two runs still is. */
+export function meterNode(m: JudgingMeter): HTMLElement {
+  const v = m.verdict;
+  const body =
+    v.verdict === 'open'
+      ? [`comparison open: ${v.openHoles} holes in ${v.openQueries} queries can still flip it`]
+      : [`settled after ${m.judged} judgements: `, ...(v.direction === 0 ? ['a tie under every grading'] : [name(v.direction === 1 ? m.a.label : m.b.label), ' better under every grading'])];
+  return h('div', { className: `meter ${v.verdict}`, attrs: { id: 'meter', role: 'status' } },
+    h('div', { className: 'muted' }, `${m.measure}: `, name(m.a.label), ' vs ', name(m.b.label), `, Δ ${rangeText(v.lo, v.hi, true)} over the holes`),
+    h('strong', {}, ...body));
+}
