@@ -83,7 +83,7 @@ test('diff: Δ range and verdict in the header, each mean\'s range, per-query ra
   const first = v.page.locator('#queries tbody tr').first();
   assert.match((await first.locator('td.range').textContent())!, /^\[[−+]?\d\.\d\d, [−+]?\d\.\d\d\]$/);
   await first.click();
-  await v.answer('query', session.queryDetail(RUNS[0], RUNS[1], m.queries[0], 10));
+  await v.answer('query', await session.queryDetail(RUNS[0], RUNS[1], m.queries[0], 10));
   const qr = v.page.locator('#query-range');
   await qr.waitFor();
   assert.match((await qr.textContent())!, /over every grading of this query's holes \[/);
