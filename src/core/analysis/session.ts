@@ -112,6 +112,10 @@ export class AnalysisSession {
   private judgedDocs: IdTable | undefined;
   private readonly runs = new Map<string, RunEntry>();
   private comparisonCache: { key: string; value: Map<string, (Comparison | null)[]> } | undefined;
+  /** similarity()'s answers by run pair. */
+  private readonly similarities = new Map<string, ReadonlyMap<string, number>>();
+  /** userPool()'s parts by (depth, runs), then by query. */
+  private readonly userPools = new Map<string, Map<string, { queryId: string; docId: string }[]>>();
   /** Bumped on each judgement: views use it to know their figures are stale. */
   version = 0;
 
@@ -145,6 +149,8 @@ export class AnalysisSession {
   addRun(key: string, label: string, run: Run, original?: Scores): void {
     this.runs.set(key, { key, label, run, original });
     this.comparisonCache = undefined;
+    this.userPools.clear();
+    this.similarities.clear();
   }
 
   /** Names the runs as the store's discovery does (runLabels), so every view and the tree agree. */
@@ -154,7 +160,10 @@ export class AnalysisSession {
   }
 
   removeRun(key: string): void {
-    if (this.runs.delete(key)) this.comparisonCache = undefined;
+    if (!this.runs.delete(key)) return;
+    this.comparisonCache = undefined;
+    this.userPools.clear();
+    this.similarities.clear();
   }
 
   hasRun(key: string): boolean {
@@ -187,6 +196,7 @@ export class AnalysisSession {
     }
     const hadQuery = before.has(queryId);
     const holeMoved = wasJudged !== this.judgedAnywhere(docId);
+    for (const perQuery of this.userPools.values()) perQuery.delete(queryId);
     for (const r of this.runs.values()) {
       if (!r.effective) r.effective = cloneScores(this.scores(r.key, 'original'));
       const affected = new Set([queryId]);
@@ -208,6 +218,7 @@ export class AnalysisSession {
     for (const [k, j] of next) this.overlay.set(k, j);
     this.effectiveQrels = this.merge();
     this.judgedDocs = undefined;
+    this.userPools.clear();
     for (const r of this.runs.values()) r.effective = undefined;
     this.version++;
     return true;
@@ -356,7 +367,7 @@ export class AnalysisSession {
       originalB: this.scores(bKey, 'original').means[mi],
       judgements: this.judgementCount,
       ...this.trustDiff(aKey, bKey, queries, order.map((i) => deltas[i])),
-      ...similarityDiff(ra, rb, queries),
+      ...similarityDiff(this.similarity(aKey, bKey), queries),
     };
   }
 
@@ -437,20 +448,43 @@ export class AnalysisSession {
    * the judge).
    */
   pool(keys: readonly string[], depth: number, keep: ReadonlySet<string> = new Set()): { queryId: string; docId: string }[] {
-    const out: { queryId: string; docId: string }[] = [];
     const runs = keys.filter((k) => this.runs.has(k)).map((k) => this.entry(k).run);
+    return this.original.queryIds().flatMap((qid) => this.poolOf(qid, runs, depth, keep));
+  }
+
+  /**
+   * pool() keeping the user's judgements (what the views show), kept per query between calls: a judgement
+   * changes only its query's part, so a keystroke re-pools one query, not the split.
+   */
+  userPool(keys: readonly string[], depth: number): { queryId: string; docId: string }[] {
+    const known = keys.filter((k) => this.runs.has(k));
+    const cacheKey = `${depth}\n${known.join('\n')}`;
+    let perQuery = this.userPools.get(cacheKey);
+    if (!perQuery) this.userPools.set(cacheKey, (perQuery = new Map()));
+    const runs = known.map((k) => this.entry(k).run);
+    const keep = { has: (pair: string) => this.overlay.has(pair) };
+    const out: { queryId: string; docId: string }[] = [];
     for (const qid of this.original.queryIds()) {
-      const docs = new Set<string>();
-      for (const run of runs) {
-        for (const d of topDocs(run, qid, depth)) {
-          if (this.grade(qid, d.docId) !== null && !keep.has(`${qid}\t${d.docId}`)) continue;
-          docs.add(d.docId);
-        }
-      }
-      const order = [...docs].map((d) => [fnv1a(d), d] as const).sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1));
-      for (const [, docId] of order) out.push({ queryId: qid, docId });
+      let part = perQuery.get(qid);
+      if (!part) perQuery.set(qid, (part = this.poolOf(qid, runs, depth, keep)));
+      for (const p of part) out.push(p);
     }
     return out;
+  }
+
+  /** One query's pooled pairs (see pool()). */
+  private poolOf(qid: string, runs: readonly Run[], depth: number, keep: { has(pair: string): boolean }): { queryId: string; docId: string }[] {
+    const docs = new Set<string>();
+    for (const run of runs) {
+      for (const d of topDocs(run, qid, depth)) {
+        if (this.grade(qid, d.docId) !== null && !keep.has(`${qid}\t${d.docId}`)) continue;
+        docs.add(d.docId);
+      }
+    }
+    return [...docs]
+      .map((d) => [fnv1a(d), d] as const)
+      .sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1))
+      .map(([, docId]) => ({ queryId: qid, docId }));
   }
 
   private hasHole(run: Run, queryId: string, depth: number): boolean {
@@ -564,6 +598,14 @@ export class AnalysisSession {
   }
 
   /** The diff's b - a under the holes: the range of the mean and the verdict, per query, and each mean's range. */
+  /** Per-query RBO of two runs (no judgements involved: kept until the runs change). */
+  private similarity(aKey: string, bKey: string): ReadonlyMap<string, number> {
+    const k = `${aKey}\n${bKey}`;
+    let sim = this.similarities.get(k);
+    if (!sim) this.similarities.set(k, (sim = runSimilarity(this.entry(aKey).run, this.entry(bKey).run, 'rbo', SIMILARITY_DEPTH).perQuery));
+    return sim;
+  }
+
   private trustDiff(aKey: string, bKey: string, queries: string[], deltas: number[]): Pick<DiffModel, 'range' | 'perQuery' | 'intervalA' | 'intervalB'> {
     const h = this.holeRanges();
     const column = RESULT_MEASURES[0].key;
@@ -613,8 +655,7 @@ export class AnalysisSession {
 }
 
 /** RBO of the two runs per diff query (a query one run misses: 0, nothing shared) and its mean. */
-function similarityDiff(a: Run, b: Run, queries: string[]): Pick<DiffModel, 'rbo' | 'rboMean'> {
-  const sim = runSimilarity(a, b, 'rbo', SIMILARITY_DEPTH).perQuery;
+function similarityDiff(sim: ReadonlyMap<string, number>, queries: string[]): Pick<DiffModel, 'rbo' | 'rboMean'> {
   const rbo = queries.map((q) => sim.get(q) ?? 0);
   return { rbo, rboMean: rbo.length ? rbo.reduce((x, y) => x + y, 0) / rbo.length : 0 };
 }

@@ -67,7 +67,7 @@ export class SplitViews {
   holes(a: Args<'holes'>): Result<'holes'> {
     const s = this.session(a.key);
     const runs = a.runs.filter((k) => s.hasRun(k));
-    const pool = s.pool(runs, a.depth, s.userJudged());
+    const pool = s.userPool(runs, a.depth);
     const order = a.order ?? 'blind';
     const impact = order === 'impact' ? s.impactQueue(runs, a.depth) : null;
     return {
@@ -88,7 +88,7 @@ export class SplitViews {
   pool(a: Args<'pool'>): Result<'pool'> {
     const s = this.session(a.key);
     const runs = a.runs.filter((k) => s.hasRun(k));
-    const items = (a.order === 'impact' ? s.impactQueue(runs, a.depth)?.items : undefined) ?? s.pool(runs, a.depth, s.userJudged());
+    const items = (a.order === 'impact' ? s.impactQueue(runs, a.depth)?.items : undefined) ?? s.userPool(runs, a.depth);
     const first = items.findIndex((p) => s.grade(p.queryId, p.docId) === null);
     return { items, firstUnjudged: first < 0 ? 0 : first };
   }

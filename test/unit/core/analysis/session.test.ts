@@ -139,8 +139,10 @@ describe('analysis session on SciFact', () => {
       [original.queryId, original.docId, 0],
       [shared.queryId, shared.docId, -1],
     ];
+    s.userPool([BM25, DENSE, TFIDF], 10); // kept between judgements from here on
     for (const [q, d, g] of steps) {
       s.judge(q, d, g);
+      assert.deepEqual(s.userPool([BM25, DENSE, TFIDF], 10), s.pool([BM25, DENSE, TFIDF], 10, s.userJudged()), 'the kept pool is the pool recomputed');
       for (const k of [BM25, DENSE, TFIDF]) {
         const inPlace = s.scores(k, 'effective');
         const full = scoreRun(s.qrels, s.run(k), { complete: true, relevanceLevel: 1, measures: s.measures });
