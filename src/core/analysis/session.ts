@@ -270,6 +270,7 @@ export class AnalysisSession {
     const keys = [...this.runs.keys()];
     const baseline = this.runs.has(baselineKey) ? baselineKey : keys[0];
     if (baseline !== undefined && !options.pending) drain(this.significanceSteps(baseline));
+    if (!options.pending) drain(this.trustSteps(baseline));
     const comparisons = baseline !== undefined && this.comparisonCache?.key === this.comparisonKey(baseline) ? this.comparisonCache.value : undefined;
     const rows: ResultsRow[] = keys.map((k) => {
       const e = this.entry(k);
@@ -333,7 +334,8 @@ export class AnalysisSession {
   }
 
   /** Per-query nDCG@10 of b minus a (with the user's judgements), sorted by delta, best gain first. */
-  diff(aKey: string, bKey: string): DiffModel {
+  diff(aKey: string, bKey: string, options: { pending?: boolean } = {}): DiffModel {
+    if (!options.pending) drain(this.trustSteps(undefined, [[aKey, bKey]]));
     const mi = 0;
     const sa = this.scores(aKey, 'effective');
     const sb = this.scores(bKey, 'effective');
@@ -585,9 +587,39 @@ export class AnalysisSession {
     return this.holeRangesCache;
   }
 
-  /** A results row's ranges (with the user's judgements) and, against the baseline, settled or open. */
+  /**
+   * Steps that compute, a slice at a time, the ranges the results table (against `baseline`) and the given
+   * diffs ([a, b]) show; until they ran, the models leave the ranges out.
+   */
+  *trustSteps(baseline: string | undefined, diffs: readonly (readonly [string, string])[] = []): Generator<void, void, undefined> {
+    const h = this.holeRanges();
+    for (const [a, b] of this.trustNeeds(baseline, diffs)) yield* b === undefined ? h.fill(a[0], a[1]) : h.fillDeltas(a[0], b, a[1]);
+  }
+
+  /** Whether some range trustSteps() computes is still missing. */
+  trustPending(baseline: string | undefined, diffs: readonly (readonly [string, string])[] = []): boolean {
+    const h = this.holeRanges();
+    return this.trustNeeds(baseline, diffs).some(([a, b]) => (b === undefined ? !h.has(a[0], a[1]) : !h.hasDeltas(a[0], b, a[1])));
+  }
+
+  /** ([run, column], undefined) for a run's ranges, ([a, column], b) for the ranges of a - b. */
+  private trustNeeds(baseline: string | undefined, diffs: readonly (readonly [string, string])[]): [[string, string], string | undefined][] {
+    const needs: [[string, string], string | undefined][] = [];
+    const ndcg = RESULT_MEASURES[0].key;
+    for (const [a, b] of diffs) needs.push([[a, ndcg], undefined], [[b, ndcg], undefined], [[b, ndcg], a]);
+    for (const key of this.runs.keys()) for (const column of Object.keys(RANGED)) needs.push([[key, column], undefined]);
+    if (baseline !== undefined && this.runs.has(baseline)) {
+      for (const key of this.runs.keys()) {
+        if (key !== baseline) for (const m of RESULT_MEASURES) if (m.tested && m.key in RANGED) needs.push([[key, m.key], baseline]);
+      }
+    }
+    return needs;
+  }
+
+  /** A results row's ranges (with the user's judgements) and, against the baseline, settled or open (once computed). */
   private trustRow(key: string, baseline: string | undefined): Pick<ResultsRow, 'intervals' | 'settled'> {
     const h = this.holeRanges();
+    if (this.trustPending(baseline, [])) return {};
     const queries = this.scores(key, 'effective').queries;
     const base = baseline === undefined || baseline === key ? undefined : new Set(this.scores(baseline, 'effective').queries);
     const both = base && queries.filter((q) => base.has(q));
@@ -597,7 +629,6 @@ export class AnalysisSession {
     };
   }
 
-  /** The diff's b - a under the holes: the range of the mean and the verdict, per query, and each mean's range. */
   /** Per-query RBO of two runs (no judgements involved: kept until the runs change). */
   private similarity(aKey: string, bKey: string): ReadonlyMap<string, number> {
     const k = `${aKey}\n${bKey}`;
@@ -606,9 +637,11 @@ export class AnalysisSession {
     return sim;
   }
 
+  /** The diff's b - a under the holes: the range of the mean and the verdict, per query, and each mean's range (once computed). */
   private trustDiff(aKey: string, bKey: string, queries: string[], deltas: number[]): Pick<DiffModel, 'range' | 'perQuery' | 'intervalA' | 'intervalB'> {
     const h = this.holeRanges();
     const column = RESULT_MEASURES[0].key;
+    if (!h.hasDeltas(bKey, aKey, column) || !h.has(aKey, column) || !h.has(bKey, column)) return {};
     const byQuery = new Map(h.queryDeltas(bKey, aKey, column).map((d) => [d.qid, d]));
     return {
       range: h.verdict(bKey, aKey, column, queries, SIGNIFICANCE.alpha),

@@ -67,6 +67,8 @@ export class HoleRanges {
   private readonly ranges = new Map<string, PerQuery>();
   /** `${a}\t${b}\t${column}` -> per-query ranges of a - b. */
   private readonly deltas = new Map<string, QueryDelta[]>();
+  /** Bumped whenever queries are re-ranged: a fill() under way starts over. */
+  private generation = 0;
 
   constructor(private readonly input: TrustInput) {
     this.keys = [...input.runs.keys()];
@@ -104,6 +106,7 @@ export class HoleRanges {
       this.set.queries.forEach((q, i) => this.queryIndex.set(q.qid, i));
       this.ranges.clear();
       this.deltas.clear();
+      this.generation++;
       return ids.length;
     }
     let changed = 0;
@@ -112,6 +115,7 @@ export class HoleRanges {
       this.requery(qi, qid);
       changed++;
     }
+    if (changed > 0) this.generation++;
     return changed;
   }
 
@@ -121,6 +125,7 @@ export class HoleRanges {
    */
   updateQueries(qrels: Qrels, qids: Iterable<string>): void {
     this.qrels = qrels;
+    this.generation++;
     for (const qid of qids) {
       const qi = this.queryIndex.get(qid);
       if (qi === undefined) {
@@ -166,6 +171,61 @@ export class HoleRanges {
     per.hi[qi] = f(i.hi);
     per.exact[qi] = i.exact ? 1 : 0;
     per.holes[qi] = i.holes;
+  }
+
+  /** Whether perQuery(key, column) is computed (fill() computes it a slice at a time). */
+  has(key: string, column: string): boolean {
+    return this.ranges.has(`${key}\t${column}`);
+  }
+
+  /** Whether queryDeltas(a, b, column) is computed (fillDeltas() computes it a slice at a time). */
+  hasDeltas(a: string, b: string, column: string): boolean {
+    return this.deltas.has(`${a}\t${b}\t${column}`);
+  }
+
+  /**
+   * Computes perQuery(key, column), `chunk` queries a slice, yielding between slices (a 10,000-query split
+   * takes seconds: the caller's thread stays free for judgements). A judgement that re-ranges meanwhile makes
+   * it start over, so what it keeps is never stale.
+   */
+  *fill(key: string, column: string, chunk = 20): Generator<void, void, undefined> {
+    const k = `${key}\t${column}`;
+    for (;;) {
+      if (this.ranges.has(k)) return;
+      const generation = this.generation;
+      const n = this.set.queries.length;
+      const per: PerQuery = { judgedOnly: new Float64Array(n), lo: new Float64Array(n), hi: new Float64Array(n), exact: new Uint8Array(n), holes: new Int32Array(n) };
+      const r = this.run(key);
+      let stale = false;
+      for (let qi = 0; qi < n && !stale; qi++) {
+        this.rangeQuery(per, qi, r, column);
+        if ((qi + 1) % chunk === 0) {
+          yield;
+          stale = generation !== this.generation;
+        }
+      }
+      if (!stale) this.ranges.set(k, per);
+    }
+  }
+
+  /** As fill(), for queryDeltas(a, b, column). */
+  *fillDeltas(a: string, b: string, column: string, chunk = 20): Generator<void, void, undefined> {
+    const k = `${a}\t${b}\t${column}`;
+    for (;;) {
+      if (this.deltas.has(k)) return;
+      const generation = this.generation;
+      const [ra, rb] = [this.run(a), this.run(b)];
+      const ds: QueryDelta[] = [];
+      let stale = false;
+      for (const q of this.set.queries) {
+        ds.push(this.deltaQuery(q, ra, rb, column));
+        if (ds.length % chunk === 0) {
+          yield;
+          if ((stale = generation !== this.generation)) break;
+        }
+      }
+      if (!stale) this.deltas.set(k, ds);
+    }
   }
 
   /** Per query of the set (qrels order), the range of run `key`'s `column`. */

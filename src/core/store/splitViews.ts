@@ -48,14 +48,22 @@ export class SplitViews {
   results(a: Args<'results'>): Result<'results'> {
     const s = this.session(a.key);
     const model = s.results(a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true });
-    if (model.significancePending) void this.significance(a.key, s, model.baseline);
+    const baseline = model.baseline || undefined;
+    if (model.significancePending || s.trustPending(baseline)) {
+      this.background(a.key, s, function* () {
+        if (baseline !== undefined) yield* s.significanceSteps(baseline);
+        yield* s.trustSteps(baseline);
+      });
+    }
     return model;
   }
 
   diff(a: Args<'diff'>): Result<'diff'> {
     const s = this.session(a.key);
     this.need(s, a.a, a.b);
-    return s.diff(a.a, a.b);
+    const pair = [[a.a, a.b]] as const;
+    if (s.trustPending(undefined, pair)) this.background(a.key, s, () => s.trustSteps(undefined, pair));
+    return s.diff(a.a, a.b, { pending: true });
   }
 
   queryDetail(a: Args<'queryDetail'>): Promise<Result<'queryDetail'>> {
@@ -129,13 +137,17 @@ export class SplitViews {
     for (const k of keys) if (!s.hasRun(k)) throw new Error(`no run ${k} in ${s.datasetName} (${s.split})`);
   }
 
-  /** Runs the significance steps one at a time, yielding between them, then says the split changed. */
-  private significance(key: string, s: AnalysisSession, baseline: string): Promise<void> {
+  /**
+   * Runs a split's slow steps (significance, ranges under the holes) one slice at a time, yielding between
+   * slices so judgements are answered meanwhile, then says the split changed (its views ask again and get what
+   * was computed). One job per split at a time: a view that still misses something starts the next.
+   */
+  private background(key: string, s: AnalysisSession, steps: () => Iterator<void>): Promise<void> {
     const running = this.stepping.get(key);
     if (running) return running;
     const work = (async () => {
-      const steps = s.significanceSteps(baseline);
-      while (!steps.next().done) await new Promise((r) => setImmediate(r));
+      const it = steps();
+      while (!it.next().done) await new Promise((r) => setImmediate(r));
     })().finally(() => {
       this.stepping.delete(key);
       this.onChanged(key, this.info(s));
