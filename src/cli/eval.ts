@@ -3,9 +3,10 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { encodeId } from '../core/formats/idTable';
 import { readRun } from '../core/formats/run';
 import { evaluate, formatTrecEval, MeasureSpecError, resolveMeasures } from '../core/eval';
+import { readZScores } from '../core/eval/zscores';
 import { EXIT, UsageError, type Command } from './common';
 
-const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
+const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
 
 Evaluates a TREC run against qrels and prints exactly what trec_eval 9.0.8 prints.
 
@@ -23,6 +24,9 @@ options (trec_eval's):
   -o          accepted and ignored (obsolete in trec_eval)
   -v          print the trec_eval version followed and exit
   -N N        number of documents in the collection (utility's last coefficient)
+  -Z FILE     print z-scores instead of values: FILE has lines "qid measure mean stddev" (measure as
+              printed, e.g. P_10); a query or measure not in FILE gives -1000000, as in trec_eval
+  -T FORMAT   results format: only trec_results (trec_eval's only one)
   -m MEASURE  measure or nickname, with optional parameters: -m ndcg_cut.10,100 -m official
               (repeatable; as in trec_eval, only the first -m's parameters for a measure are used)
   --trec-eval 10
@@ -54,6 +58,7 @@ interface EvalArgs {
   measures: string[];
   files: string[];
   trecEval: 9 | 10;
+  zscoresFile?: string;
 }
 
 function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
@@ -108,6 +113,18 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
       case 'N':
         a.numDocsInColl = intValue('-N', value());
         break;
+      case 'Z': {
+        const v = value();
+        if (!v) throw new UsageError('-Z needs a file of "qid measure mean stddev" lines');
+        a.zscoresFile = v;
+        break;
+      }
+      case 'T': {
+        // trec_eval's only results format.
+        const v = value();
+        if (v !== 'trec_results') throw new UsageError(`-T: unknown results format '${v ?? ''}': trec_eval (and irw) read only 'trec_results'`);
+        break;
+      }
       case 'm': {
         const v = value();
         if (!v) throw new UsageError('-m needs a measure, e.g. -m ndcg_cut.10');
@@ -138,6 +155,7 @@ export const evalCommand: Command = {
     const [qrelsPath, runPath] = args.files;
     if (qrelsPath === '-' && runPath === '-') throw new UsageError('only one of QRELS and RUN can be standard input (-)');
     refuseSwapped(qrelsPath, runPath);
+    const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
     const qrels = readQrels(qrelsPath);
     const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32' });
     let result;
@@ -151,6 +169,7 @@ export const evalCommand: Command = {
         judgedOnly: args.judgedOnly,
         firstParamsWin: true,
         trecEval: args.trecEval,
+        zscores,
       });
     } catch (e) {
       if (e instanceof MeasureSpecError) throw new UsageError(e.message);

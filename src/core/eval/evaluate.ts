@@ -2,6 +2,8 @@ import type { Qrels } from '../formats/qrels';
 import type { Run } from '../formats/run';
 import { resolveMeasures, type Family, type ResolvedMeasure } from './registry';
 import { JudgementTable, judgedDocsTable } from './judgementTable';
+import { encodeId } from '../formats/idTable';
+import { toZScores, type ZScores } from './zscores';
 import { gradeLevelsOf, NONPOOL, numRelOf, type MeasureContext, type QueryRels } from './relevance';
 
 export interface EvalOptions {
@@ -21,6 +23,8 @@ export interface EvalOptions {
   firstParamsWin?: boolean;
   /** Which trec_eval's output layout to follow where they differ (default: the version defining each measure). */
   trecEval?: 9 | 10;
+  /** trec_eval -Z: print each value as a z-score against this file's per-query means (zscores.ts). */
+  zscores?: ZScores;
 }
 
 /** One output column: a single value name such as ndcg_cut_10. */
@@ -44,6 +48,10 @@ export interface EvalResult {
   numQ: number;
   /** trec_eval 10 prints queries missing from the run under -c -q; 9 does not. True when a 10-only measure is asked for. */
   trecEval10Layout: boolean;
+  /** Values are z-scores (-Z): trec_eval prefixes every name with Z and prints counts with decimals. */
+  zscored: boolean;
+  /** NaNs glibc prints as "nan" rather than "-nan" (from a -Z file): value indexes, and -1 - column for summaries. */
+  positiveNaN: Set<number>;
   /** Per-query text of text measures (relstring), by q * columns.length + c. */
   texts: Map<number, string>;
   /** Summary value by column name, e.g. mean.get('ndcg_cut_10'). */
@@ -57,7 +65,7 @@ export interface EvalResult {
  * `complete`).
  */
 export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): EvalResult {
-  const measures = resolveMeasures(options.measures ?? ['official'], options.firstParamsWin);
+  const measures = resolveMeasures(options.measures ?? ['official'], options.firstParamsWin, options.trecEval);
   const ctx: MeasureContext = { relevanceLevel: options.relevanceLevel ?? 1, numDocsInColl: options.numDocsInColl ?? 0, trecEval10Rounding: options.trecEval === 10 };
   const maxRet = options.maxRetrieved ?? Infinity;
   const complete = options.complete ?? false;
@@ -73,6 +81,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     for (const name of m.names) columns.push({ name, family: m.family });
   }
   const width = columns.length;
+  const columnNames = columns.map((c) => Buffer.from(c.name));
 
   // hole.k needs to know which documents are judged for any query; only build that when asked.
   const docs = run.docs;
@@ -86,6 +95,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   const missing: number[] = [];
   const rows: Float64Array[] = [];
   const texts = new Map<number, string>();
+  const positiveNaN = new Set<number>();
   let rels = new Int32Array(1024);
   let judged = new Uint8Array(1024);
   for (const qid of qrels.queryIds()) {
@@ -132,13 +142,19 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
       });
     } else {
       // trec_eval 10 evaluates it on a one-document "bogus" ranking of an unjudged docno (-J drops that too),
-      // then zeroes num_ret, unj, rbp_resid, relstring and a measure named exactly "utility".
+      // then zeroes num_ret, unj, relstring, and a measure named exactly "utility" or "rbp_resid" (not with parameters).
       const bogus = judgedOnly ? qr : { ...qr, rels: Int32Array.of(NONPOOL), numRet: 1, judgedAnywhere: Uint8Array.of(0) };
       computed.forEach((m, i) => {
         const name = m.family.name;
-        const zeroed = name === 'num_ret' || name === 'unj' || name === 'rbp_resid' || (name === 'utility' && m.names[0] === 'utility');
+        const zeroed = name === 'num_ret' || name === 'unj' || ((name === 'utility' || name === 'rbp_resid') && m.names[0] === name);
         if (!zeroed) m.family.compute(m.family.origin === 'irw' ? qr : bogus, ctx, m, row, offsets[i]);
       });
+    }
+    // trec_eval 9 converts only the queries it evaluated; 10 also its "bogus" rankings of missing queries.
+    if (options.zscores && (q >= 0 || layout10)) {
+      const nan = new Set<number>();
+      toZScores(options.zscores, encodeId(qid), columnNames, row, nan);
+      for (const c of nan) positiveNaN.add(queries.length * width + c);
     }
     computed.forEach((m, i) => {
       if (m.family.text) texts.set(queries.length * width + offsets[i], q >= 0 ? m.family.text(qr, m) : '');
@@ -154,7 +170,12 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   const summary = new Float64Array(width);
   for (let c = 0; c < width; c++) {
     let sum = 0;
-    for (let qi = 0; qi < numQ; qi++) sum += values[qi * width + c];
+    for (let qi = 0; qi < numQ; qi++) {
+      const v = values[qi * width + c];
+      // C's sum += v keeps the first NaN, and its sign.
+      if (Number.isNaN(v) && !Number.isNaN(sum) && positiveNaN.has(qi * width + c)) positiveNaN.add(-1 - c);
+      sum += v;
+    }
     const agg = columns[c].family.aggregate;
     summary[c] = agg === 'sum' ? sum : numQ === 0 ? 0 : agg === 'gm' ? Math.exp(sum / numQ) : sum / numQ;
     // trec_eval -c sums num_rel from the qrels themselves: every judgement with grade > 0, whatever -l says.
@@ -170,6 +191,8 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     summary,
     numQ,
     trecEval10Layout: layout10,
+    zscored: options.zscores !== undefined,
+    positiveNaN,
     texts,
     mean: new Map(columns.map((c, i) => [c.name, summary[i]])),
   };

@@ -16,6 +16,7 @@ import {
   success,
 } from './measures/precision';
 import { rbp, rbpResidual } from './measures/rbp';
+import { yaap } from './measures/yaap';
 import { cappedRecallAt, recallAt, setF, setRecall } from './measures/recall';
 import type { MeasureContext, QueryRels } from './relevance';
 import { formatFixed } from './trecFormat';
@@ -27,7 +28,7 @@ type Params =
   | { kind: 'none' }
   | { kind: 'cutoffs'; integer: boolean; defaults: number[] } // one value per cutoff
   | { kind: 'values'; defaults: number[] } // a parameter list (set_F's beta, utility's coefficients, 11pt_avg's recall points)
-  | { kind: 'gains' }; // level=gain pairs (ndcg family)
+  | { kind: 'gains'; named?: Record<string, number> }; // level=gain pairs (ndcg family), plus named values with their defaults (rbp's p)
 
 type Compute = (q: QueryRels, ctx: MeasureContext, m: ResolvedMeasure, out: Float64Array, at: number) => void;
 
@@ -56,6 +57,8 @@ export interface ResolvedMeasure {
   cutoffs: number[];
   values: number[];
   gains: [number, number][];
+  /** Named pair parameters (rbp.p=0.8): the family's defaults, overridden by the -m text. */
+  named: Record<string, number>;
 }
 
 const STD_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -122,8 +125,18 @@ export const FAMILIES: readonly Family[] = [
   { name: 'set_map', help: 'Set precision times set recall.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setMap) },
   { name: 'set_F', help: 'F-measure of set precision and recall with weight beta (default 1). set_F.0.5', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
   { name: 'num_nonrel_judged_ret', help: 'Number of retrieved documents judged non-relevant (0 <= grade < -l). Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
-  { name: 'rbp', help: 'trec_eval 10: rank-biased precision (Moffat & Zobel 2008), persistence p = 0.9, grades scaled to [0, 1].', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q) => rbp(q)) },
-  { name: 'rbp_resid', help: 'trec_eval 10: how much rbp could still rise if every unjudged retrieved document (and every rank past the ranking) had gain 1.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q) => rbpResidual(q)) },
+  {
+    name: 'yaap', help: 'Yet another average precision (Robertson 2012): log((1 + s) / (1 + R - s)), s = the sum of precision at each relevant retrieved document; monotonic with AP on a query, finite at AP 0 and 1.', integer: false, params: { kind: 'none' },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(yaap),
+  },
+  {
+    name: 'rbp', help: 'trec_eval 10: rank-biased precision (Moffat & Zobel 2008) with persistence p (default 0.9); gains as ndcg, rescaled to [0, 1] when one leaves it. rbp.p=0.95 or rbp.p=0.8,1=1,2=3', integer: false, params: { kind: 'gains', named: { p: 0.9 } },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q, _c, m) => rbp(q, m.named.p, m.gains)),
+  },
+  {
+    name: 'rbp_resid', help: 'trec_eval 10: how much rbp (persistence p, default 0.9) could still rise if every unjudged retrieved document (and every rank past the ranking) had gain 1. rbp_resid.p=0.95', integer: false, params: { kind: 'gains', named: { p: 0.9 } },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q, _c, m) => rbpResidual(q, m.named.p)),
+  },
   { name: 'unj', help: 'trec_eval 10: share of the top k not judged for the query (k past a short ranking count as judged). unj.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: (q, _c, m, out, at) => unjudgedAt(q, m.cutoffs, out, at) },
   { name: 'recall_cap', help: 'BEIR R_cap@k: relevant in the top k over min(R, k). recall_cap.100', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
   { name: 'judged', help: 'Share of the top k judged (grade >= 0) for this query. judged.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => judgedAt(q, m.cutoffs, out, at) },
@@ -149,7 +162,7 @@ export const NICKNAMES: Record<string, string[]> = {
  * ignores later ones; otherwise cutoffs of repeated -m are merged (the library's default, e.g. for
  * ['recall.100', 'recall.1000']).
  */
-export function resolveMeasures(specs: readonly string[], firstParamsWin = false): ResolvedMeasure[] {
+export function resolveMeasures(specs: readonly string[], firstParamsWin = false, trecEval: 9 | 10 = 9): ResolvedMeasure[] {
   const marked = new Set<Family>();
   const paramText = new Map<Family, string[]>();
   for (const spec of specs.length ? specs : ['official']) {
@@ -157,7 +170,8 @@ export function resolveMeasures(specs: readonly string[], firstParamsWin = false
     const name = dot < 0 ? spec : spec.slice(0, dot);
     const params = dot < 0 ? undefined : spec.slice(dot + 1);
     if (params === '') throw new MeasureSpecError(`improper measure '${spec}': nothing after the '.'`);
-    const nick = NICKNAMES[name];
+    // trec_eval 10's all_trec adds its own unj, rbp and rbp_resid.
+    const nick = name === 'all_trec' && trecEval === 10 ? [...NICKNAMES.all_trec, 'unj', 'rbp', 'rbp_resid'] : NICKNAMES[name];
     const family = BY_NAME.get(name);
     if (!nick && !family) {
       const near = suggest(name);
@@ -177,7 +191,7 @@ export function resolveMeasures(specs: readonly string[], firstParamsWin = false
 }
 
 function resolveOne(family: Family, texts: string[] | undefined): ResolvedMeasure {
-  const m: ResolvedMeasure = { family, names: [family.name], cutoffs: [], values: [], gains: [] };
+  const m: ResolvedMeasure = { family, names: [family.name], cutoffs: [], values: [], gains: [], named: {} };
   const p = family.params;
   if (p.kind === 'cutoffs') {
     m.cutoffs = texts ? parseCutoffs(family, texts, p.integer) : [...p.defaults];
@@ -185,9 +199,12 @@ function resolveOne(family: Family, texts: string[] | undefined): ResolvedMeasur
   } else if (p.kind === 'values') {
     m.values = texts ? texts[0].split(',').map((t) => parseNumber(family, t)) : [...p.defaults];
     if (texts) m.names = [`${family.name}_${texts[0]}`];
-  } else if (p.kind === 'gains' && texts) {
-    m.gains = parseGains(family, texts[0]);
-    m.names = [`${family.name}_${texts[0]}`];
+  } else if (p.kind === 'gains') {
+    m.named = { ...p.named };
+    if (texts) {
+      m.gains = parseGains(family, texts[0], m.named);
+      m.names = [`${family.name}_${texts[0]}`];
+    }
   }
   return m;
 }
@@ -212,14 +229,22 @@ function parseCutoffs(family: Family, texts: string[], integer: boolean): number
   return sorted;
 }
 
-function parseGains(family: Family, text: string): [number, number][] {
-  return text.split(',').map((pair) => {
-    const [level, gain, extra] = pair.split('=');
-    if (gain === undefined || extra !== undefined || !/^-?\d+$/.test(level)) {
-      throw new MeasureSpecError(`${family.name}: malformed gain '${pair}': expected level=gain, e.g. ${family.name}.1=1,2=3`);
+/** name=value pairs: an integer name is a grade's gain, another name one of the family's named values (the last one given wins, as in trec_eval). */
+function parseGains(family: Family, text: string, named: Record<string, number>): [number, number][] {
+  const gains: [number, number][] = [];
+  for (const pair of text.split(',')) {
+    const [name, value, extra] = pair.split('=');
+    if (value !== undefined && extra === undefined && Object.hasOwn(named, name)) {
+      named[name] = parseNumber(family, value);
+      continue;
     }
-    return [Number(level), parseNumber(family, gain)];
-  });
+    if (value === undefined || extra !== undefined || !/^-?\d+$/.test(name)) {
+      const names = Object.keys(named).map((n) => `${n}=value or `).join('');
+      throw new MeasureSpecError(`${family.name}: malformed parameter '${pair}': expected ${names}level=gain, e.g. ${family.name}.${names ? `${Object.keys(named)[0]}=${named[Object.keys(named)[0]]},` : ''}1=1,2=3`);
+    }
+    gains.push([Number(name), parseNumber(family, value)]);
+  }
+  return gains;
 }
 
 /** The nearest measure names to a mistyped one: `recall_10` (the output name) -> `recall.10`, else by edit distance. */

@@ -116,3 +116,6 @@ export const OPTION_SETS: readonly (readonly string[])[] = [
 
 /** Parameterised measures beside all_trec's defaults (trec_eval -m syntax). */
 export const PARAM_MEASURES = ['P.1,2,3', 'ndcg_cut.1,3', 'ndcg.1=1,2=3,3=10', 'success.2', 'set_F.0.5', 'map_cut.2,4', 'recall.2,4', 'Rprec_mult.0.5,1.5', 'iprec_at_recall.0.25', '11pt_avg.0.2,0.5,0.8', 'utility.1,-1,2,0.5'];
+
+/** trec_eval 10's parameterised measures: rbp's persistence, and gains that leave [0, 1] (rescaled). */
+export const PARAM_MEASURES_10 = ['rbp.p=0.8,2=-1,3=5', 'rbp_resid.p=0.7'];
