@@ -1,4 +1,4 @@
-import { readQrels } from '../core/formats/qrels';
+import { readQrels, readQrelsJg } from '../core/formats/qrels';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { encodeId } from '../core/formats/idTable';
 import { readRun } from '../core/formats/run';
@@ -6,7 +6,7 @@ import { evaluate, formatTrecEval, MeasureSpecError, resolveMeasures } from '../
 import { readZScores } from '../core/eval/zscores';
 import { EXIT, UsageError, type Command } from './common';
 
-const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
+const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
 
 Evaluates a TREC run against qrels and prints exactly what trec_eval 9.0.8 prints.
 
@@ -27,6 +27,8 @@ options (trec_eval's):
   -Z FILE     print z-scores instead of values: FILE has lines "qid measure mean stddev" (measure as
               printed, e.g. P_10); a query or measure not in FILE gives -1000000, as in trec_eval
   -T FORMAT   results format: only trec_results (trec_eval's only one)
+  -R FORMAT   relevance format: qrels (default) or qrels_jg (column 2 names a judgment group, e.g. an
+              assessor; for -m qrels_jg: map_avgjg, P_avgjg, Rprec_mult_avgjg)
   -m MEASURE  measure or nickname, with optional parameters: -m ndcg_cut.10,100 -m official
               (repeatable; as in trec_eval, only the first -m's parameters for a measure are used)
   --trec-eval 10
@@ -59,10 +61,11 @@ interface EvalArgs {
   files: string[];
   trecEval: 9 | 10;
   zscoresFile?: string;
+  relInfo: 'qrels' | 'qrels_jg';
 }
 
 function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
-  const a: EvalArgs = { perQuery: false, judgedOnly: false, summary: true, complete: false, relevanceLevel: 1, measures: [], files: [], trecEval: 9 };
+  const a: EvalArgs = { perQuery: false, judgedOnly: false, summary: true, complete: false, relevanceLevel: 1, measures: [], files: [], trecEval: 9, relInfo: 'qrels' };
   let help = false;
   const intValue = (opt: string, v: string | undefined): number => {
     if (v === undefined || !/^-?\d+$/.test(v)) throw new UsageError(`${opt} needs an integer, got '${v ?? ''}'`);
@@ -119,6 +122,14 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
         a.zscoresFile = v;
         break;
       }
+      case 'R': {
+        const v = value();
+        if (v === 'qrels' || v === 'qrels_jg') a.relInfo = v;
+        else if (v === 'prefs' || v === 'qrels_prefs') {
+          throw new UsageError(`-R ${v}: the preference formats and prefs_* measures are not implemented in irw yet (README); trec_eval 9.0.8 has them`);
+        } else throw new UsageError(`-R: unknown relevance format '${v ?? ''}': qrels (default) or qrels_jg`);
+        break;
+      }
       case 'T': {
         // trec_eval's only results format.
         const v = value();
@@ -156,7 +167,7 @@ export const evalCommand: Command = {
     if (qrelsPath === '-' && runPath === '-') throw new UsageError('only one of QRELS and RUN can be standard input (-)');
     refuseSwapped(qrelsPath, runPath);
     const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
-    const qrels = readQrels(qrelsPath);
+    const qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : readQrels(qrelsPath);
     const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32' });
     let result;
     try {

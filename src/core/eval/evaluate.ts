@@ -1,6 +1,6 @@
-import type { Qrels } from '../formats/qrels';
+import { JudgmentGroups, type Qrels, type QueryJudgements } from '../formats/qrels';
 import type { Run } from '../formats/run';
-import { resolveMeasures, type Family, type ResolvedMeasure } from './registry';
+import { MeasureSpecError, resolveMeasures, type Family, type ResolvedMeasure } from './registry';
 import { JudgementTable, judgedDocsTable } from './judgementTable';
 import { encodeId } from '../formats/idTable';
 import { toZScores, type ZScores } from './zscores';
@@ -64,8 +64,19 @@ export interface EvalResult {
  * documents non-relevant with gain 0, averages over queries in both qrels and run (or all qrels queries with
  * `complete`).
  */
-export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): EvalResult {
+export function evaluate(qrels: Qrels | JudgmentGroups, run: Run, options: EvalOptions = {}): EvalResult {
   const measures = resolveMeasures(options.measures ?? ['official'], options.firstParamsWin, options.trecEval);
+  // trec_eval -R qrels_jg: only the judgment-group measures read that format, and only they need it.
+  const jg = qrels instanceof JudgmentGroups ? qrels : undefined;
+  const plain = jg ? undefined : (qrels as Qrels);
+  for (const m of measures) {
+    const name = m.family.name;
+    if (name === 'runid' || name === 'num_q') continue;
+    if (jg && !m.family.judgmentGroups) {
+      throw new MeasureSpecError(`${name} reads plain qrels, not -R qrels_jg: with judgment groups use -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg)`);
+    }
+    if (!jg && m.family.judgmentGroups) throw new MeasureSpecError(`${name} needs judgment-group qrels: add -R qrels_jg (qrels whose second column names the group)`);
+  }
   const ctx: MeasureContext = { relevanceLevel: options.relevanceLevel ?? 1, numDocsInColl: options.numDocsInColl ?? 0, trecEval10Rounding: options.trecEval === 10 };
   const maxRet = options.maxRetrieved ?? Infinity;
   const complete = options.complete ?? false;
@@ -87,7 +98,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   const docs = run.docs;
   // Only the ranks hole.k looks at (up to its largest k) need the lookup.
   const holeDepth = Math.max(0, ...computed.filter((m) => m.family.name === 'hole').flatMap((m) => m.cutoffs));
-  const judgedDocs = holeDepth > 0 ? judgedDocsTable(qrels) : null;
+  const judgedDocs = holeDepth > 0 && plain ? judgedDocsTable(plain) : null;
   const table = new JudgementTable();
 
   const layout10 = options.trecEval === 10 || measures.some((m) => m.family.origin === 'trec_eval 10');
@@ -98,10 +109,8 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   const positiveNaN = new Set<number>();
   let rels = new Int32Array(1024);
   let judged = new Uint8Array(1024);
-  for (const qid of qrels.queryIds()) {
-    const q = run.queryIndex(qid);
-    if (q < 0 && !complete) continue;
-    const j = qrels.judgements(qid)!;
+  /** A query's ranking against judgements `j` (q < 0: the query is not in the run). Reuses `rels` and `judged`. */
+  const relsOf = (j: QueryJudgements, q: number): QueryRels => {
     const { grades, gradeCounts } = gradeLevelsOf(j.grades);
     let numRet = 0;
     let numRelRet = 0;
@@ -123,7 +132,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
         numRet++;
       }
     }
-    const qr: QueryRels = {
+    return {
       rels: rels.subarray(0, numRet),
       numRet,
       numRel: numRelOf(grades, gradeCounts, ctx.relevanceLevel),
@@ -132,6 +141,18 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
       gradeCounts,
       judgedAnywhere: judged.subarray(0, numRet),
     };
+  };
+  for (const qid of qrels.queryIds()) {
+    const q = run.queryIndex(qid);
+    if (q < 0 && !complete) continue;
+    const groups = jg?.groups(qid);
+    // Each group's ranking gets its own arrays; the query's own (unused with qrels_jg) reuses the buffers.
+    const groupRels = groups?.map((g) => {
+      const r = relsOf(g, q);
+      return { ...r, rels: r.rels.slice(), judgedAnywhere: r.judgedAnywhere.slice() };
+    });
+    const qr = relsOf(groups ? groups[0] : plain!.judgements(qid)!, q);
+    if (groupRels) qr.groups = groupRels;
     const row = new Float64Array(width);
     if (q >= 0) computed.forEach((m, i) => m.family.compute(qr, ctx, m, row, offsets[i]));
     else if (!layout10) {
@@ -179,7 +200,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     const agg = columns[c].family.aggregate;
     summary[c] = agg === 'sum' ? sum : numQ === 0 ? 0 : agg === 'gm' ? Math.exp(sum / numQ) : sum / numQ;
     // trec_eval -c sums num_rel from the qrels themselves: every judgement with grade > 0, whatever -l says.
-    if (complete && columns[c].family.name === 'num_rel') summary[c] = positiveJudgements(qrels);
+    if (complete && columns[c].family.name === 'num_rel' && plain) summary[c] = positiveJudgements(plain);
   }
   return {
     runId: run.tag,

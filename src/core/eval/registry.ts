@@ -1,3 +1,4 @@
+import { mapAvgJg, precisionAvgJg, rPrecisionMultAvgJg } from './measures/avgjg';
 import { bpref, infAP, logBpref } from './measures/bpref';
 import { numNonrelJudgedRet, numRel, numRelRet, numRet, utility } from './measures/counts';
 import { holeAt, judgedAt, relString, unjudgedAt } from './measures/judged';
@@ -46,6 +47,8 @@ export interface Family {
   /** Where the definition comes from; trec_eval 10 measures switch -c -q output to trec_eval 10's layout. */
   origin: 'trec_eval 9' | 'trec_eval 10' | 'irw';
   compute: Compute;
+  /** Reads judgment-group qrels (-R qrels_jg), and only those. */
+  judgmentGroups?: boolean;
   /** A measure whose per-query value is text (relstring), printed quoted and never summarised. */
   text?: (q: QueryRels, m: ResolvedMeasure) => string;
 }
@@ -126,6 +129,18 @@ export const FAMILIES: readonly Family[] = [
   { name: 'set_F', help: 'F-measure of set precision and recall with weight beta (default 1). set_F.0.5', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
   { name: 'num_nonrel_judged_ret', help: 'Number of retrieved documents judged non-relevant (0 <= grade < -l). Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
   {
+    name: 'map_avgjg', help: 'map against each judgment group\'s judgements (-R qrels_jg: one set per assessor), averaged over the groups.', integer: false, params: { kind: 'none' },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', judgmentGroups: true, compute: (q, ctx, _m, out, at) => mapAvgJg(q, ctx, out, at),
+  },
+  {
+    name: 'P_avgjg', help: 'P at cutoffs, averaged over judgment groups (-R qrels_jg). P_avgjg.5,10', integer: false, params: cut(true, STD_CUTOFFS),
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', judgmentGroups: true, compute: (q, ctx, m, out, at) => precisionAvgJg(q, ctx, m.cutoffs, out, at),
+  },
+  {
+    name: 'Rprec_mult_avgjg', help: 'Rprec_mult, averaged over judgment groups (-R qrels_jg). Rprec_mult_avgjg.0.5,2', integer: false, params: cut(false, [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]),
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', judgmentGroups: true, compute: (q, ctx, m, out, at) => rPrecisionMultAvgJg(q, ctx, m.cutoffs, out, at),
+  },
+  {
     name: 'yaap', help: 'Yet another average precision (Robertson 2012): log((1 + s) / (1 + R - s)), s = the sum of precision at each relevant retrieved document; monotonic with AP on a query, finite at AP 0 and 1.', integer: false, params: { kind: 'none' },
     aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(yaap),
   },
@@ -153,6 +168,7 @@ export const NICKNAMES: Record<string, string[]> = {
     'ndcg_cut', 'ndcg_rel', 'Rndcg', 'binG', 'G', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F', 'num_nonrel_judged_ret',
   ],
   official: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P'],
+  qrels_jg: ['runid', 'num_q', 'map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg'],
   set: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'],
 };
 
