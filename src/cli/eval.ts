@@ -168,7 +168,7 @@ export const evalCommand: Command = {
     refuseSwapped(qrelsPath, runPath);
     const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
     const qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : readQrels(qrelsPath);
-    const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32' });
+    const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32', duplicatesWithin: args.maxRetrieved });
     let result;
     try {
       result = evaluate(qrels, run, {
