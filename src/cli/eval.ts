@@ -2,7 +2,7 @@ import { readQrels, readQrelsJg } from '../core/formats/qrels';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { encodeId } from '../core/formats/idTable';
 import { readRun } from '../core/formats/run';
-import { evaluate, formatTrecEval, MeasureSpecError, resolveMeasures } from '../core/eval';
+import { evaluate, FAMILIES, formatTrecEval, MeasureSpecError, NICKNAMES, resolveMeasures } from '../core/eval';
 import { readZScores } from '../core/eval/zscores';
 import { EXIT, UsageError, type Command } from './common';
 
@@ -36,12 +36,7 @@ options (trec_eval's):
               reads scores into a C float, so scores equal as float32 tie and are ordered by docno)
   -h, --help  this help; with -m MEASURE, what that measure is (as trec_eval -h -m)
 
-measures: official (default), all_trec, set (nicknames), relstring num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
-  iprec_at_recall P recall infAP Rprec_mult ndcg ndcg_rel Rndcg ndcg_cut map_cut success set_P
-  set_recall set_F num_nonrel_judged_ret gm_bpref utility 11pt_avg binG G relative_P set_relative_P
-  set_map, unj (trec_eval 10), and BEIR's measures trec_eval lacks:
-  recall_cap.k (relevant in top k / min(R, k)), hole.k (share of top k judged for no query),
-  judged.k (share of top k judged for this query).
+${measureList()}
 
 Ranking follows trec_eval: by score descending, ties by docid descending (byte order); the rank column
 is ignored. Negative grades are pooled-but-unjudged (gain 0). nDCG gain is the grade (linear).
@@ -230,6 +225,25 @@ function refuseSwapped(qrelsPath: string, runPath: string): void {
   if (q >= 6 && (r === 3 || r === 4)) {
     throw new UsageError(`QRELS and RUN look swapped: ${qrelsPath} has run lines (${q} columns) and ${runPath} has qrels lines (${r} columns). Usage: irw eval QRELS RUN`);
   }
+}
+
+/** The help's list of measures, from the registry (irw eval -h -m NAME explains one). */
+function measureList(): string {
+  const names = (origin: string) => FAMILIES.filter((f) => f.origin === origin).map((f) => f.name).join(' ');
+  const text =
+    `measures (irw eval -h -m NAME explains one): nicknames ${Object.keys(NICKNAMES).join(' ')} (default official); ` +
+    `trec_eval 9.0.8's ${names('trec_eval 9')}; trec_eval 10's ${names('trec_eval 10')}; ` +
+    `BEIR's measures trec_eval lacks: ${names('irw')}.`;
+  // Wrapped at 100 columns, continuation lines indented.
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + word.length + 1 > 100) {
+      lines.push(line);
+      line = ` ${word}`;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n ');
 }
 
 /** trec_eval -h -m: each named measure (or a nickname's measures) with its explanation from the registry. */
