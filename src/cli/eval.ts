@@ -1,11 +1,12 @@
-import { readQrels } from '../core/formats/qrels';
+import { readQrels, readQrelsJg } from '../core/formats/qrels';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { encodeId } from '../core/formats/idTable';
 import { readRun } from '../core/formats/run';
-import { evaluate, formatTrecEval, MeasureSpecError, resolveMeasures } from '../core/eval';
+import { evaluate, FAMILIES, formatTrecEval, MeasureSpecError, NICKNAMES, resolveMeasures } from '../core/eval';
+import { readZScores } from '../core/eval/zscores';
 import { EXIT, UsageError, type Command } from './common';
 
-const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
+const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
 
 Evaluates a TREC run against qrels and prints exactly what trec_eval 9.0.8 prints.
 
@@ -23,6 +24,11 @@ options (trec_eval's):
   -o          accepted and ignored (obsolete in trec_eval)
   -v          print the trec_eval version followed and exit
   -N N        number of documents in the collection (utility's last coefficient)
+  -Z FILE     print z-scores instead of values: FILE has lines "qid measure mean stddev" (measure as
+              printed, e.g. P_10); a query or measure not in FILE gives -1000000, as in trec_eval
+  -T FORMAT   results format: only trec_results (trec_eval's only one)
+  -R FORMAT   relevance format: qrels (default) or qrels_jg (column 2 names a judgment group, e.g. an
+              assessor; for -m qrels_jg: map_avgjg, P_avgjg, Rprec_mult_avgjg)
   -m MEASURE  measure or nickname, with optional parameters: -m ndcg_cut.10,100 -m official
               (repeatable; as in trec_eval, only the first -m's parameters for a measure are used)
   --trec-eval 10
@@ -30,12 +36,7 @@ options (trec_eval's):
               reads scores into a C float, so scores equal as float32 tie and are ordered by docno)
   -h, --help  this help; with -m MEASURE, what that measure is (as trec_eval -h -m)
 
-measures: official (default), all_trec, set (nicknames), relstring num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank
-  iprec_at_recall P recall infAP Rprec_mult ndcg ndcg_rel Rndcg ndcg_cut map_cut success set_P
-  set_recall set_F num_nonrel_judged_ret gm_bpref utility 11pt_avg binG G relative_P set_relative_P
-  set_map, unj (trec_eval 10), and BEIR's measures trec_eval lacks:
-  recall_cap.k (relevant in top k / min(R, k)), hole.k (share of top k judged for no query),
-  judged.k (share of top k judged for this query).
+${measureList()}
 
 Ranking follows trec_eval: by score descending, ties by docid descending (byte order); the rank column
 is ignored. Negative grades are pooled-but-unjudged (gain 0). nDCG gain is the grade (linear).
@@ -54,10 +55,12 @@ interface EvalArgs {
   measures: string[];
   files: string[];
   trecEval: 9 | 10;
+  zscoresFile?: string;
+  relInfo: 'qrels' | 'qrels_jg';
 }
 
 function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
-  const a: EvalArgs = { perQuery: false, judgedOnly: false, summary: true, complete: false, relevanceLevel: 1, measures: [], files: [], trecEval: 9 };
+  const a: EvalArgs = { perQuery: false, judgedOnly: false, summary: true, complete: false, relevanceLevel: 1, measures: [], files: [], trecEval: 9, relInfo: 'qrels' };
   let help = false;
   const intValue = (opt: string, v: string | undefined): number => {
     if (v === undefined || !/^-?\d+$/.test(v)) throw new UsageError(`${opt} needs an integer, got '${v ?? ''}'`);
@@ -108,6 +111,26 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
       case 'N':
         a.numDocsInColl = intValue('-N', value());
         break;
+      case 'Z': {
+        const v = value();
+        if (!v) throw new UsageError('-Z needs a file of "qid measure mean stddev" lines');
+        a.zscoresFile = v;
+        break;
+      }
+      case 'R': {
+        const v = value();
+        if (v === 'qrels' || v === 'qrels_jg') a.relInfo = v;
+        else if (v === 'prefs' || v === 'qrels_prefs') {
+          throw new UsageError(`-R ${v}: the preference formats and prefs_* measures are not implemented in irw yet (README); trec_eval 9.0.8 has them`);
+        } else throw new UsageError(`-R: unknown relevance format '${v ?? ''}': qrels (default) or qrels_jg`);
+        break;
+      }
+      case 'T': {
+        // trec_eval's only results format.
+        const v = value();
+        if (v !== 'trec_results') throw new UsageError(`-T: unknown results format '${v ?? ''}': trec_eval (and irw) read only 'trec_results'`);
+        break;
+      }
       case 'm': {
         const v = value();
         if (!v) throw new UsageError('-m needs a measure, e.g. -m ndcg_cut.10');
@@ -138,8 +161,9 @@ export const evalCommand: Command = {
     const [qrelsPath, runPath] = args.files;
     if (qrelsPath === '-' && runPath === '-') throw new UsageError('only one of QRELS and RUN can be standard input (-)');
     refuseSwapped(qrelsPath, runPath);
-    const qrels = readQrels(qrelsPath);
-    const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32' });
+    const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
+    const qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : readQrels(qrelsPath);
+    const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32', duplicatesWithin: args.maxRetrieved });
     let result;
     try {
       result = evaluate(qrels, run, {
@@ -151,6 +175,7 @@ export const evalCommand: Command = {
         judgedOnly: args.judgedOnly,
         firstParamsWin: true,
         trecEval: args.trecEval,
+        zscores,
       });
     } catch (e) {
       if (e instanceof MeasureSpecError) throw new UsageError(e.message);
@@ -200,6 +225,25 @@ function refuseSwapped(qrelsPath: string, runPath: string): void {
   if (q >= 6 && (r === 3 || r === 4)) {
     throw new UsageError(`QRELS and RUN look swapped: ${qrelsPath} has run lines (${q} columns) and ${runPath} has qrels lines (${r} columns). Usage: irw eval QRELS RUN`);
   }
+}
+
+/** The help's list of measures, from the registry (irw eval -h -m NAME explains one). */
+function measureList(): string {
+  const names = (origin: string) => FAMILIES.filter((f) => f.origin === origin).map((f) => f.name).join(' ');
+  const text =
+    `measures (irw eval -h -m NAME explains one): nicknames ${Object.keys(NICKNAMES).join(' ')} (default official); ` +
+    `trec_eval 9.0.8's ${names('trec_eval 9')}; trec_eval 10's ${names('trec_eval 10')}; ` +
+    `BEIR's measures trec_eval lacks: ${names('irw')}.`;
+  // Wrapped at 100 columns, continuation lines indented.
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + word.length + 1 > 100) {
+      lines.push(line);
+      line = ` ${word}`;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n ');
 }
 
 /** trec_eval -h -m: each named measure (or a nickname's measures) with its explanation from the registry. */

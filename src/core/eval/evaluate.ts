@@ -1,8 +1,9 @@
-import type { Qrels } from '../formats/qrels';
+import { JudgmentGroups, type Qrels, type QueryJudgements } from '../formats/qrels';
 import type { Run } from '../formats/run';
-import { resolveMeasures, type Family, type ResolvedMeasure } from './registry';
+import { MeasureSpecError, resolveMeasures, type Family, type ResolvedMeasure } from './registry';
 import { JudgementTable, judgedDocsTable } from './judgementTable';
-import type { IdTable } from '../formats/idTable';
+import { encodeId, type IdTable } from '../formats/idTable';
+import { toZScores, type ZScores } from './zscores';
 import { gradeLevelsOf, NONPOOL, numRelOf, type MeasureContext, type QueryRels } from './relevance';
 
 export interface EvalOptions {
@@ -26,6 +27,8 @@ export interface EvalOptions {
   onlyQueries?: ReadonlySet<string>;
   /** judgedDocsTable(qrels), when the caller keeps it across calls (hole.k); built here otherwise. */
   judgedDocs?: IdTable;
+  /** trec_eval -Z: print each value as a z-score against this file's per-query means (zscores.ts). */
+  zscores?: ZScores;
 }
 
 /** One output column: a single value name such as ndcg_cut_10. */
@@ -49,6 +52,10 @@ export interface EvalResult {
   numQ: number;
   /** trec_eval 10 prints queries missing from the run under -c -q; 9 does not. True when a 10-only measure is asked for. */
   trecEval10Layout: boolean;
+  /** Values are z-scores (-Z): trec_eval prefixes every name with Z and prints counts with decimals. */
+  zscored: boolean;
+  /** NaNs glibc prints as "nan" rather than "-nan" (from a -Z file): value indexes, and -1 - column for summaries. */
+  positiveNaN: Set<number>;
   /** Per-query text of text measures (relstring), by q * columns.length + c. */
   texts: Map<number, string>;
   /** Summary value by column name, e.g. mean.get('ndcg_cut_10'). */
@@ -61,8 +68,19 @@ export interface EvalResult {
  * documents non-relevant with gain 0, averages over queries in both qrels and run (or all qrels queries with
  * `complete`).
  */
-export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): EvalResult {
-  const measures = resolveMeasures(options.measures ?? ['official'], options.firstParamsWin);
+export function evaluate(qrels: Qrels | JudgmentGroups, run: Run, options: EvalOptions = {}): EvalResult {
+  const measures = resolveMeasures(options.measures ?? ['official'], options.firstParamsWin, options.trecEval);
+  // trec_eval -R qrels_jg: only the judgment-group measures read that format, and only they need it.
+  const jg = qrels instanceof JudgmentGroups ? qrels : undefined;
+  const plain = jg ? undefined : (qrels as Qrels);
+  for (const m of measures) {
+    const name = m.family.name;
+    if (name === 'runid' || name === 'num_q') continue;
+    if (jg && !m.family.judgmentGroups) {
+      throw new MeasureSpecError(`${name} reads plain qrels, not -R qrels_jg: with judgment groups use -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg)`);
+    }
+    if (!jg && m.family.judgmentGroups) throw new MeasureSpecError(`${name} needs judgment-group qrels: add -R qrels_jg (qrels whose second column names the group)`);
+  }
   const ctx: MeasureContext = { relevanceLevel: options.relevanceLevel ?? 1, numDocsInColl: options.numDocsInColl ?? 0, trecEval10Rounding: options.trecEval === 10 };
   const maxRet = options.maxRetrieved ?? Infinity;
   const complete = options.complete ?? false;
@@ -78,12 +96,13 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     for (const name of m.names) columns.push({ name, family: m.family });
   }
   const width = columns.length;
+  const columnNames = columns.map((c) => Buffer.from(c.name));
 
   // hole.k needs to know which documents are judged for any query; only build that when asked.
   const docs = run.docs;
   // Only the ranks hole.k looks at (up to its largest k) need the lookup.
   const holeDepth = Math.max(0, ...computed.filter((m) => m.family.name === 'hole').flatMap((m) => m.cutoffs));
-  const judgedDocs = holeDepth > 0 ? (options.judgedDocs ?? judgedDocsTable(qrels)) : null;
+  const judgedDocs = holeDepth > 0 && plain ? (options.judgedDocs ?? judgedDocsTable(plain)) : null;
   const table = new JudgementTable();
 
   const layout10 = options.trecEval === 10 || measures.some((m) => m.family.origin === 'trec_eval 10');
@@ -91,13 +110,11 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   const missing: number[] = [];
   const rows: Float64Array[] = [];
   const texts = new Map<number, string>();
+  const positiveNaN = new Set<number>();
   let rels = new Int32Array(1024);
   let judged = new Uint8Array(1024);
-  for (const qid of qrels.queryIds()) {
-    if (options.onlyQueries && !options.onlyQueries.has(qid)) continue;
-    const q = run.queryIndex(qid);
-    if (q < 0 && !complete) continue;
-    const j = qrels.judgements(qid)!;
+  /** A query's ranking against judgements `j` (q < 0: the query is not in the run). Reuses `rels` and `judged`. */
+  const relsOf = (j: QueryJudgements, q: number): QueryRels => {
     const { grades, gradeCounts } = gradeLevelsOf(j.grades);
     let numRet = 0;
     let numRelRet = 0;
@@ -119,7 +136,7 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
         numRet++;
       }
     }
-    const qr: QueryRels = {
+    return {
       rels: rels.subarray(0, numRet),
       numRet,
       numRel: numRelOf(grades, gradeCounts, ctx.relevanceLevel),
@@ -128,6 +145,19 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
       gradeCounts,
       judgedAnywhere: judged.subarray(0, numRet),
     };
+  };
+  for (const qid of qrels.queryIds()) {
+    if (options.onlyQueries && !options.onlyQueries.has(qid)) continue;
+    const q = run.queryIndex(qid);
+    if (q < 0 && !complete) continue;
+    const groups = jg?.groups(qid);
+    // Each group's ranking gets its own arrays; the query's own (unused with qrels_jg) reuses the buffers.
+    const groupRels = groups?.map((g) => {
+      const r = relsOf(g, q);
+      return { ...r, rels: r.rels.slice(), judgedAnywhere: r.judgedAnywhere.slice() };
+    });
+    const qr = relsOf(groups ? groups[0] : plain!.judgements(qid)!, q);
+    if (groupRels) qr.groups = groupRels;
     const row = new Float64Array(width);
     if (q >= 0) computed.forEach((m, i) => m.family.compute(qr, ctx, m, row, offsets[i]));
     else if (!layout10) {
@@ -138,13 +168,19 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
       });
     } else {
       // trec_eval 10 evaluates it on a one-document "bogus" ranking of an unjudged docno (-J drops that too),
-      // then zeroes num_ret, unj, rbp_resid, relstring and a measure named exactly "utility".
+      // then zeroes num_ret, unj, relstring, and a measure named exactly "utility" or "rbp_resid" (not with parameters).
       const bogus = judgedOnly ? qr : { ...qr, rels: Int32Array.of(NONPOOL), numRet: 1, judgedAnywhere: Uint8Array.of(0) };
       computed.forEach((m, i) => {
         const name = m.family.name;
-        const zeroed = name === 'num_ret' || name === 'unj' || name === 'rbp_resid' || (name === 'utility' && m.names[0] === 'utility');
+        const zeroed = name === 'num_ret' || name === 'unj' || ((name === 'utility' || name === 'rbp_resid') && m.names[0] === name);
         if (!zeroed) m.family.compute(m.family.origin === 'irw' ? qr : bogus, ctx, m, row, offsets[i]);
       });
+    }
+    // trec_eval 9 converts only the queries it evaluated; 10 also its "bogus" rankings of missing queries.
+    if (options.zscores && (q >= 0 || layout10)) {
+      const nan = new Set<number>();
+      toZScores(options.zscores, encodeId(qid), columnNames, row, nan);
+      for (const c of nan) positiveNaN.add(queries.length * width + c);
     }
     computed.forEach((m, i) => {
       if (m.family.text) texts.set(queries.length * width + offsets[i], q >= 0 ? m.family.text(qr, m) : '');
@@ -160,8 +196,13 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
   const summary = new Float64Array(width);
   for (let c = 0; c < width; c++) {
     let sum = 0;
-    for (let qi = 0; qi < numQ; qi++) sum += values[qi * width + c];
-    summary[c] = summaryOf(columns[c], sum, numQ, complete, qrels);
+    for (let qi = 0; qi < numQ; qi++) {
+      const v = values[qi * width + c];
+      // C's sum += v keeps the first NaN, and its sign.
+      if (Number.isNaN(v) && !Number.isNaN(sum) && positiveNaN.has(qi * width + c)) positiveNaN.add(-1 - c);
+      sum += v;
+    }
+    summary[c] = summaryOf(columns[c], sum, numQ, complete, plain);
   }
   return {
     runId: run.tag,
@@ -173,6 +214,8 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
     summary,
     numQ,
     trecEval10Layout: layout10,
+    zscored: options.zscores !== undefined,
+    positiveNaN,
     texts,
     mean: new Map(columns.map((c, i) => [c.name, summary[i]])),
   };
@@ -182,9 +225,9 @@ export function evaluate(qrels: Qrels, run: Run, options: EvalOptions = {}): Eva
  * The "all" value of a column from the sum of its per-query values, as trec_eval aggregates it: a mean, a sum,
  * or (gm_*) the geometric mean of values already logged per query.
  */
-export function summaryOf(column: Column, sum: number, numQ: number, complete: boolean, qrels: Qrels): number {
+export function summaryOf(column: Column, sum: number, numQ: number, complete: boolean, qrels: Qrels | undefined): number {
   // trec_eval -c sums num_rel from the qrels themselves: every judgement with grade > 0, whatever -l says.
-  if (complete && column.family.name === 'num_rel') return positiveJudgements(qrels);
+  if (complete && column.family.name === 'num_rel' && qrels) return positiveJudgements(qrels);
   const agg = column.family.aggregate;
   return agg === 'sum' ? sum : numQ === 0 ? 0 : agg === 'gm' ? Math.exp(sum / numQ) : sum / numQ;
 }

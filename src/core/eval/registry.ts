@@ -1,3 +1,4 @@
+import { mapAvgJg, precisionAvgJg, rPrecisionMultAvgJg } from './measures/avgjg';
 import { bpref, infAP, logBpref } from './measures/bpref';
 import { numNonrelJudgedRet, numRel, numRelRet, numRet, utility } from './measures/counts';
 import { holeAt, judgedAt, relString, unjudgedAt } from './measures/judged';
@@ -16,6 +17,7 @@ import {
   success,
 } from './measures/precision';
 import { rbp, rbpResidual } from './measures/rbp';
+import { yaap } from './measures/yaap';
 import { cappedRecallAt, recallAt, setF, setRecall } from './measures/recall';
 import type { MeasureContext, QueryRels } from './relevance';
 import { formatFixed } from './trecFormat';
@@ -27,7 +29,7 @@ type Params =
   | { kind: 'none' }
   | { kind: 'cutoffs'; integer: boolean; defaults: number[] } // one value per cutoff
   | { kind: 'values'; defaults: number[] } // a parameter list (set_F's beta, utility's coefficients, 11pt_avg's recall points)
-  | { kind: 'gains' }; // level=gain pairs (ndcg family)
+  | { kind: 'gains'; named?: Record<string, number> }; // level=gain pairs (ndcg family), plus named values with their defaults (rbp's p)
 
 type Compute = (q: QueryRels, ctx: MeasureContext, m: ResolvedMeasure, out: Float64Array, at: number) => void;
 
@@ -45,6 +47,8 @@ export interface Family {
   /** Where the definition comes from; trec_eval 10 measures switch -c -q output to trec_eval 10's layout. */
   origin: 'trec_eval 9' | 'trec_eval 10' | 'irw';
   compute: Compute;
+  /** Reads judgment-group qrels (-R qrels_jg), and only those. */
+  judgmentGroups?: boolean;
   /** A measure whose per-query value is text (relstring), printed quoted and never summarised. */
   text?: (q: QueryRels, m: ResolvedMeasure) => string;
 }
@@ -56,6 +60,8 @@ export interface ResolvedMeasure {
   cutoffs: number[];
   values: number[];
   gains: [number, number][];
+  /** Named pair parameters (rbp.p=0.8): the family's defaults, overridden by the -m text. */
+  named: Record<string, number>;
 }
 
 const STD_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -122,8 +128,30 @@ export const FAMILIES: readonly Family[] = [
   { name: 'set_map', help: 'Set precision times set recall.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setMap) },
   { name: 'set_F', help: 'F-measure of set precision and recall with weight beta (default 1). set_F.0.5', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
   { name: 'num_nonrel_judged_ret', help: 'Number of retrieved documents judged non-relevant (0 <= grade < -l). Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
-  { name: 'rbp', help: 'trec_eval 10: rank-biased precision (Moffat & Zobel 2008), persistence p = 0.9, grades scaled to [0, 1].', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q) => rbp(q)) },
-  { name: 'rbp_resid', help: 'trec_eval 10: how much rbp could still rise if every unjudged retrieved document (and every rank past the ranking) had gain 1.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q) => rbpResidual(q)) },
+  {
+    name: 'map_avgjg', help: 'map against each judgment group\'s judgements (-R qrels_jg: one set per assessor), averaged over the groups.', integer: false, params: { kind: 'none' },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', judgmentGroups: true, compute: (q, ctx, _m, out, at) => mapAvgJg(q, ctx, out, at),
+  },
+  {
+    name: 'P_avgjg', help: 'P at cutoffs, averaged over judgment groups (-R qrels_jg). P_avgjg.5,10', integer: false, params: cut(true, STD_CUTOFFS),
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', judgmentGroups: true, compute: (q, ctx, m, out, at) => precisionAvgJg(q, ctx, m.cutoffs, out, at),
+  },
+  {
+    name: 'Rprec_mult_avgjg', help: 'Rprec_mult, averaged over judgment groups (-R qrels_jg). Rprec_mult_avgjg.0.5,2', integer: false, params: cut(false, [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]),
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', judgmentGroups: true, compute: (q, ctx, m, out, at) => rPrecisionMultAvgJg(q, ctx, m.cutoffs, out, at),
+  },
+  {
+    name: 'yaap', help: 'Yet another average precision (Robertson 2012): log((1 + s) / (1 + R - s)), s = the sum of precision at each relevant retrieved document; monotonic with AP on a query, finite at AP 0 and 1.', integer: false, params: { kind: 'none' },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(yaap),
+  },
+  {
+    name: 'rbp', help: 'trec_eval 10: rank-biased precision (Moffat & Zobel 2008) with persistence p (default 0.9); gains as ndcg, rescaled to [0, 1] when one leaves it. rbp.p=0.95 or rbp.p=0.8,1=1,2=3', integer: false, params: { kind: 'gains', named: { p: 0.9 } },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q, _c, m) => rbp(q, m.named.p, m.gains)),
+  },
+  {
+    name: 'rbp_resid', help: 'trec_eval 10: how much rbp (persistence p, default 0.9) could still rise if every unjudged retrieved document (and every rank past the ranking) had gain 1. rbp_resid.p=0.95', integer: false, params: { kind: 'gains', named: { p: 0.9 } },
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: scalar((q, _c, m) => rbpResidual(q, m.named.p)),
+  },
   { name: 'unj', help: 'trec_eval 10: share of the top k not judged for the query (k past a short ranking count as judged). unj.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'trec_eval 10', compute: (q, _c, m, out, at) => unjudgedAt(q, m.cutoffs, out, at) },
   { name: 'recall_cap', help: 'BEIR R_cap@k: relevant in the top k over min(R, k). recall_cap.100', integer: false, params: cut(true, STD_CUTOFFS), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, ctx, m, out, at) => cappedRecallAt(q, ctx, m.cutoffs, out, at) },
   { name: 'judged', help: 'Share of the top k judged (grade >= 0) for this query. judged.10', integer: false, params: cut(true, [5, 10, 20]), aggregate: 'mean', perQuery: true, origin: 'irw', compute: (q, _c, m, out, at) => judgedAt(q, m.cutoffs, out, at) },
@@ -140,6 +168,7 @@ export const NICKNAMES: Record<string, string[]> = {
     'ndcg_cut', 'ndcg_rel', 'Rndcg', 'binG', 'G', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F', 'num_nonrel_judged_ret',
   ],
   official: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P'],
+  qrels_jg: ['runid', 'num_q', 'map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg'],
   set: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'],
 };
 
@@ -149,7 +178,7 @@ export const NICKNAMES: Record<string, string[]> = {
  * ignores later ones; otherwise cutoffs of repeated -m are merged (the library's default, e.g. for
  * ['recall.100', 'recall.1000']).
  */
-export function resolveMeasures(specs: readonly string[], firstParamsWin = false): ResolvedMeasure[] {
+export function resolveMeasures(specs: readonly string[], firstParamsWin = false, trecEval: 9 | 10 = 9): ResolvedMeasure[] {
   const marked = new Set<Family>();
   const paramText = new Map<Family, string[]>();
   for (const spec of specs.length ? specs : ['official']) {
@@ -157,7 +186,8 @@ export function resolveMeasures(specs: readonly string[], firstParamsWin = false
     const name = dot < 0 ? spec : spec.slice(0, dot);
     const params = dot < 0 ? undefined : spec.slice(dot + 1);
     if (params === '') throw new MeasureSpecError(`improper measure '${spec}': nothing after the '.'`);
-    const nick = NICKNAMES[name];
+    // trec_eval 10's all_trec adds its own unj, rbp and rbp_resid.
+    const nick = name === 'all_trec' && trecEval === 10 ? [...NICKNAMES.all_trec, 'unj', 'rbp', 'rbp_resid'] : NICKNAMES[name];
     const family = BY_NAME.get(name);
     if (!nick && !family) {
       const near = suggest(name);
@@ -177,7 +207,7 @@ export function resolveMeasures(specs: readonly string[], firstParamsWin = false
 }
 
 function resolveOne(family: Family, texts: string[] | undefined): ResolvedMeasure {
-  const m: ResolvedMeasure = { family, names: [family.name], cutoffs: [], values: [], gains: [] };
+  const m: ResolvedMeasure = { family, names: [family.name], cutoffs: [], values: [], gains: [], named: {} };
   const p = family.params;
   if (p.kind === 'cutoffs') {
     m.cutoffs = texts ? parseCutoffs(family, texts, p.integer) : [...p.defaults];
@@ -185,9 +215,12 @@ function resolveOne(family: Family, texts: string[] | undefined): ResolvedMeasur
   } else if (p.kind === 'values') {
     m.values = texts ? texts[0].split(',').map((t) => parseNumber(family, t)) : [...p.defaults];
     if (texts) m.names = [`${family.name}_${texts[0]}`];
-  } else if (p.kind === 'gains' && texts) {
-    m.gains = parseGains(family, texts[0]);
-    m.names = [`${family.name}_${texts[0]}`];
+  } else if (p.kind === 'gains') {
+    m.named = { ...p.named };
+    if (texts) {
+      m.gains = parseGains(family, texts[0], m.named);
+      m.names = [`${family.name}_${texts[0]}`];
+    }
   }
   return m;
 }
@@ -212,14 +245,22 @@ function parseCutoffs(family: Family, texts: string[], integer: boolean): number
   return sorted;
 }
 
-function parseGains(family: Family, text: string): [number, number][] {
-  return text.split(',').map((pair) => {
-    const [level, gain, extra] = pair.split('=');
-    if (gain === undefined || extra !== undefined || !/^-?\d+$/.test(level)) {
-      throw new MeasureSpecError(`${family.name}: malformed gain '${pair}': expected level=gain, e.g. ${family.name}.1=1,2=3`);
+/** name=value pairs: an integer name is a grade's gain, another name one of the family's named values (the last one given wins, as in trec_eval). */
+function parseGains(family: Family, text: string, named: Record<string, number>): [number, number][] {
+  const gains: [number, number][] = [];
+  for (const pair of text.split(',')) {
+    const [name, value, extra] = pair.split('=');
+    if (value !== undefined && extra === undefined && Object.hasOwn(named, name)) {
+      named[name] = parseNumber(family, value);
+      continue;
     }
-    return [Number(level), parseNumber(family, gain)];
-  });
+    if (value === undefined || extra !== undefined || !/^-?\d+$/.test(name)) {
+      const names = Object.keys(named).map((n) => `${n}=value or `).join('');
+      throw new MeasureSpecError(`${family.name}: malformed parameter '${pair}': expected ${names}level=gain, e.g. ${family.name}.${names ? `${Object.keys(named)[0]}=${named[Object.keys(named)[0]]},` : ''}1=1,2=3`);
+    }
+    gains.push([Number(name), parseNumber(family, value)]);
+  }
+  return gains;
 }
 
 /** The nearest measure names to a mistyped one: `recall_10` (the output name) -> `recall.10`, else by edit distance. */

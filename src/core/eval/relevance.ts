@@ -22,6 +22,8 @@ export interface QueryRels {
   gradeCounts: Int32Array;
   /** 1 where the document at that rank is judged (grade >= 0) for some query (BEIR's "annotated corpus"); filled only to the largest hole.k cutoff. */
   judgedAnywhere: Uint8Array;
+  /** With -R qrels_jg: the ranking judged by each judgment group, in byte order of the group names. */
+  groups?: QueryRels[];
 }
 
 export interface MeasureContext {

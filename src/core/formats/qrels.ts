@@ -251,3 +251,55 @@ function parseGrade(buf: Buffer, start: number, end: number, path: string, lineN
   }
   return grade;
 }
+
+/**
+ * trec_eval -R qrels_jg: qrels whose second column names a judgment group (one assessor's set of judgements),
+ * so a document may be judged once per group. Groups of a query are kept in byte order of their names.
+ */
+export class JudgmentGroups {
+  constructor(private readonly byQuery: Map<string, QueryJudgements[]>) {}
+
+  /** Query ids in trec_eval's order. */
+  queryIds(): readonly string[] {
+    return [...this.byQuery.keys()].sort(compareBytes);
+  }
+
+  groups(qid: string): readonly QueryJudgements[] | undefined {
+    return this.byQuery.get(qid);
+  }
+}
+
+/** Reads qrels_jg ("qid jg docid grade"); a document judged twice in one group is refused, as trec_eval does. */
+export function readQrelsJg(path: string): JudgmentGroups {
+  const byGroup = new Map<string, QrelsAccumulator>();
+  const f: number[] = [];
+  forEachLineSync(path, (buf, start, end, lineNo) => {
+    const n = splitFields(buf, start, end, f);
+    if (n === 0 || buf[f[0]] === 35 /* # */) return;
+    const text = () => quotable(buf, start, end);
+    if (n !== 4) {
+      throw new InputError({
+        code: 'malformed',
+        message: `expected 4 columns (qid judgment-group docid grade), found ${n}`,
+        file: path,
+        line: lineNo,
+        text: text(),
+        hint: 'A qrels_jg line is a TREC qrels line whose second column names the judgment group (assessor).',
+      });
+    }
+    const jg = decodeId(buf, f[2], f[3]);
+    let acc = byGroup.get(jg);
+    if (!acc) byGroup.set(jg, (acc = new QrelsAccumulator('error', path)));
+    acc.add(decodeId(buf, f[0], f[1]), decodeId(buf, f[4], f[5]), parseGrade(buf, f[6], f[7], path, lineNo, text), lineNo, text);
+  });
+  const byQuery = new Map<string, QueryJudgements[]>();
+  for (const jg of [...byGroup.keys()].sort(compareBytes)) {
+    const qrels = byGroup.get(jg)!.finish('trec');
+    for (const qid of qrels.queryIds()) {
+      let groups = byQuery.get(qid);
+      if (!groups) byQuery.set(qid, (groups = []));
+      groups.push(qrels.judgements(qid)!);
+    }
+  }
+  return new JudgmentGroups(byQuery);
+}

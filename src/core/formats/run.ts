@@ -104,7 +104,7 @@ class RunBuilder {
     this.s = s;
   }
 
-  finish(tag: string, qids: IdTable, onDuplicate: (qid: string, docid: string) => never, precision: ScorePrecision = 'float32'): Run {
+  finish(tag: string, qids: IdTable, onDuplicate: (qid: string, docid: string) => never, precision: ScorePrecision = 'float32', duplicatesWithin = Infinity): Run {
     const nq = qids.size;
     const n = this.n;
     // Queries in byte order of their ids.
@@ -134,13 +134,17 @@ class RunBuilder {
     for (let qi = 0; qi < nq; qi++) {
       const start = offsets[qi];
       const end = offsets[qi + 1];
-      seen.reset(end - start);
-      for (let i = start; i < end; i++) {
-        if (seen.add(docs, docIds[i]) >= 0) onDuplicate(qids.string(order[qi]), docs.string(docIds[i]));
-      }
+      const checkDuplicates = () => {
+        const top = Math.min(end, start + Math.max(0, duplicatesWithin));
+        seen.reset(top - start);
+        for (let i = start; i < top; i++) {
+          if (seen.add(docs, docIds[i]) >= 0) onDuplicate(qids.string(order[qi]), docs.string(docIds[i]));
+        }
+      };
       // Doubles in descending order stay in (non-strictly) descending order as float32, so only ties need work.
       if (scoresDescending(scores, start, end)) {
         sortTies(docIds, scores, start, end, docs, f32);
+        checkDuplicates();
         continue;
       }
       const len = end - start;
@@ -158,6 +162,7 @@ class RunBuilder {
       const s = Float64Array.from(idx, (i) => scores[i]);
       docIds.set(d, start);
       scores.set(s, start);
+      checkDuplicates();
     }
     return new Run(tag, order.map((q) => qids.string(q)), offsets, docIds, scores, docs);
   }
@@ -213,6 +218,11 @@ export function readRun(path: string, options: ReadRunOptions = {}): Run {
 export interface ReadRunOptions {
   /** How scores compare when ranking (default float32, as trec_eval 9.0.8). */
   precision?: ScorePrecision;
+  /**
+   * Refuse a document listed twice only when both copies rank in the top N of the query (trec_eval -M N
+   * checks after cutting the ranking, so a repeat past the cutoff is never seen). Default: anywhere.
+   */
+  duplicatesWithin?: number;
 }
 
 /** As readRun(), yielding to the event loop between 1 MiB chunks (for the editor's thread). */
@@ -293,7 +303,7 @@ class RunParser {
         text: lines.text,
         hint: 'trec_eval refuses a run that retrieves the same document twice for a query: keep one line (usually the higher-scored).',
       });
-    }, this.options.precision);
+    }, this.options.precision, this.options.duplicatesWithin);
   }
 }
 

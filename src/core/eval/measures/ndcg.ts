@@ -17,7 +17,7 @@ function log2At(i: number): number {
   return LOG2[i];
 }
 
-interface Gain {
+export interface Gain {
   level: number;
   gain: number;
   count: number;
@@ -28,7 +28,7 @@ interface Gain {
  * Grades no document has are left out: they have no documents in the ideal ranking and no retrieved
  * document has them, so they cannot change a value (and an extreme grade costs nothing).
  */
-function setupGains(q: QueryRels, pairs: readonly (readonly [number, number])[]): Gain[] {
+export function setupGains(q: QueryRels, pairs: readonly (readonly [number, number])[]): Gain[] {
   const gains: Gain[] = pairs.map(([level, gain]) => ({ level, gain, count: 0 }));
   for (let k = 0; k < q.grades.length; k++) {
     const level = q.grades[k];
@@ -40,7 +40,7 @@ function setupGains(q: QueryRels, pairs: readonly (readonly [number, number])[])
   return gains.sort((a, b) => Math.trunc(a.gain - b.gain));
 }
 
-function gainOf(rel: number, gains: Gain[]): number {
+export function gainOf(rel: number, gains: Gain[]): number {
   for (const g of gains) if (g.level === rel) return g.gain;
   return 0;
 }

@@ -1,20 +1,25 @@
 import type { QueryRels } from '../relevance';
+import { gainOf, setupGains } from './ndcg';
 
 /**
- * rbp (trec_eval 10 m_rbp.c; Moffat & Zobel 2008): (1 - p) * sum of gain * p^rank, p = 0.9. Gains are the
- * grades, scaled to [0, 1] by (g - min) / (max - min) over the levels 0..highest grade when they leave that
- * range. trec_eval 10.0 starts min and max uninitialised; a build without optimisation starts them at 0,
- * which is what this follows (0 is also the lowest level whenever any document is judged).
+ * rbp (trec_eval 10 m_rbp.c; Moffat & Zobel 2008): (1 - p) * sum of gain * p^rank, persistence p (default
+ * 0.9; rbp.p=0.95). Gains are set up as ndcg's (the grade, or level=gain parameters: rbp.p=0.8,1=1,2=3);
+ * when one leaves [0, 1] all are rescaled by (g - min) / (max - min). trec_eval 10.0 starts min and max
+ * uninitialised; a build without optimisation starts them at 0, which is what this follows.
  */
-export function rbp(q: QueryRels, p = 0.9): number {
+export function rbp(q: QueryRels, p: number, pairs: readonly (readonly [number, number])[]): number {
+  const gains = setupGains(q, pairs);
+  let min = 0;
   let max = 0;
-  for (let k = 0; k < q.grades.length; k++) if (q.grades[k] > max) max = q.grades[k];
-  const scale = max > 1 ? max : 1;
+  for (const g of gains) {
+    if (g.gain < min) min = g.gain;
+    if (g.gain > max) max = g.gain;
+  }
+  if (min < 0 || max > 1) for (const g of gains) g.gain = (g.gain - min) / (max - min);
   let sum = 0;
   let curP = 1;
   for (let i = 0; i < q.numRet; i++) {
-    const r = q.rels[i];
-    const gain = r > 0 && r <= max ? r / scale : 0;
+    const gain = gainOf(q.rels[i], gains);
     if (gain !== 0) sum += gain * curP;
     curP *= p;
   }
@@ -25,7 +30,7 @@ export function rbp(q: QueryRels, p = 0.9): number {
  * rbp_resid (trec_eval 10 m_rbp_resid.c): how much rbp could still rise: p^n (the ranks past the ranking)
  * plus (1 - p) * the sum of p^rank over unjudged retrieved documents; 0 when every one is judged.
  */
-export function rbpResidual(q: QueryRels, p = 0.9): number {
+export function rbpResidual(q: QueryRels, p: number): number {
   let unjudged = 0;
   let sum = 0;
   let curP = 1;

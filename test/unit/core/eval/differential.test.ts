@@ -6,14 +6,18 @@ import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { evaluate, formatTrecEval } from '../../../../src/core/eval';
 import { encodeId } from '../../../../src/core/formats/idTable';
-import { readQrels } from '../../../../src/core/formats/qrels';
+import { readZScores, type ZScores } from '../../../../src/core/eval/zscores';
+import { readQrels, readQrelsJg } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
 import { generateCase } from './differential/generate';
-import { expectedFile, expectedOf, suite, type Expected } from './differential/spec';
+import { expectedFile, expectedOf, suite, withFiles, type Expected } from './differential/spec';
 
 /** trec_eval's options as evaluate() options. */
 function optionsOf(opts: readonly string[]) {
-  const o: { complete?: boolean; relevanceLevel?: number; maxRetrieved?: number; numDocsInColl?: number; judgedOnly?: boolean; summary?: boolean } = {};
+  const o: {
+    complete?: boolean; relevanceLevel?: number; maxRetrieved?: number; numDocsInColl?: number; judgedOnly?: boolean; summary?: boolean;
+    zscores?: ZScores; judgmentGroups?: boolean;
+  } = {};
   for (let i = 0; i < opts.length; i++) {
     if (opts[i] === '-c') o.complete = true;
     else if (opts[i] === '-l') o.relevanceLevel = Number(opts[++i]);
@@ -21,6 +25,8 @@ function optionsOf(opts: readonly string[]) {
     else if (opts[i] === '-N') o.numDocsInColl = Number(opts[++i]);
     else if (opts[i] === '-J') o.judgedOnly = true;
     else if (opts[i] === '-n') o.summary = false;
+    else if (opts[i] === '-Z') o.zscores = readZScores(opts[++i]);
+    else if (opts[i] === '-R' && opts[i + 1] === 'qrels_jg') o.judgmentGroups = !!++i;
     else throw new Error(`option ${opts[i]} not mapped`);
   }
   return o;
@@ -28,10 +34,11 @@ function optionsOf(opts: readonly string[]) {
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-diff-'));
 
-for (const version of [9, 10] as const) {
-  describe(`differential test against trec_eval ${version === 9 ? '9.0.8' : '10.0'} (recorded outputs, differential/record.ts)`, () => {
-    const s = suite(version);
-    const recorded = JSON.parse(gunzipSync(readFileSync(expectedFile(version))).toString()) as {
+for (const name of [9, 10, 'jg'] as const) {
+  const s = suite(name);
+  const version = s.version;
+  describe(`differential test against trec_eval ${version === 9 ? '9.0.8' : '10.0'}${name === 'jg' ? ', -R qrels_jg' : ''} (recorded outputs, differential/record.ts)`, () => {
+    const recorded = JSON.parse(gunzipSync(readFileSync(expectedFile(name))).toString()) as {
       measures: string[];
       optionSets: string[][];
       cases: (Expected | { error: string })[][];
@@ -44,8 +51,9 @@ for (const version of [9, 10] as const) {
     });
 
     it(`agrees on every case x option set, byte for byte (-q output of ${s.measures.length} measure arguments)`, () => {
-      const qrelsPath = join(dir, `qrels${version}`);
-      const runPath = join(dir, `run${version}`);
+      const qrelsPath = join(dir, `qrels${name}`);
+      const runPath = join(dir, `run${name}`);
+      const zscoresPath = join(dir, `zscores${name}`);
       const failures: string[] = [];
       let compared = 0;
       let trecEvalFailed = 0;
@@ -53,7 +61,8 @@ for (const version of [9, 10] as const) {
         const c = generateCase(seed);
         writeFileSync(qrelsPath, c.qrels);
         writeFileSync(runPath, c.run);
-        const qrels = readQrels(qrelsPath);
+        writeFileSync(zscoresPath, c.zscores);
+        const qrels = name === 'jg' ? readQrelsJg(qrelsPath) : readQrels(qrelsPath);
         const run = readRun(runPath, { precision: version === 10 ? 'double' : 'float32' });
         s.optionSets.forEach((opts, k) => {
           const want = recorded.cases[seed][k];
@@ -64,7 +73,7 @@ for (const version of [9, 10] as const) {
             if (shared) failures.push(`case ${seed} [${opts.join(' ')}]: trec_eval refused, irw has a shared query`);
             return;
           }
-          const { summary, ...options } = optionsOf(opts);
+          const { summary, judgmentGroups: _, ...options } = optionsOf(withFiles(opts, zscoresPath));
           const result = evaluate(qrels, run, { measures: s.measures, firstParamsWin: true, trecEval: version, ...options });
           if ('error' in want) {
             // trec_eval 10.0 stops at a qrels query missing from the run without -c (exit 4): irw answers (README).

@@ -28,6 +28,20 @@ const qrels = file('good.qrels', qrelsText);
 const run = file('good.run', runText);
 
 describe('input conventions (issue 16 item 4, issue 11)', () => {
+  it('with -M N, a document repeated only past the cutoff is accepted; repeated within the top N it is refused (as trec_eval)', () => {
+    // Ranked: d1 3, d3 2.5, d2 2, d3 1 (again), d2 0.5 (again).
+    const q = file('dupM.qrels', 'q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 0\n');
+    const r = file('dupM.run', 'q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d3 3 1 r\nq1 Q0 d2 4 0.5 r\nq1 Q0 d3 5 2.5 r\n');
+    const ok = irw(['-q', '-M', '3', '-m', 'P.3', '-m', 'num_ret', q, r]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /^num_ret\s+\tq1\t3\n/m);
+    assert.match(ok.stdout, /^P_3\s+\tq1\t0\.6667\n/m);
+    const bad = irw(['-M', '4', q, r]);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /document 'd3' is listed twice for query 'q1' \(lines 3 and 5\)/);
+    assert.equal(irw([q, r]).status, 1, 'without -M the repeat is refused wherever it is');
+  });
+
   it('a UTF-8 byte-order mark is not part of the first id (qrels and run)', () => {
     const q = readQrels(file('bom.qrels', `\ufeff${qrelsText}`));
     assert.deepEqual(q.queryIds(), ['q1', 'q2']);

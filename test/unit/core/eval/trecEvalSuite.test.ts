@@ -3,23 +3,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { evaluate, FAMILIES, formatTrecEval } from '../../../../src/core/eval';
+import { evaluate, formatTrecEval, NICKNAMES } from '../../../../src/core/eval';
+import { readZScores } from '../../../../src/core/eval/zscores';
 import { encodeId } from '../../../../src/core/formats/idTable';
-import { readQrels } from '../../../../src/core/formats/qrels';
+import { readQrels, readQrelsJg } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
 import { restrict } from './differential/spec';
 
 /**
  * trec_eval 9.0.8's own test suite (its Makefile's quicktest), inputs and expected outputs copied from its
- * test/ folder as data (gzip): every all_trec case. (Its -R prefs/qrels_prefs/qrels_jg and -Z cases need
- * options irw does not have yet, README.)
+ * test/ folder as data (gzip): every all_trec case, -Z and -R qrels_jg. (Its -R prefs and -R qrels_prefs
+ * cases need the preference measures, which irw does not have yet: README.)
  */
 const DATA = join(__dirname, 'trec_eval_test');
-const ALL_TREC = FAMILIES.filter((f) => f.origin === 'trec_eval 9').map((f) => f.name);
+const ALL_TREC = NICKNAMES.all_trec;
 
 const SET = ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'];
 
-const CASES: { out: string; qrels: string; run: string; measures: string[]; flags: { q?: boolean; c?: boolean; M?: number; l?: number }; only?: string[] }[] = [
+const CASES: { out: string; qrels: string; run: string; measures: string[]; flags: { q?: boolean; c?: boolean; M?: number; l?: number; Z?: string; R?: 'qrels_jg' }; only?: string[] }[] = [
   { out: 'out.test', qrels: 'qrels.test', run: 'results.test', measures: ['official'], flags: {} },
   { out: 'out.test.a', qrels: 'qrels.test', run: 'results.test', measures: ALL_TREC, flags: {} },
   { out: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ALL_TREC, flags: { q: true } },
@@ -27,6 +28,8 @@ const CASES: { out: string; qrels: string; run: string; measures: string[]; flag
   { out: 'out.test.aqcM', qrels: 'qrels.test', run: 'results.trunc', measures: ALL_TREC, flags: { q: true, c: true, M: 100 } },
   { out: 'out.test.aql', qrels: 'qrels.rel_level', run: 'results.test', measures: [...ALL_TREC, 'relstring.20'], flags: { q: true, l: 2 } },
   { out: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], flags: { q: true } },
+  { out: 'out.test.qrels_jg', qrels: 'qrels.123', run: 'results.test', measures: ['qrels_jg'], flags: { q: true, R: 'qrels_jg' } },
+  { out: 'out.test.aqZ', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], flags: { q: true, Z: 'zscores_file' } },
   // The 'set' nickname: its lines in trec_eval's all_trec output, which has the same values.
   { out: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ['set'], flags: { q: true }, only: SET },
   {
@@ -40,14 +43,18 @@ const CASES: { out: string; qrels: string; run: string; measures: string[]; flag
 
 describe("trec_eval 9.0.8's own test suite", () => {
   for (const c of CASES) {
-    it(`${c.out}${c.only ? ' (set lines)' : ''}: trec_eval ${c.flags.q ? '-q ' : ''}${c.flags.c ? '-c ' : ''}${c.flags.M ? `-M${c.flags.M} ` : ''}${c.flags.l ? `-l${c.flags.l} ` : ''}-m ${c.measures.length > 12 ? 'all_trec' : c.measures.join(' -m ')}`, () => {
-      const want = restrict(gunzipSync(readFileSync(join(DATA, `${c.out}.gz`))), new Set(c.only ?? ALL_TREC));
-      const result = evaluate(readQrels(join(DATA, `${c.qrels}.gz`)), readRun(join(DATA, `${c.run}.gz`)), {
+    it(`${c.out}${c.only ? ' (set lines)' : ''}: trec_eval ${c.flags.q ? '-q ' : ''}${c.flags.c ? '-c ' : ''}${c.flags.Z ? `-Z ${c.flags.Z} ` : ''}${c.flags.R ? `-R ${c.flags.R} ` : ''}${c.flags.M ? `-M${c.flags.M} ` : ''}${c.flags.l ? `-l${c.flags.l} ` : ''}-m ${c.measures.length > 12 ? 'all_trec' : c.measures.join(' -m ')}`, () => {
+      const raw = gunzipSync(readFileSync(join(DATA, `${c.out}.gz`)));
+      // -Z and -R qrels_jg outputs have only the measures asked for: compared whole.
+      const want = c.flags.Z || c.flags.R ? raw : restrict(raw, new Set(c.only ?? ALL_TREC));
+      const qrelsPath = join(DATA, `${c.qrels}.gz`);
+      const result = evaluate(c.flags.R ? readQrelsJg(qrelsPath) : readQrels(qrelsPath), readRun(join(DATA, `${c.run}.gz`)), {
         measures: c.measures,
         firstParamsWin: true,
         complete: c.flags.c,
         maxRetrieved: c.flags.M,
         relevanceLevel: c.flags.l,
+        zscores: c.flags.Z ? readZScores(join(DATA, `${c.flags.Z}.gz`)) : undefined,
       });
       const got = encodeId(formatTrecEval(result, c.flags.q ?? false));
       assert.ok(want.length > 500);

@@ -10,6 +10,8 @@ import { uniform } from '../../../../../src/core/random';
 export interface GeneratedCase {
   qrels: Buffer;
   run: Buffer;
+  /** trec_eval -Z input for the case: means and deviations for some of its queries and measures. */
+  zscores: Buffer;
 }
 
 export function generateCase(seed: number): GeneratedCase {
@@ -77,7 +79,29 @@ export function generateCase(seed: number): GeneratedCase {
   if (runLines.length === 0) runLines.push(Buffer.from(`${qids[0]} Q0 d0 1 1 ${tag}\n`));
   if (qrelsLines.length === 0) qrelsLines.push(Buffer.from(`${qids[0]} 0 d0 1\n`));
   shuffleSome(runLines, r);
-  return { qrels: Buffer.concat(qrelsLines), run: Buffer.concat(runLines) };
+  return { qrels: Buffer.concat(qrelsLines), run: Buffer.concat(runLines), zscores: zscoresFor(seed, qids) };
+}
+
+/**
+ * Some queries (not all: a missing one prints -1000000) with some measures each, deviations 0 included.
+ * Each query ends with a measure that sorts last and the file with a query that sorts last: trec_eval's
+ * binary search reads one entry past the end, which past the last one is garbage memory.
+ */
+function zscoresFor(seed: number, qids: string[]): Buffer {
+  const r = uniform(seed * 40503 + 7);
+  const names = ['num_ret', 'num_rel', 'map', 'P_1', 'P_5', 'bpref', 'ndcg', 'recip_rank', 'Rprec', 'set_F', 'yaap', 'ndcg_cut_3', 'gm_map'];
+  const lines: string[] = [];
+  for (const qid of [...qids, 'zzzz']) {
+    if (r() < 0.2 && qid !== 'zzzz') continue;
+    for (const name of names) {
+      if (r() < 0.3) continue;
+      const mean = Math.round(r() * 100) / 100;
+      const stddev = r() < 0.2 ? 0 : Math.round(r() * 50) / 100;
+      lines.push(`${qid}\t${name}\t${mean}\t${stddev}\n`);
+    }
+    lines.push(`${qid} zzz 0 1\n`);
+  }
+  return Buffer.from(lines.join(''));
 }
 
 /** Number formats trec_eval's atof reads: plain, exponent, leading '+', many digits. */
@@ -103,6 +127,9 @@ function shuffleSome(lines: Buffer[], r: () => number): void {
   }
 }
 
+/** Stands for the case's z-scores file in an option set. */
+export const ZSCORES = '<zscores>';
+
 /** trec_eval command-line option sets each case is evaluated with (always with -q). */
 export const OPTION_SETS: readonly (readonly string[])[] = [
   [],
@@ -112,7 +139,18 @@ export const OPTION_SETS: readonly (readonly string[])[] = [
   ['-c', '-M', '5', '-l', '2', '-N', '50'],
   ['-J'],
   ['-J', '-c', '-M', '4', '-n'],
+  ['-Z', ZSCORES, '-c'],
+];
+
+/** Option sets of the judgment-group suite: the second qrels column ('0', 'Q0', '1') names the group. */
+export const JG_OPTION_SETS: readonly (readonly string[])[] = [
+  ['-R', 'qrels_jg'],
+  ['-R', 'qrels_jg', '-c', '-l', '2'],
+  ['-R', 'qrels_jg', '-J', '-M', '4'],
 ];
 
 /** Parameterised measures beside all_trec's defaults (trec_eval -m syntax). */
 export const PARAM_MEASURES = ['P.1,2,3', 'ndcg_cut.1,3', 'ndcg.1=1,2=3,3=10', 'success.2', 'set_F.0.5', 'map_cut.2,4', 'recall.2,4', 'Rprec_mult.0.5,1.5', 'iprec_at_recall.0.25', '11pt_avg.0.2,0.5,0.8', 'utility.1,-1,2,0.5'];
+
+/** trec_eval 10's parameterised measures: rbp's persistence, and gains that leave [0, 1] (rescaled). */
+export const PARAM_MEASURES_10 = ['rbp.p=0.8,2=-1,3=5', 'rbp_resid.p=0.7'];

@@ -6,6 +6,7 @@
  *
  *   TREC_EVAL=/path/to/trec_eval-9.0.8/trec_eval node --import tsx test/unit/core/eval/differential/record.ts 9
  *   TREC_EVAL=/path/to/trec_eval-10.0/trec_eval  node --import tsx test/unit/core/eval/differential/record.ts 10
+ *   TREC_EVAL=/path/to/trec_eval-9.0.8/trec_eval node --import tsx test/unit/core/eval/differential/record.ts jg
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,23 +14,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { generateCase } from './generate';
-import { expectedFile, expectedOf, restrict, suite, type Expected } from './spec';
+import { expectedFile, expectedOf, restrict, suite, withFiles, type Expected, type SuiteName } from './spec';
 
-const version = Number(process.argv[2]) as 9 | 10;
+const arg = process.argv[2];
+const name = (arg === 'jg' ? 'jg' : Number(arg)) as SuiteName;
 const bin = process.env.TREC_EVAL;
-if (!bin || (version !== 9 && version !== 10)) throw new Error('usage: TREC_EVAL=path record.ts 9|10');
-const s = suite(version);
+if (!bin || (name !== 9 && name !== 10 && name !== 'jg')) throw new Error('usage: TREC_EVAL=path record.ts 9|10|jg');
+const s = suite(name);
 const dir = mkdtempSync(join(tmpdir(), 'irw-diff-'));
 const qrelsPath = join(dir, 'qrels');
 const runPath = join(dir, 'run');
+const zscoresPath = join(dir, 'zscores');
 const out: (Expected | { error: string })[][] = [];
 for (let seed = 0; seed < s.cases; seed++) {
   const c = generateCase(seed);
   writeFileSync(qrelsPath, c.qrels);
   writeFileSync(runPath, c.run);
+  writeFileSync(zscoresPath, c.zscores);
   out.push(
     s.optionSets.map((opts) => {
-      const args = ['-q', ...opts, ...s.measures.flatMap((m) => ['-m', m]), qrelsPath, runPath];
+      const args = ['-q', ...withFiles(opts, zscoresPath), ...s.measures.flatMap((m) => ['-m', m]), qrelsPath, runPath];
       const r = spawnSync(bin, args, { maxBuffer: 1 << 28 });
       // Where trec_eval fails, what it said is the expected answer (the test decides what irw must do then).
       if (r.status !== 0) return { error: r.stderr.toString().trim().split('\n')[0] };
@@ -37,5 +41,5 @@ for (let seed = 0; seed < s.cases; seed++) {
     }),
   );
 }
-writeFileSync(expectedFile(version), gzipSync(JSON.stringify({ measures: s.measures, optionSets: s.optionSets, cases: out })));
-console.log(`${s.cases} cases x ${s.optionSets.length} option sets recorded in ${expectedFile(version)}`);
+writeFileSync(expectedFile(name), gzipSync(JSON.stringify({ measures: s.measures, optionSets: s.optionSets, cases: out })));
+console.log(`${s.cases} cases x ${s.optionSets.length} option sets recorded in ${expectedFile(name)}`);

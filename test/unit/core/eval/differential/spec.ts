@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { FAMILIES } from '../../../../../src/core/eval';
-import { OPTION_SETS, PARAM_MEASURES } from './generate';
+import { JG_OPTION_SETS, OPTION_SETS, PARAM_MEASURES, PARAM_MEASURES_10, ZSCORES } from './generate';
 
 /** trec_eval's all_trec nickname (measures.c), per version. */
 const ALL_TREC_9 = [
@@ -10,26 +10,50 @@ const ALL_TREC_9 = [
   'set_relative_P', 'set_map', 'set_F', 'num_nonrel_judged_ret',
 ];
 const ALL_TREC_10 = [...ALL_TREC_9, 'unj', 'rbp', 'rbp_resid'];
+/**
+ * Measures outside all_trec compared too. yaap only against 9.0.8: in 10.0, rbp reads its uninitialised
+ * min and max from the stack, where yaap (computed just before it) leaves other values.
+ */
+const EXTRA_9 = ['yaap'];
+const EXTRA_10: string[] = [];
+
+/** 9 and 10: every measure with qrels, against trec_eval 9.0.8 and 10.0; jg: -R qrels_jg against 9.0.8. */
+export type SuiteName = 9 | 10 | 'jg';
 
 export interface Suite {
+  name: SuiteName;
   version: 9 | 10;
   /** Number of generated cases (seeds 0..cases-1), each evaluated under every option set. */
   cases: number;
   optionSets: readonly (readonly string[])[];
   /** -m arguments, parameterised ones first (trec_eval keeps the first parameters given for a measure). */
   measures: string[];
-  /** Families whose lines are compared: the all_trec measures irw implements (the rest are listed in the README). */
+  /** Families whose lines are compared: all_trec's measures and a few more. */
   families: Set<string>;
 }
 
-export function suite(version: 9 | 10): Suite {
-  const allTrec = version === 9 ? ALL_TREC_9 : ALL_TREC_10;
-  const ours = FAMILIES.filter((f) => f.origin !== 'irw' && allTrec.includes(f.name)).map((f) => f.name);
+const JG_MEASURES = ['P_avgjg.1,2,3,10', 'Rprec_mult_avgjg.0.5,1,1.5', 'map_avgjg'];
+
+export function suite(name: SuiteName): Suite {
+  if (name === 'jg') {
+    return {
+      name,
+      version: 9,
+      cases: Number(process.env.IRW_DIFF_CASES ?? 2000),
+      optionSets: JG_OPTION_SETS,
+      measures: JG_MEASURES,
+      families: new Set(['map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg']),
+    };
+  }
+  const version = name;
+  const compared = version === 9 ? [...ALL_TREC_9, ...EXTRA_9] : [...ALL_TREC_10, ...EXTRA_10];
+  const ours = FAMILIES.filter((f) => f.origin !== 'irw' && compared.includes(f.name)).map((f) => f.name);
   return {
+    name,
     version,
     cases: Number(process.env.IRW_DIFF_CASES ?? (version === 9 ? 5000 : 1000)),
     optionSets: OPTION_SETS,
-    measures: [...PARAM_MEASURES, ...ours],
+    measures: [...PARAM_MEASURES, ...(version === 10 ? PARAM_MEASURES_10 : []), ...ours],
     families: new Set(ours),
   };
 }
@@ -43,10 +67,12 @@ function familyOf(name: string, families: Set<string>): string | undefined {
   return best;
 }
 
-/** trec_eval's output restricted to the compared families. */
+/** trec_eval's output restricted to the compared families (-Z's names have a Z before the measure's). */
 export function restrict(output: Buffer, families: Set<string>): Buffer {
   const lines = output.toString('latin1').split('\n');
-  return Buffer.from(lines.filter((l) => l && familyOf(l.slice(0, l.indexOf(' ') < 0 ? l.indexOf('\t') : Math.min(l.indexOf(' '), l.indexOf('\t')) ), families) !== undefined).map((l) => `${l}\n`).join(''), 'latin1');
+  const nameOf = (l: string) => l.slice(0, l.indexOf(' ') < 0 ? l.indexOf('\t') : Math.min(l.indexOf(' '), l.indexOf('\t')));
+  const compared = (name: string) => familyOf(name, families) !== undefined || (name.startsWith('Z') && familyOf(name.slice(1), families) !== undefined);
+  return Buffer.from(lines.filter((l) => l && compared(nameOf(l))).map((l) => `${l}\n`).join(''), 'latin1');
 }
 
 /** What is stored per comparison: a digest of the whole (-q) output, and the summary values for diagnosis. */
@@ -61,6 +87,11 @@ export function expectedOf(output: Buffer): Expected {
   return { digest: createHash('sha256').update(output).digest('base64').slice(0, 16), summary };
 }
 
-export function expectedFile(version: 9 | 10): string {
-  return `${__dirname}/trec_eval${version}.expected.json.gz`;
+export function expectedFile(name: SuiteName): string {
+  return `${__dirname}/trec_eval${name}.expected.json.gz`;
+}
+
+/** An option set with the case's z-scores file in place of ZSCORES. */
+export function withFiles(opts: readonly string[], zscoresPath: string): string[] {
+  return opts.map((o) => (o === ZSCORES ? zscoresPath : o));
 }
