@@ -4,7 +4,7 @@ import { readQrels } from '../formats/qrels';
 import { readAnnotations } from './annotations';
 import type { DiscoveredDataset } from './discovery';
 import { checkFile, forgetFile, recordFile, type FileState } from './fileState';
-import { problemFrom, type Problem } from './problems';
+import { badLineProblems, problemFrom, type Problem } from './problems';
 import { scalar, transaction, transactionAsync } from './sql';
 
 /** What an indexing pass shares between its steps. */
@@ -166,9 +166,7 @@ function indexQrels(db: Database, datasetId: number, split: string, file: FileSt
   } catch (e) {
     // Not safe to go on with part of a qrels file: every figure computed from it would be silently off.
     db.run('DELETE FROM qrels WHERE dataset_id = ? AND split = ?', [datasetId, split]);
-    const p = problemFrom(file.path, e);
-    p.message += ' This split is not evaluated until the file is fixed.';
-    ctx.problems.push(p);
+    ctx.problems.push(...badLineProblems(file.path, e, (onBadLine) => readQrels(file.path, { onBadLine }), ' This split is not evaluated until the file is fixed.'));
   }
   recordFile(db, file);
   ctx.reindexed.push(file.path);

@@ -130,6 +130,15 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE results;
   ALTER TABLE documents DROP COLUMN title;
   `,
+  // 3: runs left out because their file is bad, with why, so the Datasets tree can show them (runs holds only good runs).
+  `
+  CREATE TABLE left_out_runs (
+    path TEXT PRIMARY KEY,
+    dataset_id INTEGER REFERENCES datasets(id) ON DELETE CASCADE,  -- NULL: no dataset folder holds it
+    reason TEXT NOT NULL,             -- the first problem, and the count of bad lines when there are more
+    first_line INTEGER NOT NULL       -- 1-based line of the first problem; 0 = the whole file
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'sql.js';
-import type { DatasetNode, DocumentText, RunNode, SplitNode } from './model';
+import type { DatasetNode, DocumentText, LeftOutRun, RunNode, SplitNode } from './model';
 import type { Problem } from './problems';
 import { rows } from './sql';
 
@@ -31,6 +31,10 @@ export function datasetTree(db: Database): DatasetNode[] {
   const runs = rows<{ id: number; path: string; dataset_id: number; tag: string; created_at: string; query_count: number; result_count: number }>(
     db,
     'SELECT id, path, dataset_id, tag, created_at, query_count, result_count FROM runs WHERE dataset_id IS NOT NULL ORDER BY path',
+  );
+  const leftOut = rows<{ path: string; dataset_id: number; reason: string; first_line: number }>(
+    db,
+    'SELECT path, dataset_id, reason, first_line FROM left_out_runs WHERE dataset_id IS NOT NULL ORDER BY path',
   );
   const means = rows<{ run_id: number; split: string; measure: string; value: number }>(db, 'SELECT run_id, split, measure, value FROM run_means');
   const meansOf = new Map<string, Record<string, number>>();
@@ -71,6 +75,7 @@ export function datasetTree(db: Database): DatasetNode[] {
                 means: meansOf.get(`${r.id}\t${s.split}`)!,
               }),
             ),
+          leftOut: leftOut.filter((r) => r.dataset_id === d.id).map((r): LeftOutRun => ({ path: r.path, reason: r.reason, line: r.first_line })),
         }),
       ),
   }));
