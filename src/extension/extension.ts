@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import { downloadDataset, type DownloadDatasetArgs } from './commands/downloadDataset';
 import { runBeirEval, type RunBeirEvalArgs } from './commands/runBeirEval';
+import { registerRunActions } from './commands/runActions';
 import { registerAnalysis } from './analysis/commands';
 import { registerStore } from './store/register';
 
 export function activate(context: vscode.ExtensionContext): void {
   const store = registerStore(context);
   registerAnalysis(context, store);
+  registerRunActions(context, () => store.reindex());
   const output = vscode.window.createOutputChannel('IR Workbench');
   context.subscriptions.push(
     output,

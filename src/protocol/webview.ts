@@ -239,3 +239,6 @@ export type ToView<V extends ViewName> = ResponseMessage | EventMessage<V>;
 export function isFromView(m: unknown): m is { v: number; type: string } {
   return typeof m === 'object' && m !== null && (m as { v?: unknown }).v === WEBVIEW_PROTOCOL_VERSION && typeof (m as { type?: unknown }).type === 'string';
 }
+
+/** The commands a page may run through `command:` links (its empty states); webviewOptions allows no others. */
+export const PAGE_COMMANDS: readonly string[] = ['irWorkbench.judgeHoles', 'irWorkbench.showHoles'];
