@@ -58,6 +58,8 @@ export interface ResultsRow extends RunRef {
   /** Against the baseline, by measure index (null for the baseline itself and for untested measures). */
   vsBaseline: (Comparison | null)[] | null;
   lengths: LengthSummary;
+  /** Queries of the split the run ranks (answered) out of the split's queries averaged over (total). */
+  coverage: { answered: number; total: number };
 }
 
 export interface ResultsModel {
@@ -79,6 +81,8 @@ export interface ResultsModel {
   skipped: { file: string; reason: string }[];
   /** Restricted mode: shown as a note (no process or model is started). */
   untrusted: boolean;
+  /** How a query a run does not answer is counted in means and tests: 'zero' = as 0 (trec_eval -c). */
+  missingQueries: 'zero';
 }
 
 /** Setting irWorkbench.judging.gradeLabels: per dataset folder name ("*": any other), grade -> label. */

@@ -27,7 +27,7 @@ test('renders runs x measures with markers, significance, lengths; no CSP violat
   await v.event('results', 'model', model);
   const table = v.page.locator('#results');
   await table.waitFor();
-  assert.deepEqual(await table.locator('thead th').allTextContents(), ['Run', 'nDCG@10', 'R@100', 'MAP', 'MRR@10', 'P@10', 'Judged@10', 'Hole@10', '']);
+  assert.deepEqual(await table.locator('thead th').allTextContents(), ['Run', 'nDCG@10', 'R@100', 'MAP', 'MRR@10', 'P@10', 'Judged@10', 'Hole@10', 'Queries', '']);
   const dense = table.locator('tbody tr', { hasText: 'minilm-faiss' });
   assert.equal(await dense.locator('td[data-measure="ndcg_cut_10"]').textContent(), '0.6451*†');
   assert.match((await table.locator('tbody tr.baseline').textContent())!, /bm25okapi\.knarfthekant \(baseline\)0\.5597/);

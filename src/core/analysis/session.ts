@@ -216,6 +216,7 @@ export class AnalysisSession {
         annotated: this.overlay.size ? this.scores(k, 'effective').means.slice(0, RESULT_MEASURES.length) : null,
         vsBaseline: comparisons?.get(k) ?? null,
         lengths: (e.lengths ??= this.lengthSummary(e.run)),
+        coverage: { answered: this.scores(k, 'original').queries.filter((q) => e.run.queryIndex(q) >= 0).length, total: this.scores(k, 'original').queries.length },
       };
     });
     return {
@@ -228,6 +229,7 @@ export class AnalysisSession {
       ...SIGNIFICANCE,
       significancePending: baseline !== undefined && keys.length > 1 && comparisons === undefined,
       judgements: this.judgementCount,
+      missingQueries: 'zero',
       ...extra,
     };
   }

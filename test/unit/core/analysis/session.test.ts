@@ -55,6 +55,13 @@ describe('analysis session on SciFact', () => {
     assert.ok(row(BM25).lengths.median > 50 && row(BM25).lengths.queries === 300, JSON.stringify(row(BM25).lengths));
   });
 
+  test('coverage: the shared TF-IDF run answers 153 of the 300 test queries; missing ones count as 0', () => {
+    const coverage = (f: string) => model.rows.find((r) => r.key === f)!.coverage;
+    assert.deepEqual(coverage(BM25), { answered: 300, total: 300 });
+    assert.deepEqual(coverage(TFIDF), { answered: 153, total: 300 });
+    assert.equal(model.missingQueries, 'zero');
+  });
+
   test('significance can be computed in steps: pending until the steps ran, then the same as at once', async () => {
     const s = loadSession({ datasetDir: SCIFACT, split: 'test' });
     await addRunFiles(s, [BM25, DENSE, TFIDF]);
@@ -163,8 +170,8 @@ describe('analysis session on SciFact', () => {
 test('exports escape hostile run names', () => {
   const base: ResultsModel = {
     dataset: 'd', split: 't', numQueries: 1, measures: [RESULT_MEASURES[0]], baseline: 'x', alpha: 0.05, trials: 1, seed: 1, significancePending: false,
-    judgements: 0, skipped: [], untrusted: false,
-    rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]) }],
+    judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
+    rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]), coverage: { answered: 1, total: 1 } }],
   };
   assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
   assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8}$/m);
