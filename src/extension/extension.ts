@@ -3,10 +3,12 @@ import { downloadDataset, type DownloadDatasetArgs } from './commands/downloadDa
 import { runBeirEval, type RunBeirEvalArgs } from './commands/runBeirEval';
 import { registerRunActions } from './commands/runActions';
 import { registerAnalysis } from './analysis/commands';
+import { connectQrelsEditor } from './analysis/qrelsEditor';
 import { registerStore } from './store/register';
 
 export function activate(context: vscode.ExtensionContext): void {
   const store = registerStore(context);
+  connectQrelsEditor(store); // before registerAnalysis registers the qrels editor
   registerAnalysis(context, store);
   registerRunActions(context, () => store.reindex());
   const output = vscode.window.createOutputChannel('IR Workbench');

@@ -2,13 +2,14 @@ import type { Judgement } from './annotations';
 import type { EvaluationSettings } from './metrics';
 import type { Problem } from './problems';
 import type { DatasetNode, DocumentText, IndexSummary } from './model';
+import type { QrelsLineInfo, UserJudgement } from './qrelsInfo';
 
 /**
  * The typed request/response protocol between the extension host and the store worker. Every request
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export interface StoreRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -34,6 +35,10 @@ export interface StoreRequests {
   importRun: { args: { source: string; targetDir: string }; result: { path: string } };
   /** Whether `path` is as the store last read or wrote it (size and mtime), so a watcher event for it needs no re-index. */
   isCurrent: { args: { path: string }; result: boolean };
+  /** A qrels line's pair: original and user's grade (with when), query text, document title, grade scale. */
+  qrelsLineInfo: { args: { datasetDir: string; split: string; queryId: string; docId: string }; result: QrelsLineInfo };
+  /** The user's judgements of a split, for marking overridden lines in an open qrels file. */
+  splitJudgements: { args: { datasetDir: string; split: string }; result: UserJudgement[] };
   /** Saves the database snapshot now (it is otherwise saved lazily). */
   flush: { args: Record<string, never>; result: { bytes: number } };
 }

@@ -13,6 +13,7 @@ import { evaluateRunsOnSplit, evaluationOf, type EvaluationSettings } from './me
 import { problemFrom, type Problem } from './problems';
 import { PROTOCOL_VERSION, type HostMessage, type StoreRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from './queries';
+import { qrelsLineInfo, splitJudgements } from './qrelsInfo';
 import { rows, scalar } from './sql';
 
 /**
@@ -77,6 +78,10 @@ class Store {
           copyFileSync(m.args.source, path);
           return { path };
         });
+      case 'qrelsLineInfo':
+        return qrelsLineInfo(this.db, m.args);
+      case 'splitJudgements':
+        return splitJudgements(this.db, m.args);
       case 'isCurrent':
         return isCurrent(this.db, m.args.path);
       case 'flush':
