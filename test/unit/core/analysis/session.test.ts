@@ -153,13 +153,17 @@ describe('analysis session on SciFact', () => {
 
   test('exports: Markdown, CSV and LaTeX carry every run and measure', () => {
     const md = exportResults(model, 'markdown');
-    assert.match(md, /\| Run \| nDCG@10 \| R@100 \| MAP \| MRR@10 \| P@10 \| Judged@10 \| Hole@10 \|/);
+    assert.match(md, /\| Run \| nDCG@10 \| R@100 \| MAP \| MRR@10 \| P@10 \| Judged@10 \| Hole@10 \| Queries \|/);
+    assert.match(md, /\| vsm-tfidf\.titles_fulltext\.omar-khattab \| .* \| 153\/300 \|/);
+    assert.match(md, /counts as 0 in the means and tests \(trec_eval -c\): vsm-tfidf\.titles_fulltext\.omar-khattab answers 153 of 300\./);
     assert.match(md, /bm25okapi\.knarfthekant \(baseline\) \| 0\.5597/);
     assert.match(md, /minilm-faiss\.knarfthekant \| 0\.6451\*†/);
     const csv = exportResults(model, 'csv').trim().split('\n');
     assert.equal(csv.length, 4);
-    assert.equal(csv[0].split(',').length, 3 + 7 + 5 * 8);
+    assert.equal(csv[0].split(',').length, 3 + 7 + 5 * 8 + 2);
+    assert.ok(csv[0].endsWith(',queries_answered,queries_total'));
     assert.ok(csv.slice(1).every((l) => l.split(',').length === csv[0].split(',').length));
+    assert.ok(csv.some((l) => l.startsWith('vsm-tfidf') && l.endsWith(',153,300')));
     const tex = exportResults(model, 'latex');
     assert.match(tex, /\\begin\{tabular\}\{lrrrrrrr\}/);
     assert.match(tex, /bm25okapi\.knarfthekant \(baseline\) & 0\.5597/);
@@ -174,7 +178,7 @@ test('exports escape hostile run names', () => {
     rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]), coverage: { answered: 1, total: 1 } }],
   };
   assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
-  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8}$/m);
+  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8},1,1$/m);
   assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
 });
 
