@@ -4,7 +4,7 @@ import { readQrels } from '../formats/qrels';
 import { readAnnotations } from './annotations';
 import type { DiscoveredDataset } from './discovery';
 import { checkFile, forgetFile, recordFile, type FileState } from './fileState';
-import { badLineProblems, problemFrom, type Problem } from './problems';
+import { badLineProblems, MAX_BAD_LINES, problemFrom, type Problem } from './problems';
 import { scalar, transaction, transactionAsync } from './sql';
 
 /** What an indexing pass shares between its steps. */
@@ -192,10 +192,17 @@ function indexAnnotations(db: Database, datasetId: number, split: string, file: 
   ctx.reindexed.push(file.path);
 }
 
-/** Bad corpus/queries lines are skipped (the rest is indexed); each is a problem saying so, with the count. */
+/**
+ * Bad corpus/queries lines are skipped (the rest is indexed); each is a problem saying so, with the count,
+ * the first MAX_BAD_LINES of them, then one problem on the file with the total (as for runs and qrels).
+ */
 function reportSkipped(ctx: IndexContext, bad: Problem[], what: 'document' | 'query', indexed: number): void {
-  for (const p of bad) {
-    p.message += ` This line is skipped (${bad.length} bad line${bad.length === 1 ? '' : 's'} in the file; ${indexed} ${what === 'query' ? 'queries' : 'documents'} indexed): fix it and the file is re-indexed.`;
+  const counts = `${bad.length} bad line${bad.length === 1 ? '' : 's'} in the file; ${indexed} ${what === 'query' ? 'queries' : 'documents'} indexed`;
+  for (const p of bad.slice(0, MAX_BAD_LINES)) {
+    p.message += ` This line is skipped (${counts}): fix it and the file is re-indexed.`;
     ctx.problems.push(p);
+  }
+  if (bad.length > MAX_BAD_LINES) {
+    ctx.problems.push({ file: bad[0].file, line: 0, severity: 'error', message: `${counts}; the first ${MAX_BAD_LINES} are listed. Bad lines are skipped until the file is fixed.` });
   }
 }

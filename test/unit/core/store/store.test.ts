@@ -289,6 +289,18 @@ describe('store: every bad line of a run or qrels file in one pass', () => {
     assert.deepEqual(storedProblems(db).filter((p) => p.file === bad), []);
   });
 
+  it('caps the skipped corpus lines listed at 100 too, with the total', async (t) => {
+    const corpus = join(ws.dataset, 'corpus.jsonl');
+    const saved = readFileSync(corpus);
+    t.after(() => writeFileSync(corpus, saved));
+    appendFileSync(corpus, Array.from({ length: 130 }, (_, i) => `{"_id": "broken-${i}", "text": `).join('\n') + '\n');
+    const db = await index();
+    const problems = storedProblems(db).filter((p) => p.file === corpus);
+    assert.equal(problems.length, 101);
+    assert.match(problems.find((p) => p.line === 0)!.message, /^130 bad lines in the file; 5183 documents indexed; the first 100 are listed\./);
+    assert.match(problems.find((p) => p.line > 0)!.message, /skipped \(130 bad lines in the file; 5183 documents indexed\)/);
+  });
+
   it('lists each bad qrels line (columns, grade, a pair judged twice)', async (t) => {
     const qrels = join(ws.dataset, 'qrels', 'test.tsv');
     const saved = readFileSync(qrels);
