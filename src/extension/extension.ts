@@ -10,7 +10,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const store = registerStore(context);
   connectQrelsEditor(store); // before registerAnalysis registers the qrels editor
   registerAnalysis(context, store);
-  registerRunActions(context, () => store.reindex());
+  registerRunActions(context, store);
   const output = vscode.window.createOutputChannel('IR Workbench');
   context.subscriptions.push(
     output,

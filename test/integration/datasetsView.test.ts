@@ -138,9 +138,19 @@ suite('Datasets view', () => {
     const values = new Map<string, unknown>();
     const memento = { keys: () => [...values.keys()], get: (k: string) => values.get(k), update: (k: string, v: unknown) => Promise.resolve(void values.set(k, v)) };
     stub(vscode.window, 'showInformationMessage', () => Promise.resolve(undefined));
-    await setBaseline(memento as unknown as vscode.Memento, row('/w/runs/a.trec', []));
+    const r = row('/w/runs/a.trec', ['/w/runs/b.trec']);
+    const tree = new DatasetsTreeProvider((dir, split) => memento.get(baselineKey(dir, split)) as string | undefined);
+    tree.setData([r.dataset]);
+    let refreshed = 0;
+    tree.onDidChangeTreeData(() => refreshed++);
+    const runs = () => tree.getChildren(tree.getChildren(tree.getChildren()[0])[0]).map((e) => String(tree.getTreeItem(e).description));
+    assert.ok(runs().every((d) => !d.startsWith('baseline')));
+    await setBaseline(memento as unknown as vscode.Memento, r, tree);
     assert.deepEqual([...values], [[`irWorkbench.baseline:${datasetUri('scifact').fsPath}\ttest`, '/w/runs/a.trec']]);
     assert.equal(baselineKey('/d', 's'), 'irWorkbench.baseline:/d\ts');
+    // The tree marks it at once.
+    assert.equal(refreshed, 1);
+    assert.deepEqual(runs().map((d) => d.startsWith('baseline · ')), [true, false]);
   });
 
   test('Reveal in Explorer and Copy path', async () => {

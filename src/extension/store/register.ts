@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { StoreClient } from '../../core/store/client';
 import type { DatasetNode, IndexSummary } from '../../core/store/model';
+import { baselineKey } from '../commands/runActions';
 import { DatasetsTreeProvider, type DatasetsElement } from '../views/datasetsTree';
 import { exportJudgementsCommand, importRunCommand } from './commands';
 import { showProblems } from './diagnostics';
@@ -23,7 +24,7 @@ const SNAPSHOT_DELAY_MS = 5000;
 export function registerStore(context: vscode.ExtensionContext): StoreHandle {
   const dbPath = context.storageUri ? join(context.storageUri.fsPath, 'store.sqlite') : undefined;
   const client = StoreClient.start(join(context.extensionPath, 'dist', 'store-worker.js'), { dbPath, snapshotDelayMs: SNAPSHOT_DELAY_MS });
-  const tree = new DatasetsTreeProvider();
+  const tree = new DatasetsTreeProvider((datasetDir, split) => context.workspaceState.get<string>(baselineKey(datasetDir, split)));
   const diagnostics = vscode.languages.createDiagnosticCollection('irWorkbench');
   const output = vscode.window.createOutputChannel('IR Workbench Store');
   context.subscriptions.push(diagnostics, output, vscode.window.registerTreeDataProvider('irWorkbench.datasets', tree));

@@ -22,8 +22,16 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
   private readonly changed = new vscode.EventEmitter<DatasetsElement | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
+  /** `baselineOf(datasetDir, split)`: the run path chosen with Set as Baseline, marked in the tree. */
+  constructor(private readonly baselineOf: (datasetDir: string, split: string) => string | undefined = () => undefined) {}
+
   setData(datasets: DatasetNode[]): void {
     this.datasets = datasets;
+    this.changed.fire(undefined);
+  }
+
+  /** Re-renders the rows (e.g. after the baseline changed). */
+  refresh(): void {
     this.changed.fire(undefined);
   }
 
@@ -71,9 +79,10 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     const item = new vscode.TreeItem(runLabels(e.split.runs.map((o) => o.path)).get(r.path) ?? r.path, vscode.TreeItemCollapsibleState.None);
     // The store scores runs on the original qrels plus the user's judgements: say so wherever that differs.
     const yours = e.split.judgementCount;
-    item.description = `nDCG@10 ${fmt(r.means.ndcg_cut_10)} · Hole@10 ${fmt(r.means.hole_10)}${yours > 0 ? ' · annotated' : ''}`;
+    const baseline = this.baselineOf(e.dataset.dir, e.split.split) === r.path;
+    item.description = `${baseline ? 'baseline · ' : ''}nDCG@10 ${fmt(r.means.ndcg_cut_10)} · Hole@10 ${fmt(r.means.hole_10)}${yours > 0 ? ' · annotated' : ''}`;
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`\n\n`);
+    md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`${baseline ? ', the baseline of this split' : ''}\n\n`);
     md.appendMarkdown(yours > 0 ? `Annotated: the original qrels plus your ${count(yours)} judgements (Show Results has both figures).\n\n` : 'On the original qrels.\n\n');
     md.appendMarkdown(`${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${new Date(r.createdAt).toLocaleString(vscode.env.language)}\n\n`);
     md.appendMarkdown('| measure | mean |\n|---|---:|\n');
