@@ -56,6 +56,8 @@ class Store {
             onProgress: (message, fraction) => send({ kind: 'progress', id: m.id, message, fraction }),
           });
           this.snapshot.changed();
+          // Files changed on disk (e.g. judgements appended by another window): views that read the store refresh.
+          if (summary.reindexed.length > 0 || summary.removed.length > 0) send({ kind: 'changed' });
           return summary;
         });
       case 'tree':
