@@ -54,9 +54,10 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
     run = runCache.get(r.path);
   } catch (e) {
     if (existing !== undefined) db.run('DELETE FROM runs WHERE id = ?', [existing]);
-    const problems = badLineProblems(r.path, e, (onBadLine) => readRun(r.path, { onBadLine }), ' The run is left out until the file is fixed.');
+    let partial: Run | undefined;
+    const problems = badLineProblems(r.path, e, (onBadLine) => (partial = readRun(r.path, { onBadLine })), ' The run is left out until the file is fixed.');
     ctx.problems.push(...problems);
-    leaveOut(db, r, datasetIds, problems);
+    leaveOut(db, r, datasetIds, problems, partial?.qids);
     recordFile(db, file.state);
     return undefined;
   }
@@ -90,13 +91,31 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
   return { id, datasetId, changed: true };
 }
 
-/** Records why a run is not indexed, so the Datasets tree can show it under its dataset's splits. */
-function leaveOut(db: Database, r: DiscoveredRun, datasetIds: Map<string, number>, problems: readonly Problem[]): void {
+/**
+ * Records why a run is not indexed, so the Datasets tree can show it where it would be: under the splits whose
+ * qrels judge a query its good lines answer (as a good run is), or every split when none of it could be read.
+ */
+function leaveOut(db: Database, r: DiscoveredRun, datasetIds: Map<string, number>, problems: readonly Problem[], qids: readonly string[] | undefined): void {
   const datasetId = r.datasetDir !== undefined ? (datasetIds.get(r.datasetDir) ?? null) : null;
+  let splits: string[] | null = null;
+  if (datasetId !== null && qids && qids.length > 0) {
+    splits = rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])
+      .map((s) => s.split)
+      .filter((split) => {
+        const judged = new Set(rows<{ query_id: string }>(db, 'SELECT DISTINCT query_id FROM effective_qrels WHERE dataset_id = ? AND split = ?', [datasetId, split]).map((q) => q.query_id));
+        return qids.some((q) => judged.has(q));
+      });
+  }
   const first = problems[0];
   // The first problem, and the count when there are more (the last problem gives it).
   const reason = `${first.line > 0 ? `line ${first.line}: ` : ''}${first.message}${problems.length > 1 ? `\n\n${problems[problems.length - 1].message}` : ''}`;
-  db.run('INSERT OR REPLACE INTO left_out_runs (path, dataset_id, reason, first_line) VALUES (?, ?, ?, ?)', [r.path, datasetId, reason, first.line]);
+  db.run('INSERT OR REPLACE INTO left_out_runs (path, dataset_id, reason, first_line, splits) VALUES (?, ?, ?, ?, ?)', [
+    r.path,
+    datasetId,
+    reason,
+    first.line,
+    splits && JSON.stringify(splits),
+  ]);
 }
 
 function leftOut(db: Database, path: string): boolean {

@@ -136,7 +136,8 @@ export const MIGRATIONS: readonly string[] = [
     path TEXT PRIMARY KEY,
     dataset_id INTEGER REFERENCES datasets(id) ON DELETE CASCADE,  -- NULL: no dataset folder holds it
     reason TEXT NOT NULL,             -- the first problem, and the count of bad lines when there are more
-    first_line INTEGER NOT NULL       -- 1-based line of the first problem; 0 = the whole file
+    first_line INTEGER NOT NULL,      -- 1-based line of the first problem; 0 = the whole file
+    splits TEXT                       -- JSON array of the splits its good lines answer; NULL = not known (all)
   );
   `,
 ];

@@ -32,10 +32,10 @@ export function datasetTree(db: Database): DatasetNode[] {
     db,
     'SELECT id, path, dataset_id, tag, created_at, query_count, result_count FROM runs WHERE dataset_id IS NOT NULL ORDER BY path',
   );
-  const leftOut = rows<{ path: string; dataset_id: number; reason: string; first_line: number }>(
+  const leftOut = rows<{ path: string; dataset_id: number; reason: string; first_line: number; splits: string | null }>(
     db,
-    'SELECT path, dataset_id, reason, first_line FROM left_out_runs WHERE dataset_id IS NOT NULL ORDER BY path',
-  );
+    'SELECT path, dataset_id, reason, first_line, splits FROM left_out_runs WHERE dataset_id IS NOT NULL ORDER BY path',
+  ).map((r) => ({ ...r, in: r.splits === null ? null : new Set(JSON.parse(r.splits) as string[]) }));
   const means = rows<{ run_id: number; split: string; measure: string; value: number }>(db, 'SELECT run_id, split, measure, value FROM run_means');
   const meansOf = new Map<string, Record<string, number>>();
   for (const m of means) {
@@ -75,7 +75,7 @@ export function datasetTree(db: Database): DatasetNode[] {
                 means: meansOf.get(`${r.id}\t${s.split}`)!,
               }),
             ),
-          leftOut: leftOut.filter((r) => r.dataset_id === d.id).map((r): LeftOutRun => ({ path: r.path, reason: r.reason, line: r.first_line })),
+          leftOut: leftOut.filter((r) => r.dataset_id === d.id && (r.in === null || r.in.has(s.split))).map((r): LeftOutRun => ({ path: r.path, reason: r.reason, line: r.first_line })),
         }),
       ),
   }));

@@ -112,7 +112,7 @@ export function registerQrelsEditor(context: vscode.ExtensionContext, wb: Analys
       marked,
       overrides(lines, judgements).map((o) => ({
         range: editor.document.lineAt(o.line).range,
-        hoverMessage: 'Your judgement overrides this line (qrels/<split>.annotations.tsv); the file itself is unchanged.',
+        hoverMessage: new vscode.MarkdownString().appendText(`Your judgement overrides this line (qrels/${where.split}.annotations.tsv); the file itself is unchanged.`),
         renderOptions: { after: { contentText: o.text } },
       })),
     );

@@ -242,7 +242,11 @@ describe('store: every bad line of a run or qrels file in one pass', () => {
     return db;
   };
 
-  it('lists each bad run line (columns, score, duplicate) with a last problem giving the count; the tree shows the run left out and why', async () => {
+  it('lists each bad run line (columns, score, duplicate) with a last problem giving the count; the tree shows the run left out and why', async (t) => {
+    // A second split whose queries the run does not answer: the left-out run is not listed there (as a good run would not be).
+    const train = join(ws.dataset, 'qrels', 'train.tsv');
+    cpSync(join(SCIFACT, 'qrels', 'train.tsv'), train);
+    t.after(() => rmSync(train));
     const bad = join(ws.runsDir, 'three-bad.trec');
     const good = readFileSync(join(SCIFACT_RUNS, RUNS[0]), 'utf8').split('\n').slice(0, 3);
     writeFileSync(bad, [good[0], '1 Q0 123 2', good[1], '1 Q0 456 4 NaNx tag', good[0], good[2]].join('\n') + '\n');
@@ -253,7 +257,9 @@ describe('store: every bad line of a run or qrels file in one pass', () => {
     assert.match(problems.find((p) => p.line === 4)!.message, /not a number/);
     assert.match(problems.find((p) => p.line === 5)!.message, /listed twice .*lines 1 and 5/);
     assert.match(problems.find((p) => p.line === 0)!.message, /^3 bad lines in this file\. The run is left out/);
-    const split = datasetTree(db)[0].splits[0];
+    const [split, trainSplit] = datasetTree(db)[0].splits;
+    assert.deepEqual([split.split, trainSplit.split], ['test', 'train']);
+    assert.deepEqual(trainSplit.leftOut, []);
     assert.deepEqual(split.runs.map((r) => r.path), [join(ws.runsDir, RUNS[0])]);
     assert.equal(split.leftOut.length, 1);
     assert.equal(split.leftOut[0].path, bad);
