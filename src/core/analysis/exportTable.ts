@@ -53,14 +53,14 @@ function coverageNote(model: ResultsModel): string {
 const coverage = (r: ResultsModel['rows'][number]) => `${r.coverage.answered}/${r.coverage.total}`;
 
 function markdown(model: ResultsModel): string {
-  const head = ['Run', ...model.measures.map((m) => m.label), 'Queries'];
+  const head = ['Run', 'Queries', ...model.measures.map((m) => m.label)];
   // Run names come from files: no HTML (Markdown renderers pass it through), no table breaks.
   const html = (s: string) => s.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
   const esc = (s: string) => html(s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' '));
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const r of model.rows) {
     const label = r.key === model.baseline ? `${esc(r.label)} (baseline)` : esc(r.label);
-    lines.push(`| ${[label, ...r.means.map((v, mi) => fix(v) + markers(model, r, mi)), coverage(r)].join(' | ')} |`);
+    lines.push(`| ${[label, coverage(r), ...r.means.map((v, mi) => fix(v) + markers(model, r, mi))].join(' | ')} |`);
   }
   return `${lines.join('\n')}\n\n${html(caption(model))}\n`;
 }
