@@ -73,4 +73,15 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await wb.page.locator('.monaco-editor .view-line', { hasText: '31715818' }).first().hover();
   await wb.waitFor('the hover with the grade and its origin', async () => (await wb.page.locator('.monaco-hover', { hasText: /yours, judged/ }).count()) > 0, { timeout: 30_000 });
   await shot('qrels hover yours and when');
+
+  // The Judge Holes view, when it has nothing to judge, links to the commands that fill it: the link runs them.
+  // (Only when this scenario runs before any other started judging: then the view is still empty.)
+  await wb.reset();
+  const side = await wb.webview('#start', { timeout: 5_000 }).catch(() => undefined);
+  if (side) {
+    await side.locator('#start a', { hasText: 'Judge Holes…' }).click();
+    await wb.quickInput.filter({ hasText: 'Split of' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await shot('judge holes link asks for a split');
+    await wb.page.keyboard.press('Escape');
+  }
 }
