@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { downloadDataset, type DownloadDatasetArgs } from './commands/downloadDataset';
 import { runBeirEval, type RunBeirEvalArgs } from './commands/runBeirEval';
+import { registerRunActions } from './commands/runActions';
 import { registerAnalysis } from './analysis/commands';
 import type { DatasetNode } from '../core/store/model';
 import { registerStore } from './store/register';
@@ -13,6 +14,7 @@ export interface IrWorkbenchApi {
 export function activate(context: vscode.ExtensionContext): IrWorkbenchApi {
   const store = registerStore(context);
   const wb = registerAnalysis(context, store);
+  registerRunActions(context, store);
   const output = vscode.window.createOutputChannel('IR Workbench');
   context.subscriptions.push(
     output,

@@ -65,6 +65,8 @@ export interface ResultsRow extends RunRef {
   intervals?: (ScoreRange | null)[];
   /** By measure, against the baseline under the same holes: settled or open (null for the baseline). */
   settled?: (HoleVerdict | null)[] | null;
+  /** Queries of the split the run ranks (answered) out of the split's queries averaged over (total). */
+  coverage: { answered: number; total: number };
 }
 
 /** The range of a score over every grading of the remaining holes (holes: how many are left). */
@@ -127,6 +129,8 @@ export interface ResultsModel {
   skipped: { file: string; reason: string }[];
   /** Restricted mode: shown as a note (no process or model is started). */
   untrusted: boolean;
+  /** How a query a run does not answer is counted in means and tests: 'zero' = as 0 (trec_eval -c). */
+  missingQueries: 'zero';
 }
 
 /** Setting irWorkbench.judging.gradeLabels: per dataset folder name ("*": any other), grade -> label. */
@@ -313,3 +317,6 @@ export type ToView<V extends ViewName> = ResponseMessage | EventMessage<V>;
 export function isFromView(m: unknown): m is { v: number; type: string } {
   return typeof m === 'object' && m !== null && (m as { v?: unknown }).v === WEBVIEW_PROTOCOL_VERSION && typeof (m as { type?: unknown }).type === 'string';
 }
+
+/** The commands a page may run through `command:` links (its empty states); webviewOptions allows no others. */
+export const PAGE_COMMANDS: readonly string[] = ['irWorkbench.judgeHoles', 'irWorkbench.showHoles'];

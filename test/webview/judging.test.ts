@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { addRunFiles, loadSession } from '../helpers/splitSession';
 import type { AnalysisSession } from '../../src/core/analysis/session';
-import type { AnnotationState, ViewEvents } from '../../src/protocol/webview';
+import { PAGE_COMMANDS, type AnnotationState, type ViewEvents } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned, until } from './harness';
 import { SHARED } from '../unit/support/paths';
 
@@ -118,4 +118,11 @@ test('annotation sidebar: hostile document text stays text and scrolls; the empt
   await v.event('annotate', 'state', { ...(await annotationState(0)), item: null, message: 'The pool is empty.' });
   await until(async () => (await v.page.locator('#message').count()) === 1, () => 'empty state');
   assert.equal(await v.page.locator('#message').textContent(), 'The pool is empty.');
+  // The empty state links to the commands that fill the queue, each one the page is allowed to run.
+  const links = await v.page.locator('#start a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+  assert.deepEqual(links, [
+    ['Judge Holes…', 'command:irWorkbench.judgeHoles'],
+    ['Show Holes…', 'command:irWorkbench.showHoles'],
+  ]);
+  for (const [, href] of links) assert.ok(PAGE_COMMANDS.includes(href!.slice('command:'.length)), `${href} is allowed by enableCommandUris`);
 });

@@ -27,10 +27,10 @@ test('renders runs x measures with markers, significance, lengths; no CSP violat
   await v.event('results', 'model', model);
   const table = v.page.locator('#results');
   await table.waitFor();
-  assert.deepEqual(await table.locator('thead th').allTextContents(), ['Run', 'nDCG@10', 'R@100', 'MAP', 'MRR@10', 'P@10', 'Judged@10', 'Hole@10', '']);
+  assert.deepEqual(await table.locator('thead th').allTextContents(), ['Run', 'Queries', 'nDCG@10', 'R@100', 'MAP', 'MRR@10', 'P@10', 'Judged@10', 'Hole@10', '']);
   const dense = table.locator('tbody tr', { hasText: 'minilm-faiss' });
   assert.match((await dense.locator('td[data-measure="ndcg_cut_10"]').textContent())!, /^0\.6451\*† \[0\.\d\d, 1\.00\]$/, 'the mean, its markers, its range over the holes');
-  assert.match((await table.locator('tbody tr.baseline').textContent())!, /bm25okapi\.knarfthekant \(baseline\)0\.5597/);
+  assert.match((await table.locator('tbody tr.baseline').textContent())!, /bm25okapi\.knarfthekant \(baseline\)300\/3000\.5597/);
   assert.equal(await v.page.locator('#significance tbody tr').count(), 2 * 5, 'two runs x five tested measures');
   assert.equal(await v.page.locator('#lengths tbody tr').count(), 3);
   assert.equal(await v.page.locator('svg rect.box').count(), 3);

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { addRunFiles, loadSession } from '../helpers/splitSession';
 import type { ResultsModel } from '../../src/protocol/webview';
-import { launch, openView } from './harness';
+import { launch, openView, until } from './harness';
 import { SHARED } from '../unit/support/paths';
 
 const RUNS = join(SHARED, 'runs/scifact');
@@ -108,4 +108,30 @@ test('a clicked cell copies its figure without markers', async () => {
   });
   assert.match(copied, /^0\.\d{4}$/);
   assert.equal(copied, await td.locator('.num').textContent());
+});
+
+test('coverage per run: answered/total, a warning below 100 %, and a note on how missing queries count', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  await v.page.locator('#coverage-note').waitFor();
+  const cell = (label: string) => v.page.locator('#results tbody tr', { hasText: label }).locator('td.coverage');
+  // The shared TF-IDF run answers 153 of SciFact's 300 test queries; BM25 all of them.
+  assert.equal(await cell('vsm-tfidf').locator('.num').textContent(), '153/300');
+  assert.equal(await cell('vsm-tfidf').locator('.marks').textContent(), '⚠');
+  assert.match((await cell('vsm-tfidf').getAttribute('title'))!, /147 it misses count as 0 in its means and in the significance tests/);
+  assert.equal(await cell('bm25okapi').locator('.num').textContent(), '300/300');
+  assert.equal(await cell('bm25okapi').locator('.marks').textContent(), '');
+  assert.equal(await color(v.page, '#results tbody tr:has-text("vsm-tfidf") td.coverage .marks'), 'rgb(191, 136, 3)', 'the warning colour');
+  const note = (await v.page.locator('#coverage-note').textContent())!;
+  assert.match(note, /^⚠ 1 run answers only part of test \(vsm-tfidf\S* 51 %\)\. A query a run does not answer counts as 0 in the means and in the significance tests \(trec_eval -c\)\.$/);
+  // Decimals of the coverage column align too, warning or not.
+  const rights = await v.page.locator('#results td.coverage .num').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+  assert.ok(Math.max(...rights) - Math.min(...rights) < 0.5, rights.join(', '));
+
+  // Every run complete: no warning, the note still says how missing queries would count.
+  const full: ResultsModel = { ...model, rows: model.rows.map((r) => ({ ...r, coverage: { answered: 300, total: 300 } })) };
+  await v.event('results', 'model', full);
+  await until(async () => (await v.page.locator('#results td.coverage.partial').count()) === 0, () => 'no partial run');
+  assert.equal(await v.page.locator('#coverage-note').textContent(), 'A query a run does not answer counts as 0 in the means and in the significance tests (trec_eval -c).');
+  assert.deepEqual(await v.problems(), []);
 });

@@ -53,7 +53,17 @@ function orderChoice(order: QueueOrder): HTMLElement {
 function render(s: AnnotationState): void {
   state = s;
   if (!s.item) {
-    replace(app, h('p', { attrs: { id: 'message' } }, s.message ?? 'Nothing to judge.'), s.meter ? meterNode(s.meter) : null, status);
+    // An empty state leads on: the commands that fill the queue (links VS Code runs: webviewOptions' enableCommandUris).
+    replace(
+      app,
+      h('p', { attrs: { id: 'message' } }, s.message ?? 'Nothing to judge.'),
+      h('p', { className: 'command-links', attrs: { id: 'start' } },
+        h('a', { attrs: { href: 'command:irWorkbench.judgeHoles', title: 'Judge the depth-10 pool of every run of a split' } }, 'Judge Holes…'),
+        ' · ',
+        h('a', { attrs: { href: 'command:irWorkbench.showHoles', title: 'Choose runs and depth in the Holes panel' } }, 'Show Holes…')),
+      s.meter ? meterNode(s.meter) : null,
+      status,
+    );
     return;
   }
   const it = s.item;

@@ -44,6 +44,7 @@ function render(m: ResultsModel): void {
       button('Holes…', () => act(host.request('openHoles', {})), { secondary: true, id: 'open-holes' }),
       status),
     resultsTable(m),
+    coverageNote(m),
     h('p', { className: 'muted' },
       'Against ', name(base?.label ?? '?'), ': ', h('span', { className: 'sig' }, '*'), ' paired t-test, ', h('span', { className: 'sig' }, '†'),
       ` randomization test (${m.trials.toLocaleString()} trials, seed ${m.seed}), each significant at ${m.alpha} after Holm-Bonferroni over the ${Math.max(0, m.rows.length - 1)} compared runs; coloured by the sign of Δ (`,
@@ -64,7 +65,9 @@ function render(m: ResultsModel): void {
 function resultsTable(m: ResultsModel): HTMLTableElement {
   const annotated = m.rows.some((r) => r.annotated);
   return sortable(h('table', { attrs: { id: 'results' } },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Run'), ...m.measures.map((c) => h('th', { title: c.key }, c.label)), h('th', {}, ''))),
+    // Coverage next to the name: a run that misses queries is read with that in mind, before its figures.
+    h('thead', {}, h('tr', {}, h('th', {}, 'Run'), h('th', { title: "Queries of the split the run answers / the split's queries" }, 'Queries'),
+      ...m.measures.map((c) => h('th', { title: c.key }, c.label)), h('th', {}, ''))),
     h('tbody', {}, ...m.rows.map((r) => {
       const cells = r.means.map((v, mi) => {
         const c = r.vsBaseline?.[mi];
@@ -84,8 +87,34 @@ function resultsTable(m: ResultsModel): HTMLTableElement {
       });
       const diff = r.key === m.baseline ? null : button('Diff', () => act(host.request('openDiff', { a: m.baseline, b: r.key })), { secondary: true, title: 'Per-query differences against the baseline' });
       return h('tr', { className: r.key === m.baseline ? 'baseline' : '', attrs: { 'data-run': r.key } },
-        h('td', { title: r.key, attrs: { 'data-value': r.label } }, name(r.label), r.key === m.baseline ? h('span', { className: 'muted' }, ' (baseline)') : null), ...cells, h('td', {}, diff));
-    }))), [m.measures.length + 1]);
+        h('td', { title: r.key, attrs: { 'data-value': r.label } }, name(r.label), r.key === m.baseline ? h('span', { className: 'muted' }, ' (baseline)') : null),
+        coverageCell(r, m), ...cells, h('td', {}, diff));
+    }))), [m.measures.length + 2]);
+}
+
+const partial = (r: ResultsRow) => r.coverage.answered < r.coverage.total;
+
+/** "answered/total", with a warning where the run misses queries: they count as 0 in its means and tests. */
+function coverageCell(r: ResultsRow, m: ResultsModel): HTMLTableCellElement {
+  const { answered, total } = r.coverage;
+  const missing = total - answered;
+  const title = partial(r)
+    ? `Answers ${answered} of the ${total} queries of ${m.split}: the ${missing} it misses count as 0 in its means and in the significance tests.`
+    : `Answers all ${total} queries of ${m.split}.`;
+  return h('td', { className: `coverage${partial(r) ? ' partial' : ''}`, title, attrs: { 'data-value': String(total ? answered / total : 1) } },
+    h('span', { className: 'num' }, `${answered}/${total}`),
+    h('span', { className: 'marks', attrs: { 'aria-label': partial(r) ? 'warning: part of the split' : '' } }, partial(r) ? '⚠' : ''));
+}
+
+/** Under the table: how missing queries were counted, and which runs it matters for. */
+function coverageNote(m: ResultsModel): HTMLElement {
+  const short = m.rows.filter(partial);
+  const how = m.missingQueries === 'zero' ? 'A query a run does not answer counts as 0 in the means and in the significance tests (trec_eval -c).' : '';
+  const which = short.flatMap((r, i) => [i ? ', ' : '', name(r.label), ` ${Math.floor((100 * r.coverage.answered) / Math.max(1, r.coverage.total))} %`]);
+  if (short.length === 0) return h('p', { className: 'muted', attrs: { id: 'coverage-note' } }, how);
+  return h('p', { className: 'note', attrs: { id: 'coverage-note' } },
+    h('span', { className: 'coverage partial' }, '⚠ '),
+    `${short.length} run${short.length === 1 ? '' : 's'} answer${short.length === 1 ? 's' : ''} only part of ${m.split} (`, ...which, '). ', how);
 }
 
 function significanceTable(m: ResultsModel): HTMLTableElement {

@@ -38,19 +38,29 @@ function caption(model: ResultsModel): string {
   return (
     `${model.dataset} (${model.split}), ${model.numQueries} queries. Against ${base}, Holm-Bonferroni corrected at ` +
     `alpha ${model.alpha}: * paired t-test, † randomization test (${model.trials} trials, seed ${model.seed}). ` +
-    'MRR@10 is recip_rank on the top 10 (trec_eval -M 10).'
+    'MRR@10 is recip_rank on the top 10 (trec_eval -M 10). ' +
+    coverageNote(model)
   );
 }
 
+/** How missing queries were counted, and the runs that miss some (their figures are pulled towards 0). */
+function coverageNote(model: ResultsModel): string {
+  const partial = model.rows.filter((r) => r.coverage.answered < r.coverage.total);
+  const which = partial.map((r) => `${r.label} answers ${r.coverage.answered} of ${r.coverage.total}`).join('; ');
+  return `A query a run does not answer counts as 0 in the means and tests (trec_eval -c)${partial.length ? `: ${which}` : ''}.`;
+}
+
+const coverage = (r: ResultsModel['rows'][number]) => `${r.coverage.answered}/${r.coverage.total}`;
+
 function markdown(model: ResultsModel): string {
-  const head = ['Run', ...model.measures.map((m) => m.label)];
+  const head = ['Run', 'Queries', ...model.measures.map((m) => m.label)];
   // Run names come from files: no HTML (Markdown renderers pass it through), no table breaks.
   const html = (s: string) => s.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
   const esc = (s: string) => html(s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' '));
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const r of model.rows) {
     const label = r.key === model.baseline ? `${esc(r.label)} (baseline)` : esc(r.label);
-    lines.push(`| ${[label, ...r.means.map((v, mi) => fix(v) + markers(model, r, mi))].join(' | ')} |`);
+    lines.push(`| ${[label, coverage(r), ...r.means.map((v, mi) => fix(v) + markers(model, r, mi))].join(' | ')} |`);
   }
   return `${lines.join('\n')}\n\n${html(caption(model))}\n`;
 }
@@ -69,6 +79,8 @@ function csv(model: ResultsModel): string {
     'baseline',
     ...model.measures.map((m) => m.key),
     ...tested.flatMap(({ m }) => ['delta', 't_p', 't_p_holm', 'rand_p', 'rand_p_holm', 'wins', 'ties', 'losses'].map((s) => `${m.key}_${s}`)),
+    'queries_answered',
+    'queries_total',
   ];
   const lines = [head.join(',')];
   for (const r of model.rows) {
@@ -76,7 +88,7 @@ function csv(model: ResultsModel): string {
       const c = r.vsBaseline?.[i];
       return c ? [exact(c.delta), ...[c.tP, c.tPHolm, c.randP, c.randPHolm].map((v) => String(v))].concat([c.wins, c.ties, c.losses].map(String)) : Array(8).fill('');
     });
-    lines.push([cell(r.label), cell(r.key), r.key === model.baseline ? '1' : '0', ...r.means.map(exact), ...tests].join(','));
+    lines.push([cell(r.label), cell(r.key), r.key === model.baseline ? '1' : '0', ...r.means.map(exact), ...tests, r.coverage.answered, r.coverage.total].join(','));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -282,6 +282,7 @@ export class AnalysisSession {
         vsBaseline: comparisons?.get(k) ?? null,
         lengths: (e.lengths ??= this.lengthSummary(e.run)),
         ...this.trustRow(k, baseline),
+        coverage: { answered: this.scores(k, 'original').queries.filter((q) => e.run.queryIndex(q) >= 0).length, total: this.scores(k, 'original').queries.length },
       };
     });
     return {
@@ -295,6 +296,7 @@ export class AnalysisSession {
       significancePending: baseline !== undefined && keys.length > 1 && comparisons === undefined,
       judgements: this.judgementCount,
       untrusted: false,
+      missingQueries: 'zero',
       ...extra,
     };
   }

@@ -23,6 +23,12 @@ export interface ReadQrelsOptions {
    * (the later line wins, for annotation files where a new judgement supersedes an old one).
    */
   duplicates?: 'error' | 'last';
+  /**
+   * Given: every bad line (column count, grade, a pair judged twice) is passed here and skipped, so that one
+   * pass finds them all; the qrels returned lack those lines and must not be used to score. Not given: the
+   * first bad line throws.
+   */
+  onBadLine?: (e: InputError) => void;
 }
 
 /**
@@ -127,6 +133,7 @@ class QrelsAccumulator {
   constructor(
     private readonly duplicates: 'error' | 'last',
     private readonly file?: string,
+    private readonly onBadLine?: (e: InputError) => void,
   ) {}
 
   add(qid: string, docid: string, grade: number, lineNo = 0, text?: () => string): void {
@@ -136,7 +143,7 @@ class QrelsAccumulator {
       this.byQuery.set(qid, q);
     }
     if (this.duplicates === 'error' && q.grades.has(docid)) {
-      throw new InputError({
+      const e = new InputError({
         code: 'duplicate',
         message: `document '${docid}' is judged twice for query '${qid}' (first on line ${q.lines.get(docid)})`,
         file: this.file,
@@ -144,6 +151,8 @@ class QrelsAccumulator {
         text: text?.(),
         hint: 'trec_eval refuses qrels with a repeated (query, document) pair: keep one judgement and remove the other.',
       });
+      if (!this.onBadLine) throw e;
+      return this.onBadLine(e);
     }
     q.grades.set(docid, grade);
     if (lineNo) q.lines.set(docid, lineNo);
@@ -167,7 +176,11 @@ const TREC_HINT = 'A TREC qrels line is "qid iter docid grade" (4 columns); a BE
  * the first line. Blank lines and lines starting with '#' are skipped.
  */
 export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
-  const acc = new QrelsAccumulator(options.duplicates ?? 'error', path);
+  const acc = new QrelsAccumulator(options.duplicates ?? 'error', path, options.onBadLine);
+  const bad = (e: InputError) => {
+    if (!options.onBadLine) throw e;
+    options.onBadLine(e);
+  };
   const f: number[] = [];
   let columns = 0;
   forEachLineSync(path, (buf, start, end, lineNo) => {
@@ -176,14 +189,14 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
     const text = () => quotable(buf, start, end);
     if (columns === 0) {
       if (n !== 3 && n !== 4) {
-        throw new InputError({
+        return bad(new InputError({
           code: 'malformed',
           message: `expected 4 columns (TREC qrels) or 3 (BEIR qrels), found ${n}`,
           file: path,
           line: lineNo,
           text: text(),
           hint: TREC_HINT,
-        });
+        }));
       }
       columns = n;
       // BEIR's files start with a header line "query-id corpus-id score". Only a grade column without a digit
@@ -191,17 +204,22 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
       if (n === 3 && lineNo === 1 && !hasDigit(buf, f[4], f[5])) return;
     }
     if (n !== columns) {
-      throw new InputError({
+      return bad(new InputError({
         code: 'malformed',
         message: `expected ${columns} columns like the first line, found ${n}`,
         file: path,
         line: lineNo,
         text: text(),
         hint: TREC_HINT,
-      });
+      }));
     }
     const g = 2 * (n - 1);
-    const grade = parseGrade(buf, f[g], f[g + 1], path, lineNo, text);
+    let grade: number;
+    try {
+      grade = parseGrade(buf, f[g], f[g + 1], path, lineNo, text);
+    } catch (e) {
+      return bad(e as InputError);
+    }
     const d = n === 4 ? 4 : 2;
     acc.add(decodeId(buf, f[0], f[1]), decodeId(buf, f[d], f[d + 1]), grade, lineNo, text);
   });

@@ -104,7 +104,8 @@ class RunBuilder {
     this.s = s;
   }
 
-  finish(tag: string, qids: IdTable, onDuplicate: (qid: string, docid: string) => never, precision: ScorePrecision = 'float32', duplicatesWithin = Infinity): Run {
+  /** `onDuplicate` throws, or returns to keep going (the run then holds the pair twice: only for finding every bad line). */
+  finish(tag: string, qids: IdTable, onDuplicate: (qid: string, docid: string) => void, precision: ScorePrecision = 'float32', duplicatesWithin = Infinity): Run {
     const nq = qids.size;
     const n = this.n;
     // Queries in byte order of their ids.
@@ -219,6 +220,12 @@ export interface ReadRunOptions {
   /** How scores compare when ranking (default float32, as trec_eval 9.0.8). */
   precision?: ScorePrecision;
   /**
+   * Given: every bad line (wrong column count, score not a number, a document listed twice for a query) is
+   * passed here and reading goes on, so that one pass finds them all. The run returned then lacks those
+   * lines (or holds a duplicate twice): never score it. Not given: the first bad line throws.
+   */
+  onBadLine?: (e: InputError) => void;
+  /**
    * Refuse a document listed twice only when both copies rank in the top N of the query (trec_eval -M N
    * checks after cutting the ranking, so a repeat past the cutoff is never seen). Default: anywhere.
    */
@@ -254,30 +261,35 @@ class RunParser {
     this.b = new RunBuilder(Math.ceil(size / 32));
   }
 
+  private bad(e: InputError): void {
+    if (!this.options.onBadLine) throw e;
+    this.options.onBadLine(e);
+  }
+
   readonly onLine = (buf: Buffer, start: number, end: number, lineNo: number): void => {
     const f = this.f;
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;
     if (n < 6) {
-      throw new InputError({
+      return this.bad(new InputError({
         code: 'malformed',
         message: `expected 6 columns, found ${n}`,
         file: this.path,
         line: lineNo,
         text: quotable(buf, start, end),
         hint: RUN_HINT,
-      });
+      }));
     }
     const score = parseFloatBytes(buf, f[8], f[9]);
     if (Number.isNaN(score)) {
-      throw new InputError({
+      return this.bad(new InputError({
         code: 'not-a-number',
         message: `score '${quotable(buf, f[8], f[9])}' (column 5) is not a number (trec_eval's atof would silently read it as ${atofPrefix(quotable(buf, f[8], f[9]))})`,
         file: this.path,
         line: lineNo,
         text: quotable(buf, start, end),
         hint: RUN_HINT,
-      });
+      }));
     }
     // Runs list a query's lines together: reuse the previous line's query id when the bytes match.
     if (this.lastQ < 0 || !sameBytes(this.lastQid, buf, f[0], f[1])) {
@@ -293,18 +305,30 @@ class RunParser {
     if (this.b.n === 0) {
       throw new InputError({ code: 'malformed', message: 'the run file has no result lines', file: path, hint: RUN_HINT });
     }
-    return this.b.finish(decodeId(this.tag, 0, this.tag.length), this.qids, (qid, docid) => {
-      const lines = findLines(path, qid, docid);
-      throw new InputError({
-        code: 'duplicate',
-        message: `document '${docid}' is listed twice for query '${qid}' (lines ${lines.join(' and ')})`,
-        file: path,
-        line: lines[1],
-        text: lines.text,
-        hint: 'trec_eval refuses a run that retrieves the same document twice for a query: keep one line (usually the higher-scored).',
-      });
+    const duplicates: [qid: string, docid: string][] = [];
+    const run = this.b.finish(decodeId(this.tag, 0, this.tag.length), this.qids, (qid, docid) => {
+      if (this.options.onBadLine) return void duplicates.push([qid, docid]);
+      const lines = findLines(path, [[qid, docid]]).get(`${qid}\t${docid}`)!;
+      throw duplicate(path, qid, docid, lines);
     }, this.options.precision, this.options.duplicatesWithin);
+    if (duplicates.length > 0) {
+      // One more pass finds the lines of every duplicate at once.
+      const found = findLines(path, duplicates);
+      for (const [qid, docid] of duplicates) this.bad(duplicate(path, qid, docid, found.get(`${qid}\t${docid}`)!));
+    }
+    return run;
   }
+}
+
+function duplicate(path: string, qid: string, docid: string, lines: number[] & { text?: string }): InputError {
+  return new InputError({
+    code: 'duplicate',
+    message: `document '${docid}' is listed twice for query '${qid}' (lines ${lines.join(' and ')})`,
+    file: path,
+    line: lines[1],
+    text: lines.text,
+    hint: 'trec_eval refuses a run that retrieves the same document twice for a query: keep one line (usually the higher-scored).',
+  });
 }
 
 /** Byte equality without a native call per line (tags are short and nearly always equal). */
@@ -314,20 +338,19 @@ function sameBytes(a: Buffer, buf: Buffer, start: number, end: number): boolean 
   return true;
 }
 
-/** Error path only: the line numbers where (qid, docid) occurs. */
-function findLines(path: string, qid: string, docid: string): number[] & { text?: string } {
-  const out: number[] & { text?: string } = [];
+/** Error path only: the first two line numbers where each (qid, docid) occurs, by `qid<TAB>docid`. */
+function findLines(path: string, pairs: readonly [string, string][]): Map<string, number[] & { text?: string }> {
+  const out = new Map<string, number[] & { text?: string }>(pairs.map(([q, d]) => [`${q}\t${d}`, []]));
   const f: number[] = [];
   forEachLineSync(path, (buf, start, end, lineNo) => {
-    if (splitFields(buf, start, end, f) < 6 || out.length >= 2) return;
-    if (decodeId(buf, f[0], f[1]) === qid && decodeId(buf, f[4], f[5]) === docid) {
-      out.push(lineNo);
-      out.text = quotable(buf, start, end);
-    }
+    if (splitFields(buf, start, end, f) < 6) return;
+    const lines = out.get(`${decodeId(buf, f[0], f[1])}\t${decodeId(buf, f[4], f[5])}`);
+    if (!lines || lines.length >= 2) return;
+    lines.push(lineNo);
+    lines.text = quotable(buf, start, end);
   });
   return out;
 }
-
 
 /** What C's atof makes of a string it cannot read fully: the longest number at its start, or 0. */
 function atofPrefix(s: string): string {

@@ -5,7 +5,7 @@ import { readQrels } from '../formats/qrels';
 import { readAnnotations } from './annotations';
 import type { DiscoveredDataset } from './discovery';
 import { checkFile, forgetFile, recordFile, type FileState } from './fileState';
-import { problemFrom, type Problem } from './problems';
+import { badLineProblems, MAX_BAD_LINES, problemFrom, type Problem } from './problems';
 import { scalar, transaction, transactionAsync } from './sql';
 
 /** What an indexing pass shares between its steps. */
@@ -193,9 +193,7 @@ function indexQrels(db: Database, datasetId: number, split: string, file: FileSt
   } catch (e) {
     // Not safe to go on with part of a qrels file: every figure computed from it would be silently off.
     db.run('DELETE FROM qrels WHERE dataset_id = ? AND split = ?', [datasetId, split]);
-    const p = problemFrom(file.path, e);
-    p.message += ' This split is not evaluated until the file is fixed.';
-    ctx.problems.push(p);
+    ctx.problems.push(...badLineProblems(file.path, e, (onBadLine) => readQrels(file.path, { onBadLine }), ' This split is not evaluated until the file is fixed.'));
   }
   recordFile(db, file);
   ctx.reindexed.push(file.path);
@@ -221,10 +219,17 @@ function indexAnnotations(db: Database, datasetId: number, split: string, file: 
   ctx.reindexed.push(file.path);
 }
 
-/** Bad corpus/queries lines are skipped (the rest is indexed); each is a problem saying so, with the count. */
+/**
+ * Bad corpus/queries lines are skipped (the rest is indexed); each is a problem saying so, with the count,
+ * the first MAX_BAD_LINES of them, then one problem on the file with the total (as for runs and qrels).
+ */
 function reportSkipped(ctx: IndexContext, bad: Problem[], what: 'document' | 'query', indexed: number): void {
-  for (const p of bad) {
-    p.message += ` This line is skipped (${bad.length} bad line${bad.length === 1 ? '' : 's'} in the file; ${indexed} ${what === 'query' ? 'queries' : 'documents'} indexed): fix it and the file is re-indexed.`;
+  const counts = `${bad.length} bad line${bad.length === 1 ? '' : 's'} in the file; ${indexed} ${what === 'query' ? 'queries' : 'documents'} indexed`;
+  for (const p of bad.slice(0, MAX_BAD_LINES)) {
+    p.message += ` This line is skipped (${counts}): fix it and the file is re-indexed.`;
     ctx.problems.push(p);
+  }
+  if (bad.length > MAX_BAD_LINES) {
+    ctx.problems.push({ file: bad[0].file, line: 0, severity: 'error', message: `${counts}; the first ${MAX_BAD_LINES} are listed. Bad lines are skipped until the file is fixed.` });
   }
 }

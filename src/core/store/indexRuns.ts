@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Database } from 'sql.js';
-import type { Run } from '../formats/run';
+import { readRun, type Run } from '../formats/run';
 import type { DiscoveredRun } from './discovery';
 import { checkFile, forgetFile, recordFile } from './fileState';
 import type { IndexContext } from './indexDataset';
-import { problemFrom, type Problem } from './problems';
+import { badLineProblems, type Problem } from './problems';
 import { rows, scalar, transaction } from './sql';
 import { runCache } from './runCache';
 
@@ -23,6 +23,11 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
   const existing = scalar(db, 'SELECT id FROM runs WHERE path = ?', [r.path]) as number | undefined;
   const file = await checkFile(db, r.path);
   if (!file) return undefined;
+  if (!file.changed && existing === undefined && leftOut(db, r.path)) {
+    // Still the same bad file: its problems are stored, and reading it again would find the same ones.
+    recordFile(db, file.state);
+    return undefined;
+  }
   if (!file.changed && existing !== undefined) {
     recordFile(db, file.state);
     // The file is the same, but its dataset may have appeared, moved or gone since: tie it again.
@@ -49,12 +54,14 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
     run = runCache.get(r.path);
   } catch (e) {
     if (existing !== undefined) db.run('DELETE FROM runs WHERE id = ?', [existing]);
-    const p = problemFrom(r.path, e);
-    p.message += ' The run is left out until the file is fixed.';
-    ctx.problems.push(p);
+    let partial: Run | undefined;
+    const problems = badLineProblems(r.path, e, (onBadLine) => (partial = readRun(r.path, { onBadLine })), ' The run is left out until the file is fixed.');
+    ctx.problems.push(...problems);
+    leaveOut(db, r, datasetIds, problems, partial?.qids);
     recordFile(db, file.state);
     return undefined;
   }
+  db.run('DELETE FROM left_out_runs WHERE path = ?', [r.path]);
   const datasetId = r.datasetDir !== undefined ? (datasetIds.get(r.datasetDir) ?? null) : datasetByQueries(db, run.qids);
   if (datasetId === null) ctx.problems.push(noDataset(r.path, run.qids[0]));
   const id = transaction(db, () => {
@@ -81,6 +88,37 @@ export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<s
   recordFile(db, file.state);
   ctx.reindexed.push(r.path);
   return { id, datasetId, changed: true };
+}
+
+/**
+ * Records why a run is not indexed, so the Datasets tree can show it where it would be: under the splits whose
+ * qrels judge a query its good lines answer (as a good run is), or every split when none of it could be read.
+ */
+function leaveOut(db: Database, r: DiscoveredRun, datasetIds: Map<string, number>, problems: readonly Problem[], qids: readonly string[] | undefined): void {
+  const datasetId = r.datasetDir !== undefined ? (datasetIds.get(r.datasetDir) ?? null) : null;
+  let splits: string[] | null = null;
+  if (datasetId !== null && qids && qids.length > 0) {
+    splits = rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])
+      .map((s) => s.split)
+      .filter((split) => {
+        const judged = new Set(rows<{ query_id: string }>(db, 'SELECT DISTINCT query_id FROM effective_qrels WHERE dataset_id = ? AND split = ?', [datasetId, split]).map((q) => q.query_id));
+        return qids.some((q) => judged.has(q));
+      });
+  }
+  const first = problems[0];
+  // The first problem, and the count when there are more (the last problem gives it).
+  const reason = `${first.line > 0 ? `line ${first.line}: ` : ''}${first.message}${problems.length > 1 ? `\n\n${problems[problems.length - 1].message}` : ''}`;
+  db.run('INSERT OR REPLACE INTO left_out_runs (path, dataset_id, reason, first_line, splits) VALUES (?, ?, ?, ?, ?)', [
+    r.path,
+    datasetId,
+    reason,
+    first.line,
+    splits && JSON.stringify(splits),
+  ]);
+}
+
+function leftOut(db: Database, path: string): boolean {
+  return scalar(db, 'SELECT 1 FROM left_out_runs WHERE path = ?', [path]) === 1;
 }
 
 function noDataset(path: string, qid: string | undefined): Problem {

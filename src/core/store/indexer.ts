@@ -56,6 +56,11 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     forgetFile(db, r.path);
     removed.push(r.path);
   }
+  for (const r of rows<{ path: string }>(db, 'SELECT path FROM left_out_runs')) {
+    if (keepRuns.has(r.path)) continue;
+    db.run('DELETE FROM left_out_runs WHERE path = ?', [r.path]);
+    forgetFile(db, r.path);
+  }
 
   const datasetIds = new Map<string, number>();
   const changedSplits = new Map<number, { dir: string; splits: Set<string> }>();

@@ -149,6 +149,16 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM files;
   DELETE FROM settings WHERE key = 'evaluation';
   `,
+  // 4: runs left out because their file is bad, with why, so the Datasets tree can show them (runs holds only good runs).
+  `
+  CREATE TABLE left_out_runs (
+    path TEXT PRIMARY KEY,
+    dataset_id INTEGER REFERENCES datasets(id) ON DELETE CASCADE,  -- NULL: no dataset folder holds it
+    reason TEXT NOT NULL,             -- the first problem, and the count of bad lines when there are more
+    first_line INTEGER NOT NULL,      -- 1-based line of the first problem; 0 = the whole file
+    splits TEXT                       -- JSON array of the splits its good lines answer; NULL = not known (all)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

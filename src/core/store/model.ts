@@ -20,6 +20,16 @@ export interface SplitNode {
   /** The user's judgements in effect: a pair undone back to unjudged (grade -1) is not counted. */
   judgementCount: number;
   runs: RunNode[];
+  /** Run files of the dataset that are not indexed because they are bad (see the Problems panel). */
+  leftOut: LeftOutRun[];
+}
+
+export interface LeftOutRun {
+  path: string;
+  /** The first problem, and how many bad lines the file has when there are more. */
+  reason: string;
+  /** 1-based line of the first problem; 0 = the whole file. */
+  line: number;
 }
 
 export interface RunNode {

@@ -2,6 +2,7 @@ import type { Judgement } from './annotations';
 import type { EvaluationSettings } from './metrics';
 import type { Problem } from './problems';
 import type { DatasetNode, DocumentText, IndexSummary } from './model';
+import type { QrelsLineInfo, UserJudgement } from './qrelsInfo';
 import type { AnnotationItem, DiffModel, JudgingMeter, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
 
 /** An open split as the engine describes it to the host. */
@@ -88,6 +89,10 @@ export interface StoreRequests {
     args: { key: string; run: string };
     result: { tag: string; queries: number; original: Record<string, number>; annotated: Record<string, number>; judgements: number };
   };
+  /** A qrels line's pair: original and user's grade (with when), query text, document title, grade scale. */
+  qrelsLineInfo: { args: { datasetDir: string; split: string; queryId: string; docId: string }; result: QrelsLineInfo };
+  /** The user's judgements of a split, for marking overridden lines in an open qrels file. */
+  splitJudgements: { args: { datasetDir: string; split: string }; result: UserJudgement[] };
   /** Saves the database snapshot now (it is otherwise saved lazily). */
   flush: { args: Record<string, never>; result: { bytes: number } };
 }

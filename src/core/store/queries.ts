@@ -1,7 +1,7 @@
 import { corpusFile } from '../formats/datasetFolder';
 import { readDocumentAt } from '../formats/documentAt';
 import type { Database } from 'sql.js';
-import type { DatasetNode, DocumentText, RunNode, SplitNode } from './model';
+import type { DatasetNode, DocumentText, LeftOutRun, RunNode, SplitNode } from './model';
 import type { Problem } from './problems';
 import { rows } from './sql';
 
@@ -32,6 +32,10 @@ export function datasetTree(db: Database): DatasetNode[] {
     db,
     'SELECT id, path, dataset_id, tag, created_at, query_count, result_count FROM runs WHERE dataset_id IS NOT NULL ORDER BY path',
   );
+  const leftOut = rows<{ path: string; dataset_id: number; reason: string; first_line: number; splits: string | null }>(
+    db,
+    'SELECT path, dataset_id, reason, first_line, splits FROM left_out_runs WHERE dataset_id IS NOT NULL ORDER BY path',
+  ).map((r) => ({ ...r, in: r.splits === null ? null : new Set(JSON.parse(r.splits) as string[]) }));
   const means = rows<{ run_id: number; split: string; measure: string; original: number; annotated: number }>(db, 'SELECT run_id, split, measure, original, annotated FROM run_means');
   const meansOf = new Map<string, { original: Record<string, number>; annotated: Record<string, number> }>();
   for (const m of means) {
@@ -73,6 +77,7 @@ export function datasetTree(db: Database): DatasetNode[] {
                 annotated: meansOf.get(`${r.id}\t${s.split}`)!.annotated,
               }),
             ),
+          leftOut: leftOut.filter((r) => r.dataset_id === d.id && (r.in === null || r.in.has(s.split))).map((r): LeftOutRun => ({ path: r.path, reason: r.reason, line: r.first_line })),
         }),
       ),
   }));

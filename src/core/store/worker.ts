@@ -13,6 +13,7 @@ import { evaluationOf, type EvaluationSettings } from './metrics';
 import { problemFrom, type Problem } from './problems';
 import { PROTOCOL_VERSION, type HostMessage, type StoreRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from './queries';
+import { qrelsLineInfo, splitJudgements } from './qrelsInfo';
 import { SplitModels } from './splits';
 import { SplitViews } from './splitViews';
 import { scalar } from './sql';
@@ -62,9 +63,11 @@ class Store {
             onProgress: (message, fraction) => send({ kind: 'progress', id: m.id, message, fraction }),
           });
           this.snapshot.changed();
-          // Runs may have come or gone under any split the views show: they ask again (after this answer).
+          // Runs may have come or gone under any split the views show: they ask again (after this answer). Files
+          // changed on disk (e.g. judgements appended by another window): views that read the store refresh.
           setImmediate(() => {
             for (const key of new Set([...open, ...summary.changedSplits])) send({ kind: 'split', key, version: -1 });
+            if (summary.reindexed.length > 0 || summary.removed.length > 0) send({ kind: 'changed' });
           });
           return summary;
         });
@@ -104,6 +107,10 @@ class Store {
         return this.views.pair(m.args);
       case 'runSummary':
         return this.views.runSummary(m.args);
+      case 'qrelsLineInfo':
+        return qrelsLineInfo(this.db, m.args);
+      case 'splitJudgements':
+        return splitJudgements(this.db, m.args);
       case 'isCurrent':
         return isCurrent(this.db, m.args.path);
       case 'flush':

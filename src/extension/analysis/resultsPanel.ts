@@ -18,10 +18,9 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
     `Results: ${split.datasetName} (${split.split})`,
     split,
     {
-      setBaseline: ({ key }) => {
+      setBaseline: async ({ key }) => {
         if (!split.runs.some((r) => r.key === key)) throw new Error(`no run ${key} in this panel`);
-        split.baseline = key;
-        for (const v of split.views) v.refresh();
+        await wb.setBaseline(split, key);
         return null;
       },
       export: async ({ format }) => ({ path: await wb.exportResults(split, format) }),

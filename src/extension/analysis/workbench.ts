@@ -4,6 +4,7 @@ import { exportResults } from '../../core/analysis/exportTable';
 import type { StoreClient } from '../../core/store/client';
 import type { SplitInfo, StoreRequests } from '../../core/store/protocol';
 import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
+import { baselineKey } from '../commands/runActions';
 import type { StoreHandle } from '../store/register';
 import { ViewChannel, type RequestHandlers } from '../webview/channel';
 import { saveExport } from '../ui/saveExport';
@@ -46,6 +47,11 @@ export class AnalysisWorkbench implements vscode.Disposable {
     return this.store.client;
   }
 
+  /** The engine, or undefined when there is none (no folder open). */
+  engineIfAny(): Promise<StoreClient> | undefined {
+    return this.store?.client;
+  }
+
   /** Asks the engine a question about a split. */
   async ask<K extends 'results' | 'diff' | 'queryDetail' | 'holes' | 'pool' | 'pair' | 'runSummary'>(kind: K, args: StoreRequests[K]['args']): Promise<StoreRequests[K]['result']> {
     return (await this.engine()).request(kind, args);
@@ -66,6 +72,14 @@ export class AnalysisWorkbench implements vscode.Disposable {
 
   splitOf(datasetDir: string, split: string): OpenSplit | undefined {
     return this.splits.get(`${datasetDir}\t${split}`);
+  }
+
+  /** Makes `run` the split's baseline everywhere (the Results panel, the tree's mark), for this workspace. */
+  async setBaseline(split: OpenSplit, run: string): Promise<void> {
+    split.baseline = run;
+    await this.context.workspaceState.update(baselineKey(split.datasetDir, split.split), run);
+    this.store?.tree.refresh();
+    for (const v of split.views) v.refresh();
   }
 
   /** Records a judgement durably (the engine appends and fsyncs); the engine's one update then refreshes every view. */
@@ -141,7 +155,10 @@ export class AnalysisWorkbench implements vscode.Disposable {
     } else {
       Object.assign(s, info);
     }
-    if (!s.runs.some((r) => r.key === s.baseline)) s.baseline = defaultBaseline(s.runs.map((r) => r.key));
+    // The run chosen with Set as Baseline (tree or Results panel), kept per split in the workspace state.
+    const chosen = this.context.workspaceState.get<string>(baselineKey(s.datasetDir, s.split));
+    if (chosen !== undefined && s.runs.some((r) => r.key === chosen)) s.baseline = chosen;
+    else if (!s.runs.some((r) => r.key === s.baseline)) s.baseline = defaultBaseline(s.runs.map((r) => r.key));
     return s;
   }
 

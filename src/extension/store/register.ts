@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { StoreClient } from '../../core/store/client';
 import { datasetFilePatterns } from '../../core/formats/datasetFolder';
+import type { DatasetNode, IndexSummary } from '../../core/store/model';
+import { baselineKey } from '../commands/runActions';
 import { DatasetsTreeProvider, type DatasetsElement } from '../views/datasetsTree';
 import { exportJudgementsCommand, importRunCommand } from './commands';
 import { showProblems } from './diagnostics';
@@ -23,16 +25,20 @@ const SNAPSHOT_DELAY_MS = 5000;
 export function registerStore(context: vscode.ExtensionContext): StoreHandle {
   const dbPath = context.storageUri ? join(context.storageUri.fsPath, 'store.sqlite') : undefined;
   const client = StoreClient.start(join(context.extensionPath, 'dist', 'store-worker.js'), { dbPath, snapshotDelayMs: SNAPSHOT_DELAY_MS });
-  const tree = new DatasetsTreeProvider();
+  const tree = new DatasetsTreeProvider((datasetDir, split) => context.workspaceState.get<string>(baselineKey(datasetDir, split)));
   const diagnostics = vscode.languages.createDiagnosticCollection('irWorkbench');
   const output = vscode.window.createOutputChannel('IR Workbench Store');
   context.subscriptions.push(diagnostics, output, vscode.window.registerTreeDataProvider('irWorkbench.datasets', tree));
   context.subscriptions.push({ dispose: () => void client.then((c) => c.close()).catch(() => undefined) });
 
+  let problemCount = 0;
+  let last: IndexSummary | undefined;
   const refresh = async () => {
     const c = await client;
     tree.setData(await c.request('tree', {}));
-    showProblems(diagnostics, await c.request('problems', {}));
+    const problems = await c.request('problems', {});
+    problemCount = problems.length;
+    showProblems(diagnostics, problems);
   };
 
   let running: Promise<void> | undefined;
@@ -46,9 +52,11 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     running = (async () => {
       do {
         again = false;
-        await indexOnce(await client, tree, output).catch((e: Error) => {
+        last = undefined;
+        last = await indexOnce(await client, tree, output).catch((e: Error) => {
           output.appendLine(`indexing failed: ${e.message}`);
           void vscode.window.showErrorMessage(`IR Workbench: indexing failed: ${e.message}`);
+          return undefined;
         });
         await refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
       } while (again);
@@ -97,7 +105,11 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
       }
       if (e.affectsConfiguration('irWorkbench.runs.folder') || e.affectsConfiguration('irWorkbench.evaluation')) soon();
     }),
-    vscode.commands.registerCommand('irWorkbench.reindexWorkspace', () => reindex()),
+    // Asked for by the user: say what the pass found (a failed pass has already said why).
+    vscode.commands.registerCommand('irWorkbench.reindexWorkspace', async () => {
+      await reindex();
+      if (last) await reindexed(last, tree.data, problemCount);
+    }),
     vscode.commands.registerCommand('irWorkbench.importRun', async (e?: DatasetsElement) => {
       if (await importRunCommand(await client, tree, runsFolder(), e)) await reindex();
     }),
@@ -117,10 +129,29 @@ function datasetWatchGlobs(): string[] {
   return [...byFolder].map(([folder, names]) => `**/${folder}{${names.join(',')}}`);
 }
 
-async function indexOnce(c: StoreClient, tree: DatasetsTreeProvider, output: vscode.OutputChannel): Promise<void> {
+/** The Re-index Workspace message: what is indexed now, what this pass re-read, and the problems (with a way to them). */
+async function reindexed(summary: IndexSummary, datasets: readonly DatasetNode[], problems: number): Promise<void> {
+  const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  const leftOut = new Set(datasets.flatMap((d) => d.splits.flatMap((s) => s.leftOut.map((r) => r.path)))).size;
+  const parts = [
+    `${plural(summary.datasets, 'dataset')}, ${plural(summary.runs, 'run')}${leftOut > 0 ? ` (${plural(leftOut, 'run')} left out: bad file)` : ''}`,
+    summary.reindexed.length > 0 ? `${plural(summary.reindexed.length, 'file')} re-read` : 'nothing changed',
+    ...(summary.removed.length > 0 ? [`${plural(summary.removed.length, 'file')} gone`] : []),
+    problems > 0 ? plural(problems, 'problem') : 'no problems',
+  ];
+  const message = `IR Workbench: indexed ${parts.join(' · ')} (${summary.ms.toLocaleString('en-US')} ms).`;
+  if (problems === 0) {
+    void vscode.window.showInformationMessage(message);
+    return;
+  }
+  const show = 'Show Problems';
+  if ((await vscode.window.showWarningMessage(message, show)) === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
+}
+
+async function indexOnce(c: StoreClient, tree: DatasetsTreeProvider, output: vscode.OutputChannel): Promise<IndexSummary> {
   const config = vscode.workspace.getConfiguration('irWorkbench');
   const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-  await vscode.window.withProgress(
+  return vscode.window.withProgress(
     { location: tree.data.length === 0 ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: 'IR Workbench: indexing' },
     async (progress) => {
       let last = 0;
@@ -143,6 +174,7 @@ async function indexOnce(c: StoreClient, tree: DatasetsTreeProvider, output: vsc
         `indexed ${summary.datasets} datasets and ${summary.runs} runs in ${summary.ms} ms: ${summary.reindexed.length} files re-read, ` +
           `${summary.removed.length} removed, ${summary.problems} problems, ${summary.skippedLines} lines skipped`,
       );
+      return summary;
     },
   );
 }

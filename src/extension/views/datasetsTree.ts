@@ -1,13 +1,14 @@
 import { basename } from 'node:path';
 import { runLabels } from '../../core/store/discovery';
 import * as vscode from 'vscode';
-import type { DatasetNode, RunNode, SplitNode } from '../../core/store/model';
+import type { DatasetNode, LeftOutRun, RunNode, SplitNode } from '../../core/store/model';
 
 /** A node of the Datasets view: dataset -> split -> run. */
 export type DatasetsElement =
   | { kind: 'dataset'; dataset: DatasetNode }
   | { kind: 'split'; dataset: DatasetNode; split: SplitNode }
-  | { kind: 'run'; dataset: DatasetNode; split: SplitNode; run: RunNode };
+  | { kind: 'run'; dataset: DatasetNode; split: SplitNode; run: RunNode }
+  | { kind: 'leftOut'; dataset: DatasetNode; split: SplitNode; run: LeftOutRun };
 
 const fmt = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(4));
 const count = (n: number) => n.toLocaleString('en-US');
@@ -21,8 +22,16 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
   private readonly changed = new vscode.EventEmitter<DatasetsElement | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
+  /** `baselineOf(datasetDir, split)`: the run path chosen with Set as Baseline, marked in the tree. */
+  constructor(private readonly baselineOf: (datasetDir: string, split: string) => string | undefined = () => undefined) {}
+
   setData(datasets: DatasetNode[]): void {
     this.datasets = datasets;
+    this.changed.fire(undefined);
+  }
+
+  /** Re-renders the rows (e.g. after the baseline changed). */
+  refresh(): void {
     this.changed.fire(undefined);
   }
 
@@ -33,7 +42,13 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
   getChildren(element?: DatasetsElement): DatasetsElement[] {
     if (!element) return this.datasets.map((dataset) => ({ kind: 'dataset', dataset }));
     if (element.kind === 'dataset') return element.dataset.splits.map((split) => ({ kind: 'split', dataset: element.dataset, split }));
-    if (element.kind === 'split') return element.split.runs.map((run) => ({ kind: 'run', dataset: element.dataset, split: element.split, run }));
+    if (element.kind === 'split') {
+      const { dataset, split } = element;
+      return [
+        ...split.runs.map((run): DatasetsElement => ({ kind: 'run', dataset, split, run })),
+        ...split.leftOut.map((run): DatasetsElement => ({ kind: 'leftOut', dataset, split, run })),
+      ];
+    }
     return [];
   }
 
@@ -50,7 +65,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     }
     if (e.kind === 'split') {
       const s = e.split;
-      const item = new vscode.TreeItem(s.split, s.runs.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(s.split, s.runs.length + s.leftOut.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       const judged = s.judgementCount > 0 ? ` · ${count(s.judgementCount)} yours` : '';
       item.description = `${count(s.qrelsQueries)} queries · ${count(s.qrelsCount)} qrels${judged}`;
       item.tooltip = [s.qrelsPath ?? '(no original qrels)', `your judgements: ${s.annotationsPath}`].join('\n');
@@ -59,18 +74,20 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       item.id = idOf(e);
       return item;
     }
+    if (e.kind === 'leftOut') return leftOutItem(e);
     const r = e.run;
     const item = new vscode.TreeItem(runLabels(e.split.runs.map((o) => o.path)).get(r.path) ?? r.path, vscode.TreeItemCollapsibleState.None);
     // Both figures wherever the user's judgements change one: the original qrels' first (as the Results panel), then "yours".
     const yours = e.split.judgementCount;
+    const baseline = this.baselineOf(e.dataset.dir, e.split.split) === r.path;
     const both = (name: string) => {
       const o = r.means[name];
       const a = r.annotated[name];
       return yours > 0 && a !== undefined && a !== o ? `${fmt(o)} (yours ${fmt(a)})` : fmt(o);
     };
-    item.description = `nDCG@10 ${both('ndcg_cut_10')} · Hole@10 ${both('hole_10')}`;
+    item.description = `${baseline ? 'baseline · ' : ''}nDCG@10 ${both('ndcg_cut_10')} · Hole@10 ${both('hole_10')}`;
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`\n\n`);
+    md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`${baseline ? ', the baseline of this split' : ''}\n\n`);
     md.appendMarkdown(`${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${new Date(r.createdAt).toLocaleString(vscode.env.language)}\n\n`);
     if (yours > 0) {
       md.appendMarkdown(`Original: on the split's qrels as they are. Annotated: with your ${count(yours)} judgements merged in.\n\n`);
@@ -91,6 +108,24 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
   }
 }
 
+/** A run file left out because it is bad: shown where it would be, with why and a way to the first bad line. */
+function leftOutItem(e: DatasetsElement & { kind: 'leftOut' }): vscode.TreeItem {
+  const r = e.run;
+  const item = new vscode.TreeItem(runLabels([...e.split.runs.map((o) => o.path), r.path]).get(r.path) ?? r.path, vscode.TreeItemCollapsibleState.None);
+  item.description = 'left out: bad file';
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${basename(r.path)}** is left out: it is not scored until the file is fixed (see the Problems panel).\n\n`);
+  md.appendText(r.reason);
+  item.tooltip = md;
+  item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+  item.contextValue = 'irw.leftOutRun';
+  item.resourceUri = vscode.Uri.file(r.path);
+  const at = Math.max(0, r.line - 1);
+  item.command = { command: 'vscode.open', title: 'Open Run', arguments: [vscode.Uri.file(r.path), { selection: new vscode.Range(at, 0, at, 0) }] };
+  item.id = idOf(e);
+  return item;
+}
+
 /**
  * A stable id per row: without one VS Code keys rows by position and label, so a refresh that inserts a row
  * above (an import) leaves an inline action pointing at no element.
@@ -98,5 +133,5 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
 function idOf(e: DatasetsElement): string {
   if (e.kind === 'dataset') return `dataset\t${e.dataset.dir}`;
   if (e.kind === 'split') return `split\t${e.dataset.dir}\t${e.split.split}`;
-  return `run\t${e.dataset.dir}\t${e.split.split}\t${e.run.path}`;
+  return `${e.kind}\t${e.dataset.dir}\t${e.split.split}\t${e.run.path}`;
 }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ViewName } from '../../protocol/webview';
+import { PAGE_COMMANDS, type ViewName } from '../../protocol/webview';
 import { pageHtml } from './page';
 
 /** Webview options for every IR Workbench view: scripts on, local files only from dist/ and media/. */
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
   return {
     enableScripts: true,
+    enableCommandUris: PAGE_COMMANDS,
     localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
   };
 }

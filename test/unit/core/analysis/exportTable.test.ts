@@ -12,8 +12,8 @@ const comparison = (delta: number): Comparison => ({ delta, tP: 1, tPHolm: 1, ra
 function model(rows: { key: string; label: string; mean: number; delta?: number }[]): ResultsModel {
   return {
     dataset: 'd', split: 't', numQueries: 1, measures: [measure], baseline: rows[0].key, alpha: 0.05, trials: 1, seed: 1,
-    significancePending: false, judgements: 0, skipped: [], untrusted: false,
-    rows: rows.map((r) => ({ key: r.key, label: r.label, means: [r.mean], annotated: null, vsBaseline: r.delta === undefined ? null : [comparison(r.delta)], lengths: boxSummary([]) })),
+    significancePending: false, judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
+    rows: rows.map((r) => ({ key: r.key, label: r.label, means: [r.mean], annotated: null, vsBaseline: r.delta === undefined ? null : [comparison(r.delta)], lengths: boxSummary([]), coverage: { answered: 1, total: 1 } })),
   };
 }
 

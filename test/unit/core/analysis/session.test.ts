@@ -55,6 +55,13 @@ describe('analysis session on SciFact', () => {
     assert.ok(row(BM25).lengths.median > 50 && row(BM25).lengths.queries === 300, JSON.stringify(row(BM25).lengths));
   });
 
+  test('coverage: the shared TF-IDF run answers 153 of the 300 test queries; missing ones count as 0', () => {
+    const coverage = (f: string) => model.rows.find((r) => r.key === f)!.coverage;
+    assert.deepEqual(coverage(BM25), { answered: 300, total: 300 });
+    assert.deepEqual(coverage(TFIDF), { answered: 153, total: 300 });
+    assert.equal(model.missingQueries, 'zero');
+  });
+
   test('significance can be computed in steps: pending until the steps ran, then the same as at once', async () => {
     const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
     await addRunFiles(s, [BM25, DENSE, TFIDF]);
@@ -177,13 +184,17 @@ describe('analysis session on SciFact', () => {
 
   test('exports: Markdown, CSV and LaTeX carry every run and measure', () => {
     const md = exportResults(model, 'markdown');
-    assert.match(md, /\| Run \| nDCG@10 \| R@100 \| MAP \| MRR@10 \| P@10 \| Judged@10 \| Hole@10 \|/);
-    assert.match(md, /bm25okapi\.knarfthekant \(baseline\) \| 0\.5597/);
-    assert.match(md, /minilm-faiss\.knarfthekant \| 0\.6451\*†/);
+    assert.match(md, /\| Run \| Queries \| nDCG@10 \| R@100 \| MAP \| MRR@10 \| P@10 \| Judged@10 \| Hole@10 \|/);
+    assert.match(md, /\| vsm-tfidf\.titles_fulltext\.omar-khattab \| 153\/300 \| 0\.3348/);
+    assert.match(md, /counts as 0 in the means and tests \(trec_eval -c\): vsm-tfidf\.titles_fulltext\.omar-khattab answers 153 of 300\./);
+    assert.match(md, /bm25okapi\.knarfthekant \(baseline\) \| 300\/300 \| 0\.5597/);
+    assert.match(md, /minilm-faiss\.knarfthekant \| 300\/300 \| 0\.6451\*†/);
     const csv = exportResults(model, 'csv').trim().split('\n');
     assert.equal(csv.length, 4);
-    assert.equal(csv[0].split(',').length, 3 + 7 + 5 * 8);
+    assert.equal(csv[0].split(',').length, 3 + 7 + 5 * 8 + 2);
+    assert.ok(csv[0].endsWith(',queries_answered,queries_total'));
     assert.ok(csv.slice(1).every((l) => l.split(',').length === csv[0].split(',').length));
+    assert.ok(csv.some((l) => l.startsWith('vsm-tfidf') && l.endsWith(',153,300')));
     const tex = exportResults(model, 'latex');
     assert.match(tex, /\\begin\{tabular\}\{lrrrrrrr\}/);
     assert.match(tex, /bm25okapi\.knarfthekant \(baseline\) & 0\.5597/);
@@ -194,11 +205,11 @@ describe('analysis session on SciFact', () => {
 test('exports escape hostile run names', () => {
   const base: ResultsModel = {
     dataset: 'd', split: 't', numQueries: 1, measures: [RESULT_MEASURES[0]], baseline: 'x', alpha: 0.05, trials: 1, seed: 1, significancePending: false,
-    judgements: 0, skipped: [], untrusted: false,
-    rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]) }],
+    judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
+    rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]), coverage: { answered: 1, total: 1 } }],
   };
   assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
-  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8}$/m);
+  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8},1,1$/m);
   assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
 });
 

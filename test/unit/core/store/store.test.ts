@@ -248,6 +248,95 @@ describe('store: problems in bad files', () => {
   });
 });
 
+describe('store: every bad line of a run or qrels file in one pass', () => {
+  const ws = scifactWorkspace([RUNS[0]]);
+  after(() => rmSync(ws.root, { recursive: true, force: true }));
+  const index = async () => {
+    const { db } = await openDatabase(undefined);
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    return db;
+  };
+
+  it('lists each bad run line (columns, score, duplicate) with a last problem giving the count; the tree shows the run left out and why', async (t) => {
+    // A second split whose queries the run does not answer: the left-out run is not listed there (as a good run would not be).
+    const train = join(ws.dataset, 'qrels', 'train.tsv');
+    cpSync(join(SCIFACT, 'qrels', 'train.tsv'), train);
+    t.after(() => rmSync(train));
+    const bad = join(ws.runsDir, 'three-bad.trec');
+    const good = readFileSync(join(SCIFACT_RUNS, RUNS[0]), 'utf8').split('\n').slice(0, 3);
+    writeFileSync(bad, [good[0], '1 Q0 123 2', good[1], '1 Q0 456 4 NaNx tag', good[0], good[2]].join('\n') + '\n');
+    const db = await index();
+    const problems = storedProblems(db).filter((p) => p.file === bad);
+    assert.deepEqual(problems.map((p) => p.line), [0, 2, 4, 5]);
+    assert.match(problems.find((p) => p.line === 2)!.message, /expected 6 columns, found 4.*left out until the file is fixed/s);
+    assert.match(problems.find((p) => p.line === 4)!.message, /not a number/);
+    assert.match(problems.find((p) => p.line === 5)!.message, /listed twice .*lines 1 and 5/);
+    assert.match(problems.find((p) => p.line === 0)!.message, /^3 bad lines in this file\. The run is left out/);
+    const [split, trainSplit] = datasetTree(db)[0].splits;
+    assert.deepEqual([split.split, trainSplit.split], ['test', 'train']);
+    assert.deepEqual(trainSplit.leftOut, []);
+    assert.deepEqual(split.runs.map((r) => r.path), [join(ws.runsDir, RUNS[0])]);
+    assert.equal(split.leftOut.length, 1);
+    assert.equal(split.leftOut[0].path, bad);
+    assert.equal(split.leftOut[0].line, 2);
+    assert.match(split.leftOut[0].reason, /^line 2: expected 6 columns.*3 bad lines in this file/s);
+
+    // Fixed: indexed and scored again, no longer left out, its problems gone.
+    writeFileSync(bad, good.join('\n') + '\n');
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    const fixed = datasetTree(db)[0].splits[0];
+    assert.deepEqual(fixed.leftOut, []);
+    assert.ok(fixed.runs.some((r) => r.path === bad));
+    assert.deepEqual(storedProblems(db).filter((p) => p.file === bad), []);
+    rmSync(bad);
+  });
+
+  it('caps the list at 100 lines; the last problem gives the total', async () => {
+    const bad = join(ws.runsDir, 'many-bad.trec');
+    // A good first line (a file that does not start like a run is not taken for one), then 250 bad ones.
+    writeFileSync(bad, ['1 Q0 d 1 1.5 tag', ...Array.from({ length: 250 }, (_, i) => `1 Q0 d${i} ${i + 2} score${i} tag`)].join('\n') + '\n');
+    const db = await index();
+    const problems = storedProblems(db).filter((p) => p.file === bad);
+    assert.equal(problems.length, 101);
+    assert.deepEqual(problems.filter((p) => p.line > 0).map((p) => p.line), Array.from({ length: 100 }, (_, i) => i + 2));
+    assert.match(problems.find((p) => p.line === 0)!.message, /^250 bad lines in this file; the first 100 are listed\./);
+    // An unchanged bad file keeps its problems on the next pass (without being read again).
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    assert.equal(storedProblems(db).filter((p) => p.file === bad).length, 101);
+    assert.equal(datasetTree(db)[0].splits[0].leftOut.length, 1);
+    rmSync(bad);
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES });
+    assert.deepEqual(datasetTree(db)[0].splits[0].leftOut, []);
+    assert.deepEqual(storedProblems(db).filter((p) => p.file === bad), []);
+  });
+
+  it('caps the skipped corpus lines listed at 100 too, with the total', async (t) => {
+    const corpus = join(ws.dataset, 'corpus.jsonl');
+    const saved = readFileSync(corpus);
+    t.after(() => writeFileSync(corpus, saved));
+    appendFileSync(corpus, Array.from({ length: 130 }, (_, i) => `{"_id": "broken-${i}", "text": `).join('\n') + '\n');
+    const db = await index();
+    const problems = storedProblems(db).filter((p) => p.file === corpus);
+    assert.equal(problems.length, 101);
+    assert.match(problems.find((p) => p.line === 0)!.message, /^130 bad lines in the file; 5183 documents indexed; the first 100 are listed\./);
+    assert.match(problems.find((p) => p.line > 0)!.message, /skipped \(130 bad lines in the file; 5183 documents indexed\)/);
+  });
+
+  it('lists each bad qrels line (columns, grade, a pair judged twice)', async (t) => {
+    const qrels = join(ws.dataset, 'qrels', 'test.tsv');
+    const saved = readFileSync(qrels);
+    t.after(() => writeFileSync(qrels, saved));
+    appendFileSync(qrels, '1\t31715818\n3\t999\tyes\n1\t31715818\t2\n');
+    const db = await index();
+    const problems = storedProblems(db).filter((p) => p.file === qrels);
+    assert.deepEqual(problems.map((p) => p.line), [0, 341, 342, 343]);
+    assert.match(problems.find((p) => p.line === 341)!.message, /expected 3 columns like the first line, found 2.*not evaluated until the file is fixed/s);
+    assert.match(problems.find((p) => p.line === 342)!.message, /not an integer/);
+    assert.match(problems.find((p) => p.line === 343)!.message, /judged twice .*first on line 2/);
+    assert.match(problems.find((p) => p.line === 0)!.message, /^3 bad lines in this file\. This split is not evaluated/);
+  });
+});
+
 describe('store: judgements', () => {
   const ws = scifactWorkspace([RUNS[0]]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readRun } from '../../../../src/core/formats/run';
@@ -72,6 +72,15 @@ describe('store worker', () => {
       assert.equal(await reopened.request('isCurrent', { path: tsv }), true);
       utimesSync(tsv, new Date(), new Date(Date.now() + 5000)); // as another program's write would
       assert.equal(await reopened.request('isCurrent', { path: tsv }), false);
+      // An index pass that re-read a file says "changed" (before its result) so views reading the store refresh;
+      // a pass that found nothing new does not.
+      let changes = 0;
+      reopened.onChanged(() => changes++);
+      appendFileSync(tsv, '3\tx-1\t1\n'); // a new grade for a pair judged above: the count stays
+      assert.deepEqual((await reopened.request('index', args)).reindexed, [tsv]);
+      assert.equal(changes, 1);
+      await reopened.request('index', args);
+      assert.equal(changes, 1);
     } finally {
       await reopened.close();
     }

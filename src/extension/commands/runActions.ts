@@ -1,0 +1,96 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { runLabels } from '../../core/store/discovery';
+import type { StoreHandle } from '../store/register';
+import type { DatasetsElement, DatasetsTreeProvider } from '../views/datasetsTree';
+
+/** A run row of the Datasets tree (a good run, or one left out because its file is bad). */
+export type RunRow = DatasetsElement & { kind: 'run' | 'leftOut' };
+
+/**
+ * Where "Set as baseline" keeps its choice: workspaceState[`irWorkbench.baseline:<dataset folder>\t<split>`]
+ * = the baseline run's file path. Panels that compare runs read it to pick their reference run.
+ */
+export function baselineKey(datasetDir: string, split: string): string {
+  return `irWorkbench.baseline:${datasetDir}\t${split}`;
+}
+
+/** Diff with…: the other runs of the split in a quick pick, then the Run Diff panel with this run as a. */
+export async function diffWith(e: RunRow): Promise<void> {
+  const others = e.split.runs.filter((r) => r.path !== e.run.path);
+  if (others.length === 0) {
+    void vscode.window.showInformationMessage(`IR Workbench: ${e.split.split} of ${e.dataset.name} has no other run to compare with.`);
+    return;
+  }
+  const labels = runLabels(e.split.runs.map((r) => r.path));
+  const pick = await vscode.window.showQuickPick(
+    others.map((r) => ({ label: labels.get(r.path) ?? basename(r.path), description: vscode.workspace.asRelativePath(r.path), path: r.path })),
+    { title: `Diff ${labels.get(e.run.path) ?? basename(e.run.path)} with…`, placeHolder: 'the run to compare with (b)' },
+  );
+  if (!pick) return;
+  await vscode.commands.executeCommand('irWorkbench.showRunDiff', { dataset: e.dataset.dir, split: e.split.split, a: e.run.path, b: pick.path });
+}
+
+export async function setBaseline(state: vscode.Memento, e: RunRow, tree?: DatasetsTreeProvider): Promise<void> {
+  await state.update(baselineKey(e.dataset.dir, e.split.split), e.run.path);
+  tree?.refresh();
+  void vscode.window.showInformationMessage(`IR Workbench: ${basename(e.run.path)} is the baseline of ${e.dataset.name} (${e.split.split}).`);
+}
+
+export async function copyPath(e: RunRow): Promise<void> {
+  await vscode.env.clipboard.writeText(e.run.path);
+}
+
+export async function revealRun(e: RunRow): Promise<void> {
+  await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(e.run.path));
+}
+
+/**
+ * Delete: after a modal confirmation naming the file, to the trash (with its `<run>.json` sidecar); where the
+ * file system has no trash (a remote without one), a second confirmation deletes it for good. Returns whether
+ * the run was deleted (the file watcher then drops it from the tree).
+ */
+export async function deleteRun(e: RunRow): Promise<boolean> {
+  const uri = vscode.Uri.file(e.run.path);
+  const trash = 'Move to Trash';
+  const answer = await vscode.window.showWarningMessage(
+    `Delete the run ${basename(e.run.path)}?`,
+    { modal: true, detail: `${e.run.path}\n\nIt goes to the trash; its figures leave the Datasets view and the panels.` },
+    trash,
+  );
+  if (answer !== trash) return false;
+  const sidecar = vscode.Uri.file(`${e.run.path}.json`);
+  const hasSidecar = await vscode.workspace.fs.stat(sidecar).then(
+    () => true,
+    () => false,
+  );
+  try {
+    await vscode.workspace.fs.delete(uri, { useTrash: true });
+    if (hasSidecar) await vscode.workspace.fs.delete(sidecar, { useTrash: true });
+    return true;
+  } catch (err) {
+    const forGood = 'Delete Permanently';
+    const again = await vscode.window.showWarningMessage(
+      `${basename(e.run.path)} cannot go to the trash: delete it permanently?`,
+      { modal: true, detail: `${(err as Error).message}\n\n${e.run.path}` },
+      forGood,
+    );
+    if (again !== forGood) return false;
+    await vscode.workspace.fs.delete(uri, { useTrash: false });
+    if (hasSidecar) await vscode.workspace.fs.delete(sidecar, { useTrash: false });
+    return true;
+  }
+}
+
+/** The context menu of run rows in the Datasets tree (package.json: menus view/item/context, viewItem irw.run / irw.leftOutRun). */
+export function registerRunActions(context: vscode.ExtensionContext, store: StoreHandle): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('irWorkbench.run.diffWith', (e: RunRow) => diffWith(e)),
+    vscode.commands.registerCommand('irWorkbench.run.setBaseline', (e: RunRow) => setBaseline(context.workspaceState, e, store.tree)),
+    vscode.commands.registerCommand('irWorkbench.run.reveal', (e: RunRow) => revealRun(e)),
+    vscode.commands.registerCommand('irWorkbench.run.copyPath', (e: RunRow) => copyPath(e)),
+    vscode.commands.registerCommand('irWorkbench.run.delete', async (e: RunRow) => {
+      if (await deleteRun(e)) await store.reindex();
+    }),
+  );
+}
