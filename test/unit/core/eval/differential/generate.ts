@@ -142,6 +142,12 @@ export const OPTION_SETS: readonly (readonly string[])[] = [
   ['-Z', ZSCORES, '-c'],
 ];
 
+/** Option sets of the preference suite (-R qrels_prefs: grades ordered within each judgment group). */
+export const PREFS_OPTION_SETS: readonly (readonly string[])[] = [
+  ['-R', 'qrels_prefs'],
+  ['-R', 'qrels_prefs', '-c', '-M', '5'],
+];
+
 /** Option sets of the judgment-group suite: the second qrels column ('0', 'Q0', '1') names the group. */
 export const JG_OPTION_SETS: readonly (readonly string[])[] = [
   ['-R', 'qrels_jg'],
