@@ -4,10 +4,10 @@ import { encodeId } from '../core/formats/idTable';
 import { readRun } from '../core/formats/run';
 import { evaluate, FAMILIES, formatTrecEval, MeasureSpecError, NICKNAMES, resolveMeasures } from '../core/eval';
 import { readZScores } from '../core/eval/zscores';
-import { readQrelsPrefs } from '../core/eval/prefs';
+import { readPrefs, readQrelsPrefs } from '../core/eval/prefs';
 import { EXIT, UsageError, type Command } from './common';
 
-const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg|qrels_prefs] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
+const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg|qrels_prefs|prefs] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
 
 Evaluates a TREC run against qrels and prints exactly what trec_eval 9.0.8 prints.
 
@@ -30,7 +30,8 @@ options (trec_eval's):
   -T FORMAT   results format: only trec_results (trec_eval's only one)
   -R FORMAT   relevance format: qrels (default), qrels_jg (column 2 names a judgment group, e.g. an
               assessor; for -m qrels_jg: map_avgjg, P_avgjg, Rprec_mult_avgjg) or qrels_prefs (qrels
-              read as preferences within each judgment group; for -m all_prefs / -m prefs)
+              read as preferences within each judgment group; for -m all_prefs / -m prefs) or prefs
+              (lines "qid jg jsg docid rel_level": sub-groups combined transitively)
   -m MEASURE  measure or nickname, with optional parameters: -m ndcg_cut.10,100 -m official
               (repeatable; as in trec_eval, only the first -m's parameters for a measure are used)
   --trec-eval 10
@@ -58,7 +59,7 @@ interface EvalArgs {
   files: string[];
   trecEval: 9 | 10;
   zscoresFile?: string;
-  relInfo: 'qrels' | 'qrels_jg' | 'qrels_prefs';
+  relInfo: 'qrels' | 'qrels_jg' | 'qrels_prefs' | 'prefs';
 }
 
 function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
@@ -121,10 +122,8 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
       }
       case 'R': {
         const v = value();
-        if (v === 'qrels' || v === 'qrels_jg' || v === 'qrels_prefs') a.relInfo = v;
-        else if (v === 'prefs') {
-          throw new UsageError(`-R prefs: trec_eval's preference file format (judgment sub-groups) is not implemented in irw yet (README); -R qrels_prefs is`);
-        } else throw new UsageError(`-R: unknown relevance format '${v ?? ''}': qrels (default), qrels_jg or qrels_prefs`);
+        if (v === 'qrels' || v === 'qrels_jg' || v === 'qrels_prefs' || v === 'prefs') a.relInfo = v;
+        else throw new UsageError(`-R: unknown relevance format '${v ?? ''}': qrels (default), qrels_jg, qrels_prefs or prefs`);
         break;
       }
       case 'T': {
@@ -164,7 +163,7 @@ export const evalCommand: Command = {
     if (qrelsPath === '-' && runPath === '-') throw new UsageError('only one of QRELS and RUN can be standard input (-)');
     refuseSwapped(qrelsPath, runPath);
     const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
-    const qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : args.relInfo === 'qrels_prefs' ? readQrelsPrefs(qrelsPath) : readQrels(qrelsPath);
+    const qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : args.relInfo === 'qrels_prefs' ? readQrelsPrefs(qrelsPath) : args.relInfo === 'prefs' ? readPrefs(qrelsPath) : readQrels(qrelsPath);
     const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32', duplicatesWithin: args.maxRetrieved });
     let result;
     try {

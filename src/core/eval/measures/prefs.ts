@@ -101,6 +101,7 @@ export function prefsAvgJgRnonrel(p: QueryPrefs, retOnly: boolean): number {
  */
 function recalculate(g: JudgmentGroupCounts, p: QueryPrefs, R: number, retOnly: boolean): [number, number] {
   const njr = p.numJudgedRet;
+  if (g.prefers) return recalculateArray(g, g.prefers, g.relArray!, p.numJudged, njr, retOnly);
   let f = 0;
   let n = 0;
   const ecs = g.classes;
@@ -121,6 +122,33 @@ function recalculate(g: JudgmentGroupCounts, p: QueryPrefs, R: number, retOnly: 
   const last = Array.from({ length: R }, (_, k) => p.pool[start + k] ?? 0);
   for (let c1 = 0; c1 < ecs.length; c1++) {
     walk(ecs[c1].ranks, ecs[c1].ranks.length, (a) => walk(last, last.length, (b) => pair(a, b)));
+  }
+  return [f, n + f];
+}
+
+/**
+ * recalculate for a group with sub-groups: non-relevant documents (rel_level 0) after the first numRel of
+ * them (in docid-rank order; only retrieved ones with _ret) are left out of the preference matrix.
+ */
+function recalculateArray(g: JudgmentGroupCounts, a: Uint8Array, rel: Float32Array, nj: number, njr: number, retOnly: boolean): [number, number] {
+  const scan = retOnly ? njr : nj;
+  let first = 0;
+  let seen = 0;
+  for (; first < scan; first++) if (rel[first] === 0 && ++seen === g.numRel + 1) break;
+  const out = (i: number) => i >= first && rel[i] === 0;
+  let f = 0;
+  let n = 0;
+  for (let i = 0; i < njr; i++) {
+    if (out(i)) continue;
+    for (let j = 0; j < i; j++) if (!out(j) && a[i * nj + j]) n++;
+    for (let j = i + 1; j < njr; j++) if (!out(j) && a[i * nj + j]) f++;
+    if (!retOnly) for (let j = njr; j < nj; j++) if (!out(j) && a[i * nj + j]) f++;
+  }
+  if (!retOnly) {
+    for (let i = njr; i < nj; i++) {
+      if (out(i)) continue;
+      for (let j = 0; j < nj; j++) if (!out(j) && a[i * nj + j]) n++;
+    }
   }
   return [f, n + f];
 }

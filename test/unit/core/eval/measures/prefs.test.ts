@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { evaluate, MeasureSpecError, perQuery } from '../../../../../src/core/eval';
-import { readQrelsPrefs } from '../../../../../src/core/eval/prefs';
+import { readPrefs, readQrelsPrefs } from '../../../../../src/core/eval/prefs';
 import { InputError } from '../../../../../src/core/formats/errors';
 import { readQrels } from '../../../../../src/core/formats/qrels';
 import { readRun } from '../../../../../src/core/formats/run';
@@ -44,6 +44,15 @@ describe('preference measures (-R qrels_prefs)', () => {
   it('refuses plain measures with preferences and preference measures without them, saying what to use', () => {
     assert.throws(() => evaluate(prefs, run, { measures: ['map'] }), (e: unknown) => e instanceof MeasureSpecError && /use -m all_prefs/.test(e.message));
     assert.throws(() => evaluate(readQrels(file('plain', 'q1 0 a 1\n')), run, { measures: ['prefs_simp'] }), (e: unknown) => e instanceof MeasureSpecError && /add -R qrels_prefs/.test(e.message));
+  });
+
+  it('-R prefs: sub-groups combine transitively (a > b in one, b > c in another gives a > c); a cycle is refused (trec_eval aborts)', () => {
+    const chain = readPrefs(file('chain', 'q1 g s1 a 2\nq1 g s1 b 1\nq1 g s2 b 2\nq1 g s2 c 1\n'));
+    const r = evaluate(chain, readRun(file('cba', 'q1 Q0 c 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 a 3 1 r\n')), { measures: ['prefs_num_prefs_poss', 'prefs_num_prefs_ful'] });
+    assert.equal(perQuery(r, 'prefs_num_prefs_poss').get('q1'), 3);
+    assert.equal(perQuery(r, 'prefs_num_prefs_ful').get('q1'), 0);
+    const cycle = readPrefs(file('cycle', 'q1 g s1 a 2\nq1 g s1 b 1\nq1 g s2 b 2\nq1 g s2 a 1\n'));
+    assert.throws(() => evaluate(cycle, run, { measures: ['prefs_simp'] }), (e: unknown) => e instanceof InputError && /contradict each other/.test(e.message));
   });
 
   it('refuses a document with two grades in one judgment group, as trec_eval does', () => {
