@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { evaluate, formatTrecEval } from '../../../../src/core/eval';
 import { encodeId } from '../../../../src/core/formats/idTable';
 import { readZScores, type ZScores } from '../../../../src/core/eval/zscores';
-import { readQrelsPrefs, type PrefsQrels } from '../../../../src/core/eval/prefs';
+import { readPrefs, readQrelsPrefs, type PrefsQrels } from '../../../../src/core/eval/prefs';
 import { readQrels, readQrelsJg } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
 import { generateCase } from './differential/generate';
@@ -35,10 +35,10 @@ function optionsOf(opts: readonly string[]) {
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-diff-'));
 
-for (const name of [9, 10, 'jg', 'prefs'] as const) {
+for (const name of [9, 10, 'jg', 'prefs', 'prefsfile'] as const) {
   const s = suite(name);
   const version = s.version;
-  describe(`differential test against trec_eval ${version === 9 ? '9.0.8' : '10.0'}${name === 'jg' ? ', -R qrels_jg' : name === 'prefs' ? ', -R qrels_prefs' : ''} (recorded outputs, differential/record.ts)`, () => {
+  describe(`differential test against trec_eval ${version === 9 ? '9.0.8' : '10.0'}${name === 'jg' ? ', -R qrels_jg' : name === 'prefs' ? ', -R qrels_prefs' : name === 'prefsfile' ? ', -R prefs' : ''} (recorded outputs, differential/record.ts)`, () => {
     const recorded = JSON.parse(gunzipSync(readFileSync(expectedFile(name))).toString()) as {
       measures: string[];
       optionSets: string[][];
@@ -61,15 +61,15 @@ for (const name of [9, 10, 'jg', 'prefs'] as const) {
       let undefinedInTrecEval = 0;
       for (let seed = 0; seed < s.cases; seed++) {
         const c = generateCase(seed);
-        writeFileSync(qrelsPath, c.qrels);
+        writeFileSync(qrelsPath, name === 'prefsfile' ? c.prefs : c.qrels);
         writeFileSync(runPath, c.run);
         writeFileSync(zscoresPath, c.zscores);
-        const qrels = name === 'jg' ? readQrelsJg(qrelsPath) : name === 'prefs' ? readQrelsPrefs(qrelsPath) : readQrels(qrelsPath);
+        const qrels = name === 'jg' ? readQrelsJg(qrelsPath) : name === 'prefs' ? readQrelsPrefs(qrelsPath) : name === 'prefsfile' ? readPrefs(qrelsPath) : readQrels(qrelsPath);
         const run = readRun(runPath, { precision: version === 10 ? 'double' : 'float32' });
         s.optionSets.forEach((opts, k) => {
           const want = recorded.cases[seed][k];
           const shared = qrels.queryIds().some((q) => run.queryIndex(q) >= 0);
-          if (name === 'prefs' && prefsUndefined(qrels as PrefsQrels)) {
+          if ((name === 'prefs' || name === 'prefsfile') && prefsUndefined(qrels as PrefsQrels)) {
             undefinedInTrecEval++;
             return;
           }

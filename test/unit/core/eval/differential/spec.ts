@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { FAMILIES } from '../../../../../src/core/eval';
 import type { PrefsQrels } from '../../../../../src/core/eval/prefs';
 import { compareBytes } from '../../../../../src/core/formats/idTable';
-import { JG_OPTION_SETS, OPTION_SETS, PREFS_OPTION_SETS, PARAM_MEASURES, PARAM_MEASURES_10, ZSCORES } from './generate';
+import { JG_OPTION_SETS, OPTION_SETS, PREFS_FILE_OPTION_SETS, PREFS_OPTION_SETS, PARAM_MEASURES, PARAM_MEASURES_10, ZSCORES } from './generate';
 
 /** trec_eval's all_trec nickname (measures.c), per version. */
 const ALL_TREC_9 = [
@@ -20,7 +20,7 @@ const EXTRA_9 = ['yaap'];
 const EXTRA_10: string[] = [];
 
 /** 9 and 10: every measure with qrels, against trec_eval 9.0.8 and 10.0; jg and prefs: -R qrels_jg and -R qrels_prefs against 9.0.8. */
-export type SuiteName = 9 | 10 | 'jg' | 'prefs';
+export type SuiteName = 9 | 10 | 'jg' | 'prefs' | 'prefsfile';
 
 export interface Suite {
   name: SuiteName;
@@ -47,12 +47,12 @@ export function suite(name: SuiteName): Suite {
       families: new Set(['map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg']),
     };
   }
-  if (name === 'prefs') {
+  if (name === 'prefs' || name === 'prefsfile') {
     return {
       name,
       version: 9,
       cases: Number(process.env.IRW_DIFF_CASES ?? 2000),
-      optionSets: PREFS_OPTION_SETS,
+      optionSets: name === 'prefs' ? PREFS_OPTION_SETS : PREFS_FILE_OPTION_SETS,
       measures: ['all_prefs'],
       families: new Set(['runid', 'num_q', ...FAMILIES.filter((f) => f.reads === 'prefs').map((f) => f.name)]),
     };
@@ -115,7 +115,10 @@ export function withFiles(opts: readonly string[], zscoresPath: string): string[
  */
 export function prefsUndefined(qrels: PrefsQrels): boolean {
   for (const qid of qrels.queryIds()) {
-    const js = [...qrels.judgements(qid)!].sort((a, b) => compareBytes(a.jg, b.jg) || b.relLevel - a.relLevel);
+    // Only groups without sub-groups (equivalence classes) take space in trec_eval's rank array.
+    const all = qrels.judgements(qid)!;
+    const single = (jg: string) => new Set(all.filter((j) => j.jg === jg).map((j) => j.jsg)).size === 1;
+    const js = all.filter((j) => single(j.jg)).sort((a, b) => compareBytes(a.jg, b.jg) || b.relLevel - a.relLevel);
     let at = 0;
     for (let s = 0; s < js.length; ) {
       let e = s;
