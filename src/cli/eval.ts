@@ -4,9 +4,10 @@ import { encodeId } from '../core/formats/idTable';
 import { readRun } from '../core/formats/run';
 import { evaluate, FAMILIES, formatTrecEval, MeasureSpecError, NICKNAMES, resolveMeasures } from '../core/eval';
 import { readZScores } from '../core/eval/zscores';
+import { readPrefs, readQrelsPrefs } from '../core/eval/prefs';
 import { EXIT, UsageError, type Command } from './common';
 
-const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
+const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg|qrels_prefs|prefs] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
 
 Evaluates a TREC run against qrels and prints exactly what trec_eval 9.0.8 prints.
 
@@ -27,8 +28,10 @@ options (trec_eval's):
   -Z FILE     print z-scores instead of values: FILE has lines "qid measure mean stddev" (measure as
               printed, e.g. P_10); a query or measure not in FILE gives -1000000, as in trec_eval
   -T FORMAT   results format: only trec_results (trec_eval's only one)
-  -R FORMAT   relevance format: qrels (default) or qrels_jg (column 2 names a judgment group, e.g. an
-              assessor; for -m qrels_jg: map_avgjg, P_avgjg, Rprec_mult_avgjg)
+  -R FORMAT   relevance format: qrels (default), qrels_jg (column 2 names a judgment group, e.g. an
+              assessor; for -m qrels_jg: map_avgjg, P_avgjg, Rprec_mult_avgjg) or qrels_prefs (qrels
+              read as preferences within each judgment group; for -m all_prefs / -m prefs) or prefs
+              (lines "qid jg jsg docid rel_level": sub-groups combined transitively)
   -m MEASURE  measure or nickname, with optional parameters: -m ndcg_cut.10,100 -m official
               (repeatable; as in trec_eval, only the first -m's parameters for a measure are used)
   --trec-eval 10
@@ -56,7 +59,7 @@ interface EvalArgs {
   files: string[];
   trecEval: 9 | 10;
   zscoresFile?: string;
-  relInfo: 'qrels' | 'qrels_jg';
+  relInfo: 'qrels' | 'qrels_jg' | 'qrels_prefs' | 'prefs';
 }
 
 function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
@@ -119,10 +122,8 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
       }
       case 'R': {
         const v = value();
-        if (v === 'qrels' || v === 'qrels_jg') a.relInfo = v;
-        else if (v === 'prefs' || v === 'qrels_prefs') {
-          throw new UsageError(`-R ${v}: the preference formats and prefs_* measures are not implemented in irw yet (README); trec_eval 9.0.8 has them`);
-        } else throw new UsageError(`-R: unknown relevance format '${v ?? ''}': qrels (default) or qrels_jg`);
+        if (v === 'qrels' || v === 'qrels_jg' || v === 'qrels_prefs' || v === 'prefs') a.relInfo = v;
+        else throw new UsageError(`-R: unknown relevance format '${v ?? ''}': qrels (default), qrels_jg, qrels_prefs or prefs`);
         break;
       }
       case 'T': {
@@ -162,7 +163,7 @@ export const evalCommand: Command = {
     if (qrelsPath === '-' && runPath === '-') throw new UsageError('only one of QRELS and RUN can be standard input (-)');
     refuseSwapped(qrelsPath, runPath);
     const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
-    const qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : readQrels(qrelsPath);
+    const qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : args.relInfo === 'qrels_prefs' ? readQrelsPrefs(qrelsPath) : args.relInfo === 'prefs' ? readPrefs(qrelsPath) : readQrels(qrelsPath);
     const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32', duplicatesWithin: args.maxRetrieved });
     let result;
     try {

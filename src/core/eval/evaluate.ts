@@ -1,4 +1,5 @@
 import { JudgmentGroups, type Qrels, type QueryJudgements } from '../formats/qrels';
+import { prefsCounts, PrefsQrels, RankPool } from './prefs';
 import type { Run } from '../formats/run';
 import { MeasureSpecError, resolveMeasures, type Family, type ResolvedMeasure } from './registry';
 import { JudgementTable, judgedDocsTable } from './judgementTable';
@@ -68,18 +69,20 @@ export interface EvalResult {
  * documents non-relevant with gain 0, averages over queries in both qrels and run (or all qrels queries with
  * `complete`).
  */
-export function evaluate(qrels: Qrels | JudgmentGroups, run: Run, options: EvalOptions = {}): EvalResult {
+export function evaluate(qrels: Qrels | JudgmentGroups | PrefsQrels, run: Run, options: EvalOptions = {}): EvalResult {
   const measures = resolveMeasures(options.measures ?? ['official'], options.firstParamsWin, options.trecEval);
-  // trec_eval -R qrels_jg: only the judgment-group measures read that format, and only they need it.
+  // trec_eval -R qrels_jg / qrels_prefs: only their measures read those formats, and only they need them.
   const jg = qrels instanceof JudgmentGroups ? qrels : undefined;
-  const plain = jg ? undefined : (qrels as Qrels);
+  const prefs = qrels instanceof PrefsQrels ? qrels : undefined;
+  const plain = jg || prefs ? undefined : (qrels as Qrels);
+  const format = jg ? 'qrels_jg' : prefs ? 'prefs' : undefined;
+  const use = { qrels_jg: '-m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg)', prefs: '-m all_prefs or -m prefs (the prefs_* measures)' };
+  const option = { qrels_jg: '-R qrels_jg (qrels whose second column names the group)', prefs: '-R qrels_prefs (qrels read as preferences)' };
   for (const m of measures) {
     const name = m.family.name;
-    if (name === 'runid' || name === 'num_q') continue;
-    if (jg && !m.family.judgmentGroups) {
-      throw new MeasureSpecError(`${name} reads plain qrels, not -R qrels_jg: with judgment groups use -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg)`);
-    }
-    if (!jg && m.family.judgmentGroups) throw new MeasureSpecError(`${name} needs judgment-group qrels: add -R qrels_jg (qrels whose second column names the group)`);
+    if (name === 'runid' || name === 'num_q' || m.family.reads === format) continue;
+    if (format) throw new MeasureSpecError(`${name} reads ${m.family.reads ? `-R ${m.family.reads === 'prefs' ? 'qrels_prefs' : m.family.reads}` : 'plain qrels'}, not -R ${format === 'prefs' ? 'qrels_prefs' : format}: use ${use[format]}`);
+    throw new MeasureSpecError(`${name} needs ${m.family.reads === 'prefs' ? 'preferences' : 'judgment-group qrels'}: add ${option[m.family.reads!]}`);
   }
   const ctx: MeasureContext = { relevanceLevel: options.relevanceLevel ?? 1, numDocsInColl: options.numDocsInColl ?? 0, trecEval10Rounding: options.trecEval === 10 };
   const maxRet = options.maxRetrieved ?? Infinity;
@@ -111,6 +114,7 @@ export function evaluate(qrels: Qrels | JudgmentGroups, run: Run, options: EvalO
   const rows: Float64Array[] = [];
   const texts = new Map<number, string>();
   const positiveNaN = new Set<number>();
+  const rankPool = new RankPool();
   let rels = new Int32Array(1024);
   let judged = new Uint8Array(1024);
   /** A query's ranking against judgements `j` (q < 0: the query is not in the run). Reuses `rels` and `judged`. */
@@ -156,8 +160,10 @@ export function evaluate(qrels: Qrels | JudgmentGroups, run: Run, options: EvalO
       const r = relsOf(g, q);
       return { ...r, rels: r.rels.slice(), judgedAnywhere: r.judgedAnywhere.slice() };
     });
-    const qr = relsOf(groups ? groups[0] : plain!.judgements(qid)!, q);
+    const qr = relsOf(groups ? groups[0] : prefs ? NO_JUDGEMENTS : plain!.judgements(qid)!, q);
     if (groupRels) qr.groups = groupRels;
+    // trec_eval 9 does not evaluate a -c query missing from the run (10 does, on its one-document ranking).
+    if (prefs && (q >= 0 || layout10)) qr.prefs = prefsCounts(prefs.judgements(qid)!, q < 0 ? [] : prefsRanking(run, q, maxRet, options.trecEval === 10), rankPool);
     const row = new Float64Array(width);
     if (q >= 0) computed.forEach((m, i) => m.family.compute(qr, ctx, m, row, offsets[i]));
     else if (!layout10) {
@@ -230,6 +236,26 @@ export function summaryOf(column: Column, sum: number, numQ: number, complete: b
   if (complete && column.family.name === 'num_rel' && qrels) return positiveJudgements(qrels);
   const agg = column.family.aggregate;
   return agg === 'sum' ? sum : numQ === 0 ? 0 : agg === 'gm' ? Math.exp(sum / numQ) : sum / numQ;
+}
+
+const NO_JUDGEMENTS: QueryJudgements = { docs: [], grades: new Int32Array(0) };
+
+/**
+ * A query's ranking as trec_eval's form_prefs_counts sorts it: score descending like form_res_rels, but ties
+ * by docno ascending (the run keeps them descending), cut at -M.
+ */
+function prefsRanking(run: Run, q: number, maxRet: number, doubles: boolean): string[] {
+  const start = run.offsets[q];
+  const end = run.offsets[q + 1];
+  const key = (i: number) => (doubles ? run.scores[i] : Math.fround(run.scores[i]));
+  const out: string[] = [];
+  for (let g = start; g < end && out.length < maxRet; ) {
+    let e = g + 1;
+    while (e < end && key(e) === key(g)) e++;
+    for (let i = e - 1; i >= g && out.length < maxRet; i--) out.push(run.docs.string(run.docIds[i]));
+    g = e;
+  }
+  return out;
 }
 
 function positiveJudgements(qrels: Qrels): number {

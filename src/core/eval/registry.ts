@@ -1,5 +1,6 @@
 import { mapAvgJg, precisionAvgJg, rPrecisionMultAvgJg } from './measures/avgjg';
 import { bpref, infAP, logBpref } from './measures/bpref';
+import { numPrefsFulfilled, numPrefsPossible, prefsAvgJg, prefsAvgJgRnonrel, prefsPair, prefsSimple } from './measures/prefs';
 import { numNonrelJudgedRet, numRel, numRelRet, numRet, utility } from './measures/counts';
 import { holeAt, judgedAt, relString, unjudgedAt } from './measures/judged';
 import { averagePrecision, logAveragePrecision, mapCut } from './measures/map';
@@ -47,8 +48,8 @@ export interface Family {
   /** Where the definition comes from; trec_eval 10 measures switch -c -q output to trec_eval 10's layout. */
   origin: 'trec_eval 9' | 'trec_eval 10' | 'irw';
   compute: Compute;
-  /** Reads judgment-group qrels (-R qrels_jg), and only those. */
-  judgmentGroups?: boolean;
+  /** Reads judgment-group qrels (-R qrels_jg) or preferences (-R qrels_prefs), and only those; default plain qrels. */
+  reads?: 'qrels_jg' | 'prefs';
   /** A measure whose per-query value is text (relstring), printed quoted and never summarised. */
   text?: (q: QueryRels, m: ResolvedMeasure) => string;
 }
@@ -128,17 +129,31 @@ export const FAMILIES: readonly Family[] = [
   { name: 'set_map', help: 'Set precision times set recall.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar(setMap) },
   { name: 'set_F', help: 'F-measure of set precision and recall with weight beta (default 1). set_F.0.5', integer: false, params: { kind: 'values', defaults: [1] }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', compute: scalar((q, ctx, m) => setF(q, ctx, m.values)) },
   { name: 'num_nonrel_judged_ret', help: 'Number of retrieved documents judged non-relevant (0 <= grade < -l). Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', compute: scalar(numNonrelJudgedRet) },
+  { name: 'prefs_num_prefs_poss', help: 'Preferences possible (-R qrels_prefs: in each judgment group every document of a higher grade is preferred to each of a lower grade), retrieved or not. Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => numPrefsPossible(q.prefs!)) },
+  { name: 'prefs_num_prefs_ful', help: 'Preferences fulfilled: both documents retrieved in that order, or only the preferred one retrieved. Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => numPrefsFulfilled(q.prefs!, 'imp')) },
+  { name: 'prefs_num_prefs_ful_ret', help: 'Preferences fulfilled among retrieved documents. Summed over queries.', integer: true, params: { kind: 'none' }, aggregate: 'sum', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => numPrefsFulfilled(q.prefs!, 'ret')) },
+  { name: 'prefs_simp', help: 'Preferences fulfilled over preferences possible (a pair neither of whose documents is retrieved counts as failed).', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsSimple(q.prefs!, 'all')) },
+  { name: 'prefs_pair', help: 'Per document pair with a preference, the share of judgment groups whose preference the ranking fulfils, averaged over pairs.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsPair(q.prefs!, 'all')) },
+  { name: 'prefs_avgjg', help: 'prefs_simp per judgment group, averaged over the groups.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsAvgJg(q.prefs!, 'all')) },
+  { name: 'prefs_avgjg_Rnonrel', help: 'prefs_avgjg with the non-relevant documents of each group cut or padded to R, its number of relevant documents (akin to bpref).', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsAvgJgRnonrel(q.prefs!, false)) },
+  { name: 'prefs_simp_ret', help: 'prefs_simp among retrieved documents only.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsSimple(q.prefs!, 'ret')) },
+  { name: 'prefs_pair_ret', help: 'prefs_pair among retrieved documents only.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsPair(q.prefs!, 'ret')) },
+  { name: 'prefs_avgjg_ret', help: 'prefs_avgjg among retrieved documents only.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsAvgJg(q.prefs!, 'ret')) },
+  { name: 'prefs_avgjg_Rnonrel_ret', help: 'prefs_avgjg_Rnonrel among retrieved documents only (R = relevant retrieved).', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsAvgJgRnonrel(q.prefs!, true)) },
+  { name: 'prefs_simp_imp', help: 'prefs_simp over pairs with at least one document retrieved.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsSimple(q.prefs!, 'imp')) },
+  { name: 'prefs_pair_imp', help: 'prefs_pair over pairs with at least one document retrieved.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsPair(q.prefs!, 'imp')) },
+  { name: 'prefs_avgjg_imp', help: 'prefs_avgjg over pairs with at least one document retrieved.', integer: false, params: { kind: 'none' }, aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'prefs', compute: scalar((q) => prefsAvgJg(q.prefs!, 'imp')) },
   {
     name: 'map_avgjg', help: 'map against each judgment group\'s judgements (-R qrels_jg: one set per assessor), averaged over the groups.', integer: false, params: { kind: 'none' },
-    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', judgmentGroups: true, compute: (q, ctx, _m, out, at) => mapAvgJg(q, ctx, out, at),
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'qrels_jg', compute: (q, ctx, _m, out, at) => mapAvgJg(q, ctx, out, at),
   },
   {
     name: 'P_avgjg', help: 'P at cutoffs, averaged over judgment groups (-R qrels_jg). P_avgjg.5,10', integer: false, params: cut(true, STD_CUTOFFS),
-    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', judgmentGroups: true, compute: (q, ctx, m, out, at) => precisionAvgJg(q, ctx, m.cutoffs, out, at),
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'qrels_jg', compute: (q, ctx, m, out, at) => precisionAvgJg(q, ctx, m.cutoffs, out, at),
   },
   {
     name: 'Rprec_mult_avgjg', help: 'Rprec_mult, averaged over judgment groups (-R qrels_jg). Rprec_mult_avgjg.0.5,2', integer: false, params: cut(false, [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2]),
-    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', judgmentGroups: true, compute: (q, ctx, m, out, at) => rPrecisionMultAvgJg(q, ctx, m.cutoffs, out, at),
+    aggregate: 'mean', perQuery: true, origin: 'trec_eval 9', reads: 'qrels_jg', compute: (q, ctx, m, out, at) => rPrecisionMultAvgJg(q, ctx, m.cutoffs, out, at),
   },
   {
     name: 'yaap', help: 'Yet another average precision (Robertson 2012): log((1 + s) / (1 + R - s)), s = the sum of precision at each relevant retrieved document; monotonic with AP on a query, finite at AP 0 and 1.', integer: false, params: { kind: 'none' },
@@ -169,6 +184,12 @@ export const NICKNAMES: Record<string, string[]> = {
   ],
   official: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank', 'iprec_at_recall', 'P'],
   qrels_jg: ['runid', 'num_q', 'map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg'],
+  all_prefs: [
+    'runid', 'num_q', 'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret', 'prefs_simp', 'prefs_pair', 'prefs_avgjg',
+    'prefs_avgjg_Rnonrel', 'prefs_simp_ret', 'prefs_pair_ret', 'prefs_avgjg_ret', 'prefs_avgjg_Rnonrel_ret', 'prefs_simp_imp', 'prefs_pair_imp',
+    'prefs_avgjg_imp',
+  ],
+  prefs: ['runid', 'num_q', 'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret', 'prefs_simp', 'prefs_pair', 'prefs_avgjg'],
   set: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'],
 };
 

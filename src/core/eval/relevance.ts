@@ -1,3 +1,5 @@
+import type { QueryPrefs } from './prefs';
+
 /**
  * trec_eval's view of one query (form_res_rels.c): the relevance value of each retrieved document, by rank,
  * plus counts of the judgements. A retrieved document not in the qrels is NONPOOL; one in the qrels with a
@@ -24,6 +26,8 @@ export interface QueryRels {
   judgedAnywhere: Uint8Array;
   /** With -R qrels_jg: the ranking judged by each judgment group, in byte order of the group names. */
   groups?: QueryRels[];
+  /** With -R qrels_prefs: the preference counts of the query's ranking. */
+  prefs?: QueryPrefs;
 }
 
 export interface MeasureContext {

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { evaluate, formatTrecEval, NICKNAMES } from '../../../../src/core/eval';
 import { readZScores } from '../../../../src/core/eval/zscores';
+import { readPrefs, readQrelsPrefs } from '../../../../src/core/eval/prefs';
 import { encodeId } from '../../../../src/core/formats/idTable';
 import { readQrels, readQrelsJg } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
@@ -12,15 +13,14 @@ import { restrict } from './differential/spec';
 
 /**
  * trec_eval 9.0.8's own test suite (its Makefile's quicktest), inputs and expected outputs copied from its
- * test/ folder as data (gzip): every all_trec case, -Z and -R qrels_jg. (Its -R prefs and -R qrels_prefs
- * cases need the preference measures, which irw does not have yet: README.)
+ * test/ folder as data (gzip): every all_trec case, -Z, -R qrels_jg, -R qrels_prefs and -R prefs.
  */
 const DATA = join(__dirname, 'trec_eval_test');
 const ALL_TREC = NICKNAMES.all_trec;
 
 const SET = ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'];
 
-const CASES: { out: string; qrels: string; run: string; measures: string[]; flags: { q?: boolean; c?: boolean; M?: number; l?: number; Z?: string; R?: 'qrels_jg' }; only?: string[] }[] = [
+const CASES: { out: string; qrels: string; run: string; measures: string[]; flags: { q?: boolean; c?: boolean; M?: number; l?: number; Z?: string; R?: 'qrels_jg' | 'qrels_prefs' | 'prefs' }; only?: string[] }[] = [
   { out: 'out.test', qrels: 'qrels.test', run: 'results.test', measures: ['official'], flags: {} },
   { out: 'out.test.a', qrels: 'qrels.test', run: 'results.test', measures: ALL_TREC, flags: {} },
   { out: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ALL_TREC, flags: { q: true } },
@@ -29,6 +29,8 @@ const CASES: { out: string; qrels: string; run: string; measures: string[]; flag
   { out: 'out.test.aql', qrels: 'qrels.rel_level', run: 'results.test', measures: [...ALL_TREC, 'relstring.20'], flags: { q: true, l: 2 } },
   { out: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], flags: { q: true } },
   { out: 'out.test.qrels_jg', qrels: 'qrels.123', run: 'results.test', measures: ['qrels_jg'], flags: { q: true, R: 'qrels_jg' } },
+  { out: 'out.test.qrels_prefs', qrels: 'qrels.test', run: 'results.test', measures: ['all_prefs'], flags: { q: true, R: 'qrels_prefs' } },
+  { out: 'out.test.prefs', qrels: 'prefs.test', run: 'prefs.results.test', measures: ['all_prefs'], flags: { q: true, R: 'prefs' } },
   { out: 'out.test.aqZ', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], flags: { q: true, Z: 'zscores_file' } },
   // The 'set' nickname: its lines in trec_eval's all_trec output, which has the same values.
   { out: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ['set'], flags: { q: true }, only: SET },
@@ -48,7 +50,8 @@ describe("trec_eval 9.0.8's own test suite", () => {
       // -Z and -R qrels_jg outputs have only the measures asked for: compared whole.
       const want = c.flags.Z || c.flags.R ? raw : restrict(raw, new Set(c.only ?? ALL_TREC));
       const qrelsPath = join(DATA, `${c.qrels}.gz`);
-      const result = evaluate(c.flags.R ? readQrelsJg(qrelsPath) : readQrels(qrelsPath), readRun(join(DATA, `${c.run}.gz`)), {
+      const qrels = c.flags.R === 'qrels_jg' ? readQrelsJg(qrelsPath) : c.flags.R === 'qrels_prefs' ? readQrelsPrefs(qrelsPath) : c.flags.R === 'prefs' ? readPrefs(qrelsPath) : readQrels(qrelsPath);
+      const result = evaluate(qrels, readRun(join(DATA, `${c.run}.gz`)), {
         measures: c.measures,
         firstParamsWin: true,
         complete: c.flags.c,

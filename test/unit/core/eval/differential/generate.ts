@@ -12,6 +12,8 @@ export interface GeneratedCase {
   run: Buffer;
   /** trec_eval -Z input for the case: means and deviations for some of its queries and measures. */
   zscores: Buffer;
+  /** The qrels as a -R prefs file: column 2 the judgment group, each line in sub-group a or b, some in both. */
+  prefs: Buffer;
 }
 
 export function generateCase(seed: number): GeneratedCase {
@@ -40,6 +42,8 @@ export function generateCase(seed: number): GeneratedCase {
   };
 
   const qrelsLines: Buffer[] = [];
+  const prefsLines: Buffer[] = [];
+  const rp = uniform(seed * 7919 + 11); // its own stream, so the qrels and runs stay as recorded
   const runLines: Buffer[] = [];
   const tag = pick(['run', 'tag1', 'R-x']);
   const baseScores = [1, 0.5, 0.3, 0.25, 2, 10, 0.1, 3.14159];
@@ -54,7 +58,12 @@ export function generateCase(seed: number): GeneratedCase {
         if (r() < 0.25 && (judged || k < docs.length - 1)) return;
         const grade = k === docs.length - 1 && !judged ? pick([0, 1, 2]) : pick([0, 0, 0, 1, 1, 2, 3, 4, -1]);
         if (grade >= 0) judged = true;
-        qrelsLines.push(Buffer.concat([Buffer.from(`${qid}${ws()}${pick(['0', 'Q0', '1'])}${ws()}`), d, Buffer.from(`${ws()}${grade}\n`)]));
+        const ws1 = ws(); // drawn in the order the recorded cases were generated with
+        const jg = pick(['0', 'Q0', '1']);
+        qrelsLines.push(Buffer.concat([Buffer.from(`${qid}${ws1}${jg}${ws()}`), d, Buffer.from(`${ws()}${grade}\n`)]));
+        // One grade per document: sub-groups never contradict each other (trec_eval aborts on a cycle).
+        const jsgs = rp() < 0.3 ? ['a', 'b'] : [rp() < 0.5 ? 'a' : 'b'];
+        for (const jsg of jsgs) prefsLines.push(Buffer.concat([Buffer.from(`${qid} ${jg} ${jsg} `), d, Buffer.from(` ${grade}\n`)]));
       });
     }
     if (inRun) {
@@ -79,7 +88,8 @@ export function generateCase(seed: number): GeneratedCase {
   if (runLines.length === 0) runLines.push(Buffer.from(`${qids[0]} Q0 d0 1 1 ${tag}\n`));
   if (qrelsLines.length === 0) qrelsLines.push(Buffer.from(`${qids[0]} 0 d0 1\n`));
   shuffleSome(runLines, r);
-  return { qrels: Buffer.concat(qrelsLines), run: Buffer.concat(runLines), zscores: zscoresFor(seed, qids) };
+  if (prefsLines.length === 0) prefsLines.push(Buffer.from(`${qids[0]} 0 a d0 1\n`));
+  return { qrels: Buffer.concat(qrelsLines), run: Buffer.concat(runLines), zscores: zscoresFor(seed, qids), prefs: Buffer.concat(prefsLines) };
 }
 
 /**
@@ -140,6 +150,18 @@ export const OPTION_SETS: readonly (readonly string[])[] = [
   ['-J'],
   ['-J', '-c', '-M', '4', '-n'],
   ['-Z', ZSCORES, '-c'],
+];
+
+/** Option sets of the preference suite (-R qrels_prefs: grades ordered within each judgment group). */
+export const PREFS_OPTION_SETS: readonly (readonly string[])[] = [
+  ['-R', 'qrels_prefs'],
+  ['-R', 'qrels_prefs', '-c', '-M', '5'],
+];
+
+/** Option sets of the preference-file suite (-R prefs, with sub-groups). */
+export const PREFS_FILE_OPTION_SETS: readonly (readonly string[])[] = [
+  ['-R', 'prefs'],
+  ['-R', 'prefs', '-c', '-M', '4'],
 ];
 
 /** Option sets of the judgment-group suite: the second qrels column ('0', 'Q0', '1') names the group. */

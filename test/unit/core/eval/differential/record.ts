@@ -7,6 +7,8 @@
  *   TREC_EVAL=/path/to/trec_eval-9.0.8/trec_eval node --import tsx test/unit/core/eval/differential/record.ts 9
  *   TREC_EVAL=/path/to/trec_eval-10.0/trec_eval  node --import tsx test/unit/core/eval/differential/record.ts 10
  *   TREC_EVAL=/path/to/trec_eval-9.0.8/trec_eval node --import tsx test/unit/core/eval/differential/record.ts jg
+ *   TREC_EVAL=/path/to/trec_eval-9.0.8/trec_eval node --import tsx test/unit/core/eval/differential/record.ts prefs
+ *   TREC_EVAL=/path/to/trec_eval-9.0.8/trec_eval node --import tsx test/unit/core/eval/differential/record.ts prefsfile
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,9 +19,9 @@ import { generateCase } from './generate';
 import { expectedFile, expectedOf, restrict, suite, withFiles, type Expected, type SuiteName } from './spec';
 
 const arg = process.argv[2];
-const name = (arg === 'jg' ? 'jg' : Number(arg)) as SuiteName;
+const name = (arg === 'jg' || arg === 'prefs' || arg === 'prefsfile' ? arg : Number(arg)) as SuiteName;
 const bin = process.env.TREC_EVAL;
-if (!bin || (name !== 9 && name !== 10 && name !== 'jg')) throw new Error('usage: TREC_EVAL=path record.ts 9|10|jg');
+if (!bin || ![9, 10, 'jg', 'prefs', 'prefsfile'].includes(name)) throw new Error('usage: TREC_EVAL=path record.ts 9|10|jg|prefs|prefsfile');
 const s = suite(name);
 const dir = mkdtempSync(join(tmpdir(), 'irw-diff-'));
 const qrelsPath = join(dir, 'qrels');
@@ -28,7 +30,7 @@ const zscoresPath = join(dir, 'zscores');
 const out: (Expected | { error: string })[][] = [];
 for (let seed = 0; seed < s.cases; seed++) {
   const c = generateCase(seed);
-  writeFileSync(qrelsPath, c.qrels);
+  writeFileSync(qrelsPath, name === 'prefsfile' ? c.prefs : c.qrels);
   writeFileSync(runPath, c.run);
   writeFileSync(zscoresPath, c.zscores);
   out.push(

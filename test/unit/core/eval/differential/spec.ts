@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { FAMILIES } from '../../../../../src/core/eval';
-import { JG_OPTION_SETS, OPTION_SETS, PARAM_MEASURES, PARAM_MEASURES_10, ZSCORES } from './generate';
+import type { PrefsQrels } from '../../../../../src/core/eval/prefs';
+import { compareBytes } from '../../../../../src/core/formats/idTable';
+import { JG_OPTION_SETS, OPTION_SETS, PREFS_FILE_OPTION_SETS, PREFS_OPTION_SETS, PARAM_MEASURES, PARAM_MEASURES_10, ZSCORES } from './generate';
 
 /** trec_eval's all_trec nickname (measures.c), per version. */
 const ALL_TREC_9 = [
@@ -17,8 +19,8 @@ const ALL_TREC_10 = [...ALL_TREC_9, 'unj', 'rbp', 'rbp_resid'];
 const EXTRA_9 = ['yaap'];
 const EXTRA_10: string[] = [];
 
-/** 9 and 10: every measure with qrels, against trec_eval 9.0.8 and 10.0; jg: -R qrels_jg against 9.0.8. */
-export type SuiteName = 9 | 10 | 'jg';
+/** 9 and 10: every measure with qrels, against trec_eval 9.0.8 and 10.0; jg and prefs: -R qrels_jg and -R qrels_prefs against 9.0.8. */
+export type SuiteName = 9 | 10 | 'jg' | 'prefs' | 'prefsfile';
 
 export interface Suite {
   name: SuiteName;
@@ -43,6 +45,16 @@ export function suite(name: SuiteName): Suite {
       optionSets: JG_OPTION_SETS,
       measures: JG_MEASURES,
       families: new Set(['map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg']),
+    };
+  }
+  if (name === 'prefs' || name === 'prefsfile') {
+    return {
+      name,
+      version: 9,
+      cases: Number(process.env.IRW_DIFF_CASES ?? 2000),
+      optionSets: name === 'prefs' ? PREFS_OPTION_SETS : PREFS_FILE_OPTION_SETS,
+      measures: ['all_prefs'],
+      families: new Set(['runid', 'num_q', ...FAMILIES.filter((f) => f.reads === 'prefs').map((f) => f.name)]),
     };
   }
   const version = name;
@@ -94,4 +106,32 @@ export function expectedFile(name: SuiteName): string {
 /** An option set with the case's z-scores file in place of ZSCORES. */
 export function withFiles(opts: readonly string[], zscoresPath: string): string[] {
   return opts.map((o) => (o === ZSCORES ? zscoresPath : o));
+}
+
+/**
+ * Where trec_eval's prefs_avgjg_Rnonrel(_ret) reads memory it never wrote: a group whose non-relevant
+ * documents span several grades (0 and negative) takes the first R ranks from its last class and reads on,
+ * past the query's own ranks when that class is near the end (prefs.ts, RankPool). Such cases are skipped.
+ */
+export function prefsUndefined(qrels: PrefsQrels): boolean {
+  for (const qid of qrels.queryIds()) {
+    // Only groups without sub-groups (equivalence classes) take space in trec_eval's rank array.
+    const all = qrels.judgements(qid)!;
+    const single = (jg: string) => new Set(all.filter((j) => j.jg === jg).map((j) => j.jsg)).size === 1;
+    const js = all.filter((j) => single(j.jg)).sort((a, b) => compareBytes(a.jg, b.jg) || b.relLevel - a.relLevel);
+    let at = 0;
+    for (let s = 0; s < js.length; ) {
+      let e = s;
+      while (e < js.length && js[e].jg === js[s].jg) e++;
+      const group = js.slice(s, e);
+      const rel = group.filter((j) => j.relLevel > 0).length;
+      const nonrel = group.length - rel;
+      const lowest = group[group.length - 1].relLevel;
+      const lastStart = at + group.filter((j) => j.relLevel !== lowest).length;
+      if (rel < nonrel && lastStart + rel > js.length) return true;
+      at += group.length;
+      s = e;
+    }
+  }
+  return false;
 }
