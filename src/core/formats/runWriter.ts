@@ -62,13 +62,13 @@ export class RunWriter {
       if (this.used + most > this.buf.length) this.makeRoom(most);
       const buf = this.buf;
       let at = this.used;
-      at += head.copy(buf, at);
+      for (let j = 0; j < head.length; j++) buf[at++] = head[j]; // a loop: Buffer.copy costs more for a few bytes
       at = putText(buf, at, id);
       buf[at++] = SPACE;
       at = putUint(buf, at, i + 1);
       buf[at++] = SPACE;
       at = ranked ? putText(buf, at, ranked.next(scores[i])) : putFixed6(buf, at, scores[i]);
-      at += tail.copy(buf, at);
+      for (let j = 0; j < tail.length; j++) buf[at++] = tail[j];
       this.used = at;
     }
     this.lines += docIds.length;
