@@ -208,7 +208,7 @@ function loadChild(dir: string): void {
   const c = process.cpuUsage();
   const file = cacheFile(join(dir, 'cache'), key);
   const index = loadIndex(file, key);
-  if (typeof index === 'string') throw new Error(`cache ${index}: ${statSync(file).size} bytes (files over 2 GiB cannot be read whole)`);
+  if (typeof index === 'string') throw new Error(`cache ${index}: ${statSync(file).size} bytes`);
   const u = process.cpuUsage(c);
   process.stdout.write(JSON.stringify({ loadMs: performance.now() - t, loadCpuMs: (u.user + u.system) / 1000, rss: process.resourceUsage().maxRSS * 1024 }) + '\n');
 }

@@ -24,7 +24,7 @@ interface FieldMeta {
   name: string;
   numTerms: number;
   numPostings: number;
-  tfBytes: 2 | 4;
+  tfBytes: 1 | 2 | 4;
   docCount: number;
   sumTotalTermFreq: number;
 }
@@ -101,7 +101,7 @@ function decode(r: CheckedReader, key: string): Bm25Index | null {
     const terms = strings(header.stringBytes[i + 1], m.numTerms);
     const offsets = array(Uint32Array, m.numTerms + 1);
     const docs = array(Uint32Array, m.numPostings);
-    const tfs = m.tfBytes === 2 ? array(Uint16Array, m.numPostings) : array(Uint32Array, m.numPostings);
+    const tfs = m.tfBytes === 1 ? array(Uint8Array, m.numPostings) : m.tfBytes === 2 ? array(Uint16Array, m.numPostings) : array(Uint32Array, m.numPostings);
     const norms = array(Uint8Array, header.numDocs);
     const termIds = new Map<string, number>();
     for (let t = 0; t < terms.length; t++) termIds.set(terms[t], t);
@@ -173,7 +173,7 @@ export function saveIndex(path: string, key: string, index: Bm25Index): void {
       name: f.name,
       numTerms: f.terms.length,
       numPostings: f.docs.length,
-      tfBytes: f.tfs.BYTES_PER_ELEMENT as 2 | 4,
+      tfBytes: f.tfs.BYTES_PER_ELEMENT as 1 | 2 | 4,
       docCount: f.docCount,
       sumTotalTermFreq: f.sumTotalTermFreq,
     })),

@@ -15,7 +15,8 @@ export interface FieldIndex {
   termIds: Map<string, number>;
   offsets: Uint32Array;
   docs: Uint32Array;
-  tfs: Uint16Array | Uint32Array;
+  /** As narrow as the largest frequency allows: 8 bits for most corpora, 16 or 32 when needed. */
+  tfs: Uint8Array | Uint16Array | Uint32Array;
   /** Per document: its length in this field (tokens after stopword removal), encoded as Lucene's norms. */
   norms: Uint8Array;
   /** Documents with at least one term in this field, and the total number of tokens (Lucene's statistics). */
@@ -80,8 +81,9 @@ interface Block {
 /**
  * Builds one field: per document, its distinct terms and their frequencies go into blocks of typed arrays (no
  * copy on growth), then a counting sort turns them into CSR postings, freeing each block once it is placed.
- * Peak memory is about 10 bytes per posting (4 forward, 6 inverted). Frequencies above what a forward entry
- * holds are rare enough to live in a map; the postings' tf array widens to 32 bits when one exceeds 65,535.
+ * Peak memory is about 9 bytes per posting (4 forward, 5 inverted). Frequencies above what a forward entry
+ * holds are rare enough to live in a map; the postings' tf array is 8 bits wide, or 16 or 32 when a frequency
+ * needs it.
  */
 class FieldBuilder {
   private readonly terms: string[] = [];
@@ -100,6 +102,7 @@ class FieldBuilder {
   private readonly lengths = new U32List();
   /** (block * 2^32 + offset) -> tf, for tfs above what the entry holds. */
   private readonly bigTfs = new Map<number, number>();
+  /** Largest tf above 255 seen (0 if none): sets the width of the postings' tf array. */
   private maxTf = 0;
   private postings = 0;
   private docCount = 0;
@@ -148,8 +151,10 @@ class FieldBuilder {
         if (tfs === null) {
           if ((entries[at] & PACKED_TF_MAX) < PACKED_TF_MAX) entries[at]++;
           else this.bigTf(b, at, PACKED_TF_MAX);
-        } else if (tfs[at] < TF_MAX) tfs[at]++;
-        else this.bigTf(b, at, TF_MAX);
+        } else if (tfs[at] < TF_MAX) {
+          const tf = ++tfs[at];
+          if (tf > this.maxTf) this.maxTf = tf;
+        } else this.bigTf(b, at, TF_MAX);
       }
     }
     this.blockUsed = end;
@@ -192,7 +197,8 @@ class FieldBuilder {
     for (let t = 0; t < V; t++) offsets[t + 1] = offsets[t] + this.df.data[t];
     const fill = offsets.slice(0, V);
     const docs = new Uint32Array(this.postings);
-    const tfs = this.maxTf > TF_MAX ? new Uint32Array(this.postings) : new Uint16Array(this.postings);
+    // maxTf is the largest frequency any entry could not hold as a packed one (0: every tf fits 8 bits).
+    const tfs = this.maxTf > TF_MAX ? new Uint32Array(this.postings) : this.maxTf > PACKED_TF_MAX ? new Uint16Array(this.postings) : new Uint8Array(this.postings);
     const { blocks, bigTfs } = this;
     const docBlock = this.docBlock.data;
     const docOffset = this.docOffset.data;
