@@ -69,6 +69,30 @@ export interface BlockLayout {
   packedTerms: number;
 }
 
+interface ResizableBuffer extends ArrayBuffer {
+  resize(byteLength: number): void;
+}
+type ResizableBufferCtor = new (byteLength: number, options: { maxByteLength: number }) => ResizableBuffer;
+
+/**
+ * A typed array over a resizable ArrayBuffer, so that its memory can be returned at once by resizing it to 0:
+ * a dropped ArrayBuffer is freed only by a garbage collection, which the inversion loop (no allocation) never
+ * triggers, so without this every forward block stayed resident until the postings were complete. Only copied
+ * into and out of (bulk `set`): element access on such arrays is 2-3 times slower in V8.
+ */
+function releasable<T>(Ctor: { new (b: ArrayBufferLike, o: number, n: number): T; BYTES_PER_ELEMENT: number }, n: number): T {
+  const bytes = n * Ctor.BYTES_PER_ELEMENT;
+  return new Ctor(new (ArrayBuffer as unknown as ResizableBufferCtor)(bytes, { maxByteLength: bytes }), 0, n);
+}
+
+function releaseBlock(blocks: (Block | null)[], b: number): void {
+  const block = blocks[b];
+  if (!block) return;
+  (block.entries.buffer as ResizableBuffer).resize(0);
+  if (block.tfs) (block.tfs.buffer as ResizableBuffer).resize(0);
+  blocks[b] = null;
+}
+
 /**
  * One block of forward entries. Packed (4 bytes an entry) while every term id the block can meet fits 24 bits;
  * otherwise a term array and a 16-bit tf array (6 bytes an entry).
@@ -104,6 +128,9 @@ class FieldBuilder {
   private readonly bigTfs = new Map<number, number>();
   /** Largest tf above 255 seen (0 if none): sets the width of the postings' tf array. */
   private maxTf = 0;
+  /** One document's entries while it is counted (plain arrays: see addDocument). */
+  private scratch = new Uint32Array(1024);
+  private scratchTfs = new Uint16Array(1024);
   private postings = 0;
   private docCount = 0;
   private sumTotalTermFreq = 0;
@@ -122,13 +149,21 @@ class FieldBuilder {
       const size = Math.max(this.layout.blockEntries, n);
       // A block meets at most `size` new terms: packed if even then every term id stays below 2^24.
       const packed = this.terms.length + size <= this.layout.packedTerms;
-      this.blocks.push({ entries: new Uint32Array(size), tfs: packed ? null : new Uint16Array(size) });
+      this.blocks.push({ entries: releasable(Uint32Array, size), tfs: packed ? null : releasable(Uint16Array, size) });
       this.blockUsed = 0;
       b++;
     }
-    const { entries, tfs } = this.blocks[b]!;
+    const block = this.blocks[b]!;
     const start = this.blockUsed;
-    let end = start;
+    // The document's entries are counted in plain scratch arrays, then copied into the block (element access on
+    // a resizable buffer is 2-3 times slower in V8).
+    if (this.scratch.length < n) {
+      this.scratch = new Uint32Array(Math.max(n, 2 * this.scratch.length));
+      this.scratchTfs = new Uint16Array(this.scratch.length);
+    }
+    const entries = this.scratch;
+    const tfs = block.tfs === null ? null : this.scratchTfs;
+    let end = 0;
     const mark = docNo + 1;
     const lastDoc = this.lastDoc;
     const slot = this.slot;
@@ -150,13 +185,16 @@ class FieldBuilder {
         const at = slot.data[t];
         if (tfs === null) {
           if ((entries[at] & PACKED_TF_MAX) < PACKED_TF_MAX) entries[at]++;
-          else this.bigTf(b, at, PACKED_TF_MAX);
+          else this.bigTf(b, start + at, PACKED_TF_MAX);
         } else if (tfs[at] < TF_MAX) {
           const tf = ++tfs[at];
           if (tf > this.maxTf) this.maxTf = tf;
-        } else this.bigTf(b, at, TF_MAX);
+        } else this.bigTf(b, start + at, TF_MAX);
       }
     }
+    block.entries.set(entries.subarray(0, end), start);
+    if (tfs !== null) block.tfs!.set(tfs.subarray(0, end), start);
+    end += start;
     this.blockUsed = end;
     this.docBlock.push(b);
     this.docOffset.push(start);
@@ -203,10 +241,19 @@ class FieldBuilder {
     const docBlock = this.docBlock.data;
     const docOffset = this.docOffset.data;
     const docTerms = this.docTerms.data;
+    // Each block is copied into plain arrays (fast to read) and its own memory returned before it is placed, so
+    // the forward blocks shrink while the postings fill.
+    let entries = new Uint32Array(0);
+    let blockTfs: Uint16Array | null = null;
     for (let d = 0; d < N; d++) {
       const b = docBlock[d];
-      if (d > 0 && docBlock[d - 1] !== b) blocks[b - 1] = null; // placed: let it go
-      const { entries, tfs: blockTfs } = blocks[b]!;
+      if (d === 0 || docBlock[d - 1] !== b) {
+        const block = blocks[b]!;
+        if (entries.length < block.entries.length) entries = new Uint32Array(block.entries.length);
+        entries.set(block.entries);
+        blockTfs = block.tfs && Uint16Array.from(block.tfs);
+        releaseBlock(blocks, b);
+      }
       const end = docOffset[d] + docTerms[d];
       if (blockTfs === null) {
         for (let i = docOffset[d]; i < end; i++) {
