@@ -88,8 +88,9 @@ function releasable<T>(Ctor: { new (b: ArrayBufferLike, o: number, n: number): T
 function releaseBlock(blocks: (Block | null)[], b: number): void {
   const block = blocks[b];
   if (!block) return;
-  (block.entries.buffer as ResizableBuffer).resize(0);
-  if (block.tfs) (block.tfs.buffer as ResizableBuffer).resize(0);
+  // A runtime without resizable buffers (older than Node 20) ignores maxByteLength: then the GC frees the block.
+  (block.entries.buffer as Partial<ResizableBuffer>).resize?.(0);
+  if (block.tfs) (block.tfs.buffer as Partial<ResizableBuffer>).resize?.(0);
   blocks[b] = null;
 }
 
