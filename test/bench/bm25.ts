@@ -56,13 +56,17 @@ function findPeer(dir: string | undefined, python: string): Peer | string {
   return { python, env };
 }
 
-/** Wall time of a whole process, and its peak RSS from GNU time's %M when there is one, else from rss.cjs. */
-function timed(cmd: string, args: string[], env?: NodeJS.ProcessEnv): { ms: number; rss: number } {
+/**
+ * Wall time of a whole process, its CPU time (user + system: less sensitive than wall time to a shared machine's
+ * load) and its peak RSS, from GNU time.
+ */
+function timed(cmd: string, args: string[], env?: NodeJS.ProcessEnv): { ms: number; cpuMs: number; rss: number } {
   const t = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', 'IRW_TIME %M', cmd, ...args], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
+  const r = spawnSync('/usr/bin/time', ['-f', 'IRW_TIME %M %U %S', cmd, ...args], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
-  return { ms, rss: Number(/IRW_TIME (\d+)/.exec(r.stderr)![1]) * 1024 };
+  const [, rss, user, sys] = /IRW_TIME (\d+) ([\d.]+) ([\d.]+)/.exec(r.stderr)!;
+  return { ms, cpuMs: (Number(user) + Number(sys)) * 1000, rss: Number(rss) * 1024 };
 }
 
 interface Warm {
@@ -102,14 +106,15 @@ function sideBySide(peer: Peer | string, rounds: number): void {
   if (typeof peer === 'string') console.log(`\n${peer}`);
   for (const name of ['scifact', 'nfcorpus']) {
     const dataset = join(DATASETS, name);
-    const ours: { ms: number; rss: number }[] = [];
-    const theirs: { ms: number; rss: number }[] = [];
+    const ours: { ms: number; cpuMs: number; rss: number }[] = [];
+    const theirs: { ms: number; cpuMs: number; rss: number }[] = [];
     for (let i = 0; i < rounds; i++) {
       ours.push(timed(process.execPath, [cli, 'run', '--dataset', dataset, '--out', join(WORK, `${name}.trec`)]));
       if (typeof peer !== 'string') theirs.push(timed(peer.python, [PEER, 'cold', dataset, join(WORK, `${name}.bm25s.trec`)], peer.env));
     }
     const best = (xs: { ms: number }[]) => (xs.length ? Math.min(...xs.map((x) => x.ms)) : undefined);
     const median = (xs: { ms: number }[]) => (xs.length ? [...xs].map((x) => x.ms).sort((a, b) => a - b)[xs.length >> 1] : undefined);
+    const cpu = (xs: { cpuMs: number }[]) => xs.map((x) => ({ ms: x.cpuMs }));
     const peak = (xs: { rss: number }[]) => (xs.length ? Math.max(...xs.map((x) => x.rss)) : undefined);
     const w = lastJson<Warm>(spawnSync(process.execPath, ['--import', 'tsx', __filename, '--warm', dataset], { cwd: ROOT, encoding: 'utf8' }).stdout);
     let p: Warm | undefined;
@@ -125,6 +130,8 @@ function sideBySide(peer: Peer | string, rounds: number): void {
       ['figure', 'ours', 'bm25s', 'ratio'],
       [`cold whole process, best of ${rounds} (s)`, s(best(ours)), s(best(theirs)), ratio(best(ours)!, best(theirs))],
       [`cold whole process, median (s)`, s(median(ours)), s(median(theirs)), ratio(median(ours)!, median(theirs))],
+      [`cold whole process CPU (user + system), best of ${rounds} (s)`, s(best(cpu(ours))), s(best(cpu(theirs))), ratio(best(cpu(ours))!, best(cpu(theirs)))],
+      [`cold whole process CPU, median (s)`, s(median(cpu(ours))), s(median(cpu(theirs))), ratio(median(cpu(ours))!, median(cpu(theirs)))],
       ['cold peak RSS (MB)', mb(peak(ours)!), theirs.length ? mb(peak(theirs)!) : '-', ratio(peak(ours)!, peak(theirs))],
       ['index build (s)', s(w.buildMs), s(p?.buildMs), ratio(w.buildMs, p?.buildMs)],
       ['warm queries/s, top-10', n(w.qps10), n(p?.qps10), ratio(w.qps10, p?.qps10)],
@@ -201,7 +208,7 @@ function loadChild(dir: string): void {
   const c = process.cpuUsage();
   const file = cacheFile(join(dir, 'cache'), key);
   const index = loadIndex(file, key);
-  if (typeof index === 'string') throw new Error(`cache ${index}: ${statSync(file).size} bytes (files over 2 GiB cannot be read whole)`);
+  if (typeof index === 'string') throw new Error(`cache ${index}: ${statSync(file).size} bytes`);
   const u = process.cpuUsage(c);
   process.stdout.write(JSON.stringify({ loadMs: performance.now() - t, loadCpuMs: (u.user + u.system) / 1000, rss: process.resourceUsage().maxRSS * 1024 }) + '\n');
 }

@@ -10,8 +10,11 @@ import { InputError, unwritable } from './errors';
  */
 export class RunWriter {
   private fd: number | null;
-  private buf = '';
+  /** Lines are formatted straight into this buffer (no per-line strings), written out when nearly full. */
+  private buf = Buffer.allocUnsafe(WRITE_BUFFER);
+  private used = 0;
   private lines = 0;
+  private readonly tail: Buffer;
 
   /**
    * @param tmpPath where to write until commit; by default a hidden, randomly named file in the same directory
@@ -32,6 +35,7 @@ export class RunWriter {
   ) {
     if (/\s/.test(tag) || tag === '') throw new Error(`run tag must be non-empty without whitespace: ${JSON.stringify(tag)}`);
     checkOutPath(path);
+    this.tail = Buffer.from(` ${tag}\n`, 'utf8');
     try {
       mkdirSync(dirname(path), { recursive: true });
       removeLeftovers(path);
@@ -48,12 +52,24 @@ export class RunWriter {
 
   /** Appends one query's ranking; scores are written as `scoreFormat` says. */
   writeRanking(qid: string, docIds: ArrayLike<string>, scores: ArrayLike<number>): void {
-    const tail = ` ${this.tag}\n`;
+    const head = Buffer.from(`${qid} Q0 `, 'utf8');
+    const tail = this.tail;
     const ranked = this.scoreFormat === 'ranked' ? new RankedScores() : null;
     for (let i = 0; i < docIds.length; i++) {
-      const score = ranked ? ranked.next(scores[i]) : scores[i].toFixed(6);
-      this.buf += `${qid} Q0 ${docIds[i]} ${i + 1} ${score}${tail}`;
-      if (this.buf.length > 1 << 20) this.flush();
+      const id = docIds[i];
+      // Bytes this line can take at most: UTF-8 needs up to 3 bytes per UTF-16 code unit; rank and score < 64.
+      const most = head.length + 3 * id.length + 64 + tail.length + (ranked ? 32 : 0);
+      if (this.used + most > this.buf.length) this.makeRoom(most);
+      const buf = this.buf;
+      let at = this.used;
+      for (let j = 0; j < head.length; j++) buf[at++] = head[j]; // a loop: Buffer.copy costs more for a few bytes
+      at = putText(buf, at, id);
+      buf[at++] = SPACE;
+      at = putUint(buf, at, i + 1);
+      buf[at++] = SPACE;
+      at = ranked ? putText(buf, at, ranked.next(scores[i])) : putFixed6(buf, at, scores[i]);
+      for (let j = 0; j < tail.length; j++) buf[at++] = tail[j];
+      this.used = at;
     }
     this.lines += docIds.length;
   }
@@ -93,21 +109,27 @@ export class RunWriter {
         // already closed or failed: removal below is what matters
       }
     }
-    this.buf = '';
+    this.used = 0;
     removeQuietly(this.tmpPath);
   }
 
   private flush(): void {
-    if (this.buf.length === 0) return;
+    if (this.used === 0) return;
     const fd = this.fd;
     if (fd === null) throw new Error('run writer is closed');
     try {
-      writeAllSync(fd, Buffer.from(this.buf, 'utf8'));
+      writeAllSync(fd, this.buf.subarray(0, this.used));
     } catch (e) {
       this.abort();
       throw unwritable(this.path, e, 'no partial run file was left');
     }
-    this.buf = '';
+    this.used = 0;
+  }
+
+  /** Flushes, and grows the buffer when one line needs more than it holds (document ids are not bounded). */
+  private makeRoom(bytes: number): void {
+    this.flush();
+    if (bytes > this.buf.length) this.buf = Buffer.allocUnsafe(bytes);
   }
 
   private takeFd(): number {
@@ -192,6 +214,57 @@ function kindOf(path: string): 'file' | 'dir' | 'none' {
   } catch {
     return 'none';
   }
+}
+
+const WRITE_BUFFER = 1 << 20;
+const SPACE = 0x20;
+
+/** Writes `s` as UTF-8 at `at`; returns the end. ASCII is copied code unit by code unit (ids nearly always are). */
+function putText(buf: Buffer, at: number, s: string): number {
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return at - i + buf.write(s, at - i, 'utf8');
+    buf[at++] = c;
+  }
+  return at;
+}
+
+/** Writes a non-negative integer below 2^53 in decimal at `at`; returns the end. */
+function putUint(buf: Buffer, at: number, n: number): number {
+  let digits = 1;
+  for (let p = 10; p <= n; p *= 10) digits++;
+  const end = at + digits;
+  for (let i = end - 1; i >= at; i--) {
+    const q = Math.floor(n / 10);
+    buf[i] = 0x30 + (n - 10 * q);
+    n = q;
+  }
+  return end;
+}
+
+/**
+ * Writes `x.toFixed(6)` at `at` without making the string; returns the end. toFixed picks the integer n nearest
+ * to x * 10^6 computed exactly (the larger on a tie); the double product is within half an ulp of it, so its
+ * nearest integer is n unless the product lies next to a half: those, and values too large for the margin, go
+ * through toFixed itself.
+ */
+export function putFixed6(buf: Buffer, at: number, x: number): number {
+  const a = x < 0 ? -x : x;
+  const p = a * 1e6;
+  const n = Math.round(p);
+  if (!(p < 2 ** 40) || Math.abs(Math.abs(p - n) - 0.5) < 1e-3) return putText(buf, at, x.toFixed(6));
+  if (x < 0) buf[at++] = 0x2d; // '-', as toFixed writes it for any x < 0, even when n is 0
+  const whole = Math.floor(n / 1e6);
+  at = putUint(buf, at, whole);
+  buf[at++] = 0x2e;
+  let frac = n - whole * 1e6;
+  for (let i = at + 5; i >= at; i--) {
+    const q = Math.floor(frac / 10);
+    buf[i] = 0x30 + (frac - 10 * q);
+    frac = q;
+  }
+  return at + 6;
 }
 
 /**

@@ -95,6 +95,12 @@ export class ProgressReporter {
   }
 }
 
-function count(n: number): string {
-  return n.toLocaleString('en-US');
+/**
+ * `n` with thousands separators, as toLocaleString('en-US') writes counts and one-decimal rates; by hand, since
+ * the first toLocaleString of a process loads ICU's number formatting (~12 ms of a 0.5 s `irw run`).
+ */
+export function count(n: number): string {
+  const [whole, frac] = String(n).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  return frac === undefined ? grouped : `${grouped}.${frac}`;
 }

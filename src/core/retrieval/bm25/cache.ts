@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { readChecked, writeChecked } from '../../formats/checkedFile';
+import { CheckedReader, writeChecked } from '../../formats/checkedFile';
 import type { Bm25Index, FieldIndex, FieldsMode } from './index';
 import { intToByte4 } from './smallFloat';
 
@@ -24,7 +24,7 @@ interface FieldMeta {
   name: string;
   numTerms: number;
   numPostings: number;
-  tfBytes: 2 | 4;
+  tfBytes: 1 | 2 | 4;
   docCount: number;
   sumTotalTermFreq: number;
 }
@@ -58,50 +58,51 @@ export function cacheFile(dir: string, key: string): string {
 /** Why a cache file was not used. */
 export type CacheMiss = 'absent' | 'corrupt';
 
-/** Loads a cached index; `absent` if there is no file, `corrupt` if it fails any check (the caller rebuilds). */
-export function loadIndex(path: string, key: string): Bm25Index | CacheMiss {
-  const body = readChecked(path, MAGIC);
-  if (typeof body === 'string') return body;
+/**
+ * Loads a cached index; `absent` if there is no file, `corrupt` if it fails any check (the caller rebuilds).
+ * Each section is read into its own buffer as the file is hashed front to back (no whole-file read: index
+ * files pass 2 GiB near 4M documents); nothing read is used unless the checksum over all of it holds.
+ */
+export function loadIndex(path: string, key: string, chunkBytes?: number): Bm25Index | CacheMiss {
+  const reader = CheckedReader.open(path, MAGIC, chunkBytes);
+  if (typeof reader === 'string') return reader;
   try {
-    const index = decode(body, key);
+    const index = decode(reader, key);
+    if (!reader.verify()) return 'corrupt';
     return index && consistent(index) ? index : 'corrupt';
   } catch {
     return 'corrupt';
+  } finally {
+    reader.close();
   }
 }
 
-/** `file` is the file without its checksum trailer (already verified). */
-function decode(file: Buffer, key: string): Bm25Index | null {
-  if (file.length < MAGIC.length + 8) return null;
-  if (file.readUInt32LE(MAGIC.length) !== VERSION) return null;
-  const headerLen = file.readUInt32LE(MAGIC.length + 4);
-  let pos = MAGIC.length + 8;
-  const header = JSON.parse(file.toString('utf8', pos, pos + headerLen)) as Header;
+/** Decodes the sections after the magic, in file order; null for another version or key. */
+function decode(r: CheckedReader, key: string): Bm25Index | null {
+  const head = r.read(8);
+  if (head.readUInt32LE(0) !== VERSION) return null;
+  const header = JSON.parse(r.read(head.readUInt32LE(4)).toString('utf8')) as Header;
   if (header.key !== key) return null;
-  pos = align(pos + headerLen);
-  // Typed-array views need aligned offsets: copy once if the buffer itself is not 8-byte aligned.
-  const buf = file.byteOffset % 8 === 0 ? file : Buffer.from(file);
+  const skipPadding = () => r.read(align(r.position) - r.position);
   const strings = (n: number, count: number): string[] => {
-    const s = buf.toString('utf8', pos, pos + n);
-    pos = align(pos + n);
+    skipPadding();
+    const s = r.read(n).toString('utf8');
     const out = count === 0 ? [] : s.split('\n');
     if (out.length !== count) throw new Error('string section count mismatch');
     return out;
   };
-  const view = <T>(Ctor: { new (b: ArrayBufferLike, o: number, n: number): T; BYTES_PER_ELEMENT: number }, n: number): T => {
-    const v = new Ctor(buf.buffer, buf.byteOffset + pos, n);
-    pos = align(pos + n * Ctor.BYTES_PER_ELEMENT);
-    if (pos > file.length) throw new Error('section past end of file');
-    return v;
+  const array = <T>(Ctor: { new (b: ArrayBufferLike, o: number, n: number): T; BYTES_PER_ELEMENT: number }, n: number): T => {
+    skipPadding();
+    return new Ctor(r.read(n * Ctor.BYTES_PER_ELEMENT).buffer, 0, n);
   };
   const docIds = strings(header.stringBytes[0], header.numDocs);
-  const idRank = view(Uint32Array, header.numDocs);
+  const idRank = array(Uint32Array, header.numDocs);
   const fieldIndexes: FieldIndex[] = header.fieldMeta.map((m, i) => {
     const terms = strings(header.stringBytes[i + 1], m.numTerms);
-    const offsets = view(Uint32Array, m.numTerms + 1);
-    const docs = view(Uint32Array, m.numPostings);
-    const tfs = m.tfBytes === 2 ? view(Uint16Array, m.numPostings) : view(Uint32Array, m.numPostings);
-    const norms = view(Uint8Array, header.numDocs);
+    const offsets = array(Uint32Array, m.numTerms + 1);
+    const docs = array(Uint32Array, m.numPostings);
+    const tfs = m.tfBytes === 1 ? array(Uint8Array, m.numPostings) : m.tfBytes === 2 ? array(Uint16Array, m.numPostings) : array(Uint32Array, m.numPostings);
+    const norms = array(Uint8Array, header.numDocs);
     const termIds = new Map<string, number>();
     for (let t = 0; t < terms.length; t++) termIds.set(terms[t], t);
     return { name: m.name, terms, termIds, offsets, docs, tfs, norms, docCount: m.docCount, sumTotalTermFreq: m.sumTotalTermFreq };
@@ -172,7 +173,7 @@ export function saveIndex(path: string, key: string, index: Bm25Index): void {
       name: f.name,
       numTerms: f.terms.length,
       numPostings: f.docs.length,
-      tfBytes: f.tfs.BYTES_PER_ELEMENT as 2 | 4,
+      tfBytes: f.tfs.BYTES_PER_ELEMENT as 1 | 2 | 4,
       docCount: f.docCount,
       sumTotalTermFreq: f.sumTotalTermFreq,
     })),

@@ -12,7 +12,7 @@ export interface Impacts {
   norms: Uint8Array;
 }
 
-export function competitiveImpacts(postingOffsets: Uint32Array, docs: Uint32Array, tfs: Uint16Array | Uint32Array, norms: Uint8Array): Impacts {
+export function competitiveImpacts(postingOffsets: Uint32Array, docs: Uint32Array, tfs: Uint8Array | Uint16Array | Uint32Array, norms: Uint8Array): Impacts {
   const V = postingOffsets.length - 1;
   const best = new Uint32Array(256); // per norm: the largest tf of the current term's postings (0: none)
   const offsets = new Uint32Array(V + 1);

@@ -15,7 +15,8 @@ export interface FieldIndex {
   termIds: Map<string, number>;
   offsets: Uint32Array;
   docs: Uint32Array;
-  tfs: Uint16Array | Uint32Array;
+  /** As narrow as the largest frequency allows: 8 bits for most corpora, 16 or 32 when needed. */
+  tfs: Uint8Array | Uint16Array | Uint32Array;
   /** Per document: its length in this field (tokens after stopword removal), encoded as Lucene's norms. */
   norms: Uint8Array;
   /** Documents with at least one term in this field, and the total number of tokens (Lucene's statistics). */
@@ -57,13 +58,57 @@ class U32List {
 
 /** Forward entries are written into blocks of this many (term, tf) pairs; a document never spans two blocks. */
 const BLOCK = 1 << 20;
+/** Packed forward entries hold term * 256 + tf: terms below 2^24, tfs saturating at 255 (the rest in a map). */
+const PACKED_TF_MAX = 0xff;
+const PACKED_TERMS = 1 << 24;
 const TF_MAX = 0xffff;
+
+/** Block size and the packing limit; other values only in tests (the wide layout needs 2^24 terms otherwise). */
+export interface BlockLayout {
+  blockEntries: number;
+  packedTerms: number;
+}
+
+interface ResizableBuffer extends ArrayBuffer {
+  resize(byteLength: number): void;
+}
+type ResizableBufferCtor = new (byteLength: number, options: { maxByteLength: number }) => ResizableBuffer;
+
+/**
+ * A typed array over a resizable ArrayBuffer, so that its memory can be returned at once by resizing it to 0:
+ * a dropped ArrayBuffer is freed only by a garbage collection, which the inversion loop (no allocation) never
+ * triggers, so without this every forward block stayed resident until the postings were complete. Only copied
+ * into and out of (bulk `set`): element access on such arrays is 2-3 times slower in V8.
+ */
+function releasable<T>(Ctor: { new (b: ArrayBufferLike, o: number, n: number): T; BYTES_PER_ELEMENT: number }, n: number): T {
+  const bytes = n * Ctor.BYTES_PER_ELEMENT;
+  return new Ctor(new (ArrayBuffer as unknown as ResizableBufferCtor)(bytes, { maxByteLength: bytes }), 0, n);
+}
+
+function releaseBlock(blocks: (Block | null)[], b: number): void {
+  const block = blocks[b];
+  if (!block) return;
+  // A runtime without resizable buffers (older than Node 20) ignores maxByteLength: then the GC frees the block.
+  (block.entries.buffer as Partial<ResizableBuffer>).resize?.(0);
+  if (block.tfs) (block.tfs.buffer as Partial<ResizableBuffer>).resize?.(0);
+  blocks[b] = null;
+}
+
+/**
+ * One block of forward entries. Packed (4 bytes an entry) while every term id the block can meet fits 24 bits;
+ * otherwise a term array and a 16-bit tf array (6 bytes an entry).
+ */
+interface Block {
+  entries: Uint32Array;
+  tfs: Uint16Array | null;
+}
 
 /**
  * Builds one field: per document, its distinct terms and their frequencies go into blocks of typed arrays (no
  * copy on growth), then a counting sort turns them into CSR postings, freeing each block once it is placed.
- * Peak memory is about 12 bytes per posting (6 forward, 6 inverted). Frequencies above 65,535 are rare
- * enough to live in a map; the postings' tf array widens to 32 bits when there are any.
+ * Peak memory is about 9 bytes per posting (4 forward, 5 inverted). Frequencies above what a forward entry
+ * holds are rare enough to live in a map; the postings' tf array is 8 bits wide, or 16 or 32 when a frequency
+ * needs it.
  */
 class FieldBuilder {
   private readonly terms: string[] = [];
@@ -73,59 +118,84 @@ class FieldBuilder {
   private readonly slot = new U32List(); // per term: offset in the current block of its entry for the current document
   /** analyser term id -> this field's term id + 1 (0: not seen in this field). */
   private readonly localIds = new U32List();
-  private readonly blockTerms: (Uint32Array | null)[] = [];
-  private readonly blockTfs: (Uint16Array | null)[] = [];
+  private readonly blocks: (Block | null)[] = [];
   private blockUsed = 0;
   /** Per document: where its entries start (block, offset) and how many there are. */
   private readonly docBlock = new U32List();
   private readonly docOffset = new U32List();
   private readonly docTerms = new U32List();
   private readonly lengths = new U32List();
-  /** (block * 2^32 + offset) -> tf, for tfs above TF_MAX. */
+  /** (block * 2^32 + offset) -> tf, for tfs above what the entry holds. */
   private readonly bigTfs = new Map<number, number>();
+  /** Largest tf above 255 seen (0 if none): sets the width of the postings' tf array. */
+  private maxTf = 0;
+  /** One document's entries while it is counted (plain arrays: see addDocument). */
+  private scratch = new Uint32Array(1024);
+  private scratchTfs = new Uint16Array(1024);
   private postings = 0;
   private docCount = 0;
   private sumTotalTermFreq = 0;
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    private readonly layout: BlockLayout,
+  ) {}
 
   addDocument(docNo: number, text: string, analyzer: Analyzer): void {
     const n = analyzer.termIds(text);
     const ids = analyzer.ids;
     // Room for every token of this document in the current block, so the loop writes without checks.
-    let b = this.blockTerms.length - 1;
-    if (b < 0 || this.blockUsed + n > this.blockTerms[b]!.length) {
-      this.blockTerms.push(new Uint32Array(Math.max(BLOCK, n)));
-      this.blockTfs.push(new Uint16Array(Math.max(BLOCK, n)));
+    let b = this.blocks.length - 1;
+    if (b < 0 || this.blockUsed + n > this.blocks[b]!.entries.length) {
+      const size = Math.max(this.layout.blockEntries, n);
+      // A block meets at most `size` new terms: packed if even then every term id stays below 2^24.
+      const packed = this.terms.length + size <= this.layout.packedTerms;
+      this.blocks.push({ entries: releasable(Uint32Array, size), tfs: packed ? null : releasable(Uint16Array, size) });
       this.blockUsed = 0;
       b++;
     }
-    const fwdTerm = this.blockTerms[b]!;
-    const fwdTf = this.blockTfs[b]!;
+    const block = this.blocks[b]!;
     const start = this.blockUsed;
-    let end = start;
+    // The document's entries are counted in plain scratch arrays, then copied into the block (element access on
+    // a resizable buffer is 2-3 times slower in V8).
+    if (this.scratch.length < n) {
+      this.scratch = new Uint32Array(Math.max(n, 2 * this.scratch.length));
+      this.scratchTfs = new Uint16Array(this.scratch.length);
+    }
+    const entries = this.scratch;
+    const tfs = block.tfs === null ? null : this.scratchTfs;
+    let end = 0;
     const mark = docNo + 1;
+    const lastDoc = this.lastDoc;
+    const slot = this.slot;
     for (let k = 0; k < n; k++) {
       const globalId = ids[k];
       let t = globalId < this.localIds.length ? this.localIds.data[globalId] - 1 : -1;
       if (t < 0) t = this.newTerm(globalId, analyzer);
-      const lastDoc = this.lastDoc.data;
-      if (lastDoc[t] !== mark) {
-        lastDoc[t] = mark;
-        this.slot.data[t] = end;
+      if (lastDoc.data[t] !== mark) {
+        lastDoc.data[t] = mark;
+        slot.data[t] = end;
         this.df.data[t]++;
-        fwdTerm[end] = t;
-        fwdTf[end] = 1;
+        if (tfs === null) entries[end] = t * 256 + 1;
+        else {
+          entries[end] = t;
+          tfs[end] = 1;
+        }
         end++;
       } else {
-        const at = this.slot.data[t];
-        if (fwdTf[at] < TF_MAX) fwdTf[at]++;
-        else {
-          const key = b * 2 ** 32 + at;
-          this.bigTfs.set(key, (this.bigTfs.get(key) ?? TF_MAX) + 1);
-        }
+        const at = slot.data[t];
+        if (tfs === null) {
+          if ((entries[at] & PACKED_TF_MAX) < PACKED_TF_MAX) entries[at]++;
+          else this.bigTf(b, start + at, PACKED_TF_MAX);
+        } else if (tfs[at] < TF_MAX) {
+          const tf = ++tfs[at];
+          if (tf > this.maxTf) this.maxTf = tf;
+        } else this.bigTf(b, start + at, TF_MAX);
       }
     }
+    block.entries.set(entries.subarray(0, end), start);
+    if (tfs !== null) block.tfs!.set(tfs.subarray(0, end), start);
+    end += start;
     this.blockUsed = end;
     this.docBlock.push(b);
     this.docOffset.push(start);
@@ -134,6 +204,14 @@ class FieldBuilder {
     if (n > 0) this.docCount++;
     this.sumTotalTermFreq += n;
     this.lengths.push(n);
+  }
+
+  /** One more occurrence of a term whose entry at (block, at) is full (`full` is what the entry holds). */
+  private bigTf(block: number, at: number, full: number): void {
+    const key = block * 2 ** 32 + at;
+    const tf = (this.bigTfs.get(key) ?? full) + 1;
+    this.bigTfs.set(key, tf);
+    if (tf > this.maxTf) this.maxTf = tf;
   }
 
   /** Gives the analyser's term `globalId` an id in this field (fields have their own, smaller vocabularies). */
@@ -158,28 +236,43 @@ class FieldBuilder {
     for (let t = 0; t < V; t++) offsets[t + 1] = offsets[t] + this.df.data[t];
     const fill = offsets.slice(0, V);
     const docs = new Uint32Array(this.postings);
-    const tfs = this.bigTfs.size > 0 ? new Uint32Array(this.postings) : new Uint16Array(this.postings);
-    const { blockTerms, blockTfs } = this;
+    // maxTf is the largest frequency any entry could not hold as a packed one (0: every tf fits 8 bits).
+    const tfs = this.maxTf > TF_MAX ? new Uint32Array(this.postings) : this.maxTf > PACKED_TF_MAX ? new Uint16Array(this.postings) : new Uint8Array(this.postings);
+    const { blocks, bigTfs } = this;
     const docBlock = this.docBlock.data;
     const docOffset = this.docOffset.data;
     const docTerms = this.docTerms.data;
+    // Each block is copied into plain arrays (fast to read) and its own memory returned before it is placed, so
+    // the forward blocks shrink while the postings fill.
+    let entries = new Uint32Array(0);
+    let blockTfs: Uint16Array | null = null;
     for (let d = 0; d < N; d++) {
       const b = docBlock[d];
-      if (d > 0 && docBlock[d - 1] !== b) {
-        blockTerms[b - 1] = null; // placed: let it go
-        blockTfs[b - 1] = null;
+      if (d === 0 || docBlock[d - 1] !== b) {
+        const block = blocks[b]!;
+        if (entries.length < block.entries.length) entries = new Uint32Array(block.entries.length);
+        entries.set(block.entries);
+        blockTfs = block.tfs && Uint16Array.from(block.tfs);
+        releaseBlock(blocks, b);
       }
-      const fwdTerm = blockTerms[b]!;
-      const fwdTf = blockTfs[b]!;
       const end = docOffset[d] + docTerms[d];
-      for (let i = docOffset[d]; i < end; i++) {
-        const pos = fill[fwdTerm[i]]++;
-        docs[pos] = d;
-        tfs[pos] = fwdTf[i] === TF_MAX ? (this.bigTfs.get(b * 2 ** 32 + i) ?? TF_MAX) : fwdTf[i];
+      if (blockTfs === null) {
+        for (let i = docOffset[d]; i < end; i++) {
+          const e = entries[i];
+          const tf = e & PACKED_TF_MAX;
+          const pos = fill[e >>> 8]++;
+          docs[pos] = d;
+          tfs[pos] = tf === PACKED_TF_MAX ? (bigTfs.get(b * 2 ** 32 + i) ?? PACKED_TF_MAX) : tf;
+        }
+      } else {
+        for (let i = docOffset[d]; i < end; i++) {
+          const pos = fill[entries[i]]++;
+          docs[pos] = d;
+          tfs[pos] = blockTfs[i] === TF_MAX ? (bigTfs.get(b * 2 ** 32 + i) ?? TF_MAX) : blockTfs[i];
+        }
       }
     }
-    blockTerms.length = 0;
-    blockTfs.length = 0;
+    blocks.length = 0;
     const norms = new Uint8Array(N);
     for (let d = 0; d < N; d++) norms[d] = intToByte4(this.lengths.data[d]);
     return {
@@ -204,8 +297,9 @@ export class IndexBuilder {
   constructor(
     private readonly analyzer: Analyzer,
     private readonly mode: FieldsMode,
+    layout: BlockLayout = { blockEntries: BLOCK, packedTerms: PACKED_TERMS },
   ) {
-    this.builders = fieldNames(mode).map((n) => new FieldBuilder(n));
+    this.builders = fieldNames(mode).map((n) => new FieldBuilder(n, layout));
   }
 
   get size(): number {

@@ -13,8 +13,12 @@ import { InputError } from '../../formats/errors';
 
 // The package is an ES module with a CommonJS build; its types are declared for the ESM entry only.
 type TokenizersModule = typeof import('@huggingface/tokenizers', { with: { 'resolution-mode': 'import' } });
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const tokenizers = require('@huggingface/tokenizers') as TokenizersModule;
+let tokenizersModule: TokenizersModule | undefined;
+/** Loaded on first use, so a BM25 run or an evaluation does not load it at start-up. */
+function tokenizers(): TokenizersModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (tokenizersModule ??= require('@huggingface/tokenizers') as TokenizersModule);
+}
 
 /** A padded batch, row-major [batch, seqLen], ready to become ONNX int64 tensors. */
 export interface TokenBatch {
@@ -197,7 +201,7 @@ export function loadTokenizer(dir: string, maxLength: number): TextTokenizer {
       hint: "Copy the model's tokenizer.json (or its vocab.txt and tokenizer_config.json) into the folder.",
     });
   }
-  const tk = new tokenizers.Tokenizer(spec, config);
+  const tk = new (tokenizers().Tokenizer)(spec, config);
   return new TextTokenizer(tk, maxLength, config.pad_token ?? '[PAD]', config.unk_token ?? '[UNK]');
 }
 

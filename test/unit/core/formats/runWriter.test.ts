@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { InputError } from '../../../../src/core/formats/errors';
-import { RankedScores, RunWriter, defaultTmpPath, nextDown32 } from '../../../../src/core/formats/runWriter';
+import { RankedScores, RunWriter, defaultTmpPath, nextDown32, putFixed6 } from '../../../../src/core/formats/runWriter';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-runwriter-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,6 +18,42 @@ function trecEvalOrder(lines: [string, string][]): string[] {
     .sort((a, b) => b.s - a.s || (a.d < b.d ? 1 : a.d > b.d ? -1 : 0))
     .map((x) => x.d);
 }
+
+describe('RunWriter: lines formatted straight into bytes', () => {
+  const fixed6 = (x: number) => {
+    const b = Buffer.alloc(400);
+    return b.toString('latin1', 0, putFixed6(b, 0, x));
+  };
+
+  it('putFixed6 writes exactly what toFixed(6) writes, halves and signs included', () => {
+    const special = [0, -0, 1e-7, -1e-7, 5e-7, -5e-7, 4.9999999e-7, 0.0000015, 1.0000005, 2.5e-6, 0.1234565, 12.3456785, 999999.9999995, 2 ** 40 / 1e6, 1e15, 1e21, 1e22, -1e22, NaN, Infinity, -Infinity, Number.MAX_VALUE, Number.MIN_VALUE];
+    for (const x of special) assert.equal(fixed6(x), x.toFixed(6), String(x));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.double({ noNaN: true }),
+          fc.double({ min: -100, max: 100, noNaN: true }),
+          fc.float({ min: 0, max: 50, noNaN: true }),
+          // n / 10^6 plus exactly half a unit of the 6th decimal: the ties toFixed settles by its own rule
+          fc.tuple(fc.integer({ min: -2e9, max: 2e9 }), fc.integer({ min: -3, max: 3 })).map(([n, e]) => (n + 0.5) / 1e6 + e * Number.EPSILON),
+        ),
+        (x) => assert.equal(fixed6(x), x.toFixed(6), String(x)),
+      ),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('ids with non-ASCII text and ids longer than the write buffer are written whole, in UTF-8', () => {
+    const out = join(dir, 'bytes.trec');
+    const long = 'x'.repeat(3 << 20) + 'é';
+    const w = new RunWriter(out, 'tag');
+    const ids = ['d1', 'déjà-vu', '文書', '🙂doc', long];
+    w.writeRanking('q é', ids, [3.5, 2.25, -1, 1e-7, 0.1234565]);
+    w.commit();
+    const expected = ids.map((id, i) => `q é Q0 ${id} ${i + 1} ${[3.5, 2.25, -1, 1e-7, 0.1234565][i].toFixed(6)} tag\n`).join('');
+    assert.equal(readFileSync(out, 'utf8'), expected);
+  });
+});
 
 describe('RunWriter: ranked scores (fusion) read back in the given order under trec_eval', () => {
   it('neighbours 6 decimals would tie are written with more digits; the rest keep 6 decimals', () => {

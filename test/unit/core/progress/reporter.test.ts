@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ProgressReporter } from '../../../../src/core/progress/reporter';
+import { ProgressReporter, count } from '../../../../src/core/progress/reporter';
 import { stageOf } from '../../../../src/core/progress/stages';
 
 function logSink() {
@@ -50,5 +50,13 @@ describe('stage names people understand', () => {
     assert.equal(stageOf({ phase: 'hash', retriever: 'bm25' }).label, 'BM25: checking the corpus against the cache');
     assert.equal(stageOf({ phase: 'fuse', retriever: 'fusion' }).label, 'fusing the runs');
     assert.equal(stageOf({ phase: 'load-index' }).label, 'loading the cached index');
+  });
+});
+
+describe('count', () => {
+  it('writes counts and one-decimal rates as toLocaleString(en-US) does, without loading ICU', () => {
+    const xs = [0, 7, 999, 1000, 5183, 294041, 1234567, 5_000_000, 2 ** 53 - 1, 0.1, 2.5, 9.9, 1234.5, 1000000.5];
+    for (let i = 0; i < 2000; i++) xs.push(Math.floor(Math.random() * 10 ** (i % 16)), Math.round(Math.random() * 10 ** (i % 8)) / 10);
+    for (const x of xs) assert.equal(count(x), x.toLocaleString('en-US'), String(x));
   });
 });

@@ -21,6 +21,31 @@ function build(an: Analyzer, mode: 'flat' | 'multifield' = 'flat'): Bm25Index {
   return b.finish();
 }
 
+describe('index cache: read in chunks, never whole (files over 2 GiB load)', () => {
+  let dir: string;
+  let an: Analyzer;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'irw-bm25-chunks-'));
+    an = await createAnalyzer();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('any chunk size loads the same index; a flipped byte is caught whatever the chunk size', () => {
+    const index = build(an, 'multifield');
+    const key = cacheKey('0'.repeat(64), an.id, 'multifield');
+    const file = cacheFile(dir, key);
+    saveIndex(file, key, index);
+    for (const chunk of [1, 3, 64, 1 << 26]) assert.deepEqual(loadIndex(file, key, chunk), index, `chunk ${chunk}`);
+    const bytes = readFileSync(file);
+    for (const at of [20, bytes.length >> 1, bytes.length - 33]) {
+      const copy = Buffer.from(bytes);
+      copy[at] ^= 0x10;
+      writeFileSync(file, copy);
+      for (const chunk of [1, 5, 1 << 26]) assert.equal(loadIndex(file, key, chunk), 'corrupt', `byte ${at}, chunk ${chunk}`);
+    }
+  });
+});
+
 describe('index cache: a file that checks out but does not make sense is rebuilt', () => {
   let dir: string;
   let an: Analyzer;
