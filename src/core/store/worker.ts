@@ -63,11 +63,11 @@ class Store {
             onProgress: (message, fraction) => send({ kind: 'progress', id: m.id, message, fraction }),
           });
           this.snapshot.changed();
-          // Runs may have come or gone under any split the views show: they ask again (after this answer). Files
-          // changed on disk (e.g. judgements appended by another window): views that read the store refresh.
+          // Files changed on disk (e.g. judgements appended by another window): views that read the store refresh.
+          if (summary.reindexed.length > 0 || summary.removed.length > 0) send({ kind: 'changed' });
+          // Runs may have come or gone under any split the views show: they ask again (after this answer).
           setImmediate(() => {
             for (const key of new Set([...open, ...summary.changedSplits])) send({ kind: 'split', key, version: -1 });
-            if (summary.reindexed.length > 0 || summary.removed.length > 0) send({ kind: 'changed' });
           });
           return summary;
         });
