@@ -17,6 +17,8 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
   private channel: ViewChannel<'annotate'> | undefined;
   private split: OpenSplit | undefined;
   private queue: AnnotationQueue | undefined;
+  /** The impact order's re-ordering after a grade, while it is under way. */
+  private reordering: Promise<void> | undefined;
   /** The pool being judged and its order (impact: re-ordered after each judgement, with a meter). */
   private pooled: { runs: string[]; depth: number; order: QueueOrder } = { runs: [], depth: 10, order: 'blind' };
 
@@ -72,6 +74,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
 
   /** The sidebar's state: the queue's position (kept here) and the pair's text, grade and the split's figures (from the engine). */
   async state(): Promise<AnnotationState> {
+    await this.reordering;
     const split = this.split;
     const queue = this.queue;
     if (!split || !queue) {
@@ -108,9 +111,12 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     const before = await this.wb.judge(split, cur.queryId, cur.docId, grade);
     queue.recorded(before === null || before < 0 ? null : before);
     if (this.pooled.order === 'impact') {
-      // What decides the comparison changes with each grade: the rest of the queue is re-ordered.
-      queue.reorder((await this.wb.ask('pool', { key: split.key, runs: this.pooled.runs, depth: this.pooled.depth, order: 'impact' })).items);
-      this.refresh();
+      // What decides the comparison changes with each grade: the rest of the queue is re-ordered, and the
+      // state the engine's update asks for waits for that (it never shows the pair the old order put next).
+      this.reordering = this.wb
+        .ask('pool', { key: split.key, runs: this.pooled.runs, depth: this.pooled.depth, order: 'impact' })
+        .then(({ items }) => queue.reorder(items));
+      await this.reordering;
     }
     return null;
   }
