@@ -115,7 +115,7 @@ export class AnalysisSession {
   /** similarity()'s answers by run pair. */
   private readonly similarities = new Map<string, ReadonlyMap<string, number>>();
   /** userPool()'s parts by (depth, runs), then by query. */
-  private readonly userPools = new Map<string, Map<string, { queryId: string; docId: string }[]>>();
+  private readonly userPools = new Map<string, Map<string, { items: { queryId: string; docId: string }[]; unjudged: number }>>();
   /** Bumped on each judgement: views use it to know their figures are stale. */
   version = 0;
 
@@ -461,19 +461,34 @@ export class AnalysisSession {
    * changes only its query's part, so a keystroke re-pools one query, not the split.
    */
   userPool(keys: readonly string[], depth: number): { queryId: string; docId: string }[] {
+    const out: { queryId: string; docId: string }[] = [];
+    for (const part of this.userPoolParts(keys, depth)) for (const p of part.items) out.push(p);
+    return out;
+  }
+
+  /** How many pairs of userPool() are still unjudged (kept per query as the pool is). */
+  userPoolUnjudged(keys: readonly string[], depth: number): number {
+    let n = 0;
+    for (const part of this.userPoolParts(keys, depth)) n += part.unjudged;
+    return n;
+  }
+
+  private userPoolParts(keys: readonly string[], depth: number): { items: { queryId: string; docId: string }[]; unjudged: number }[] {
     const known = keys.filter((k) => this.runs.has(k));
     const cacheKey = `${depth}\n${known.join('\n')}`;
     let perQuery = this.userPools.get(cacheKey);
     if (!perQuery) this.userPools.set(cacheKey, (perQuery = new Map()));
     const runs = known.map((k) => this.entry(k).run);
     const keep = { has: (pair: string) => this.overlay.has(pair) };
-    const out: { queryId: string; docId: string }[] = [];
-    for (const qid of this.original.queryIds()) {
+    return this.original.queryIds().map((qid) => {
       let part = perQuery.get(qid);
-      if (!part) perQuery.set(qid, (part = this.poolOf(qid, runs, depth, keep)));
-      for (const p of part) out.push(p);
-    }
-    return out;
+      if (!part) {
+        const items = this.poolOf(qid, runs, depth, keep);
+        part = { items, unjudged: items.filter((p) => this.grade(qid, p.docId) === null).length };
+        perQuery.set(qid, part);
+      }
+      return part;
+    });
   }
 
   /** One query's pooled pairs (see pool()). */

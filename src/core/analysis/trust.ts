@@ -67,8 +67,11 @@ export class HoleRanges {
   private readonly ranges = new Map<string, PerQuery>();
   /** `${a}\t${b}\t${column}` -> per-query ranges of a - b. */
   private readonly deltas = new Map<string, QueryDelta[]>();
-  /** Bumped whenever queries are re-ranged: a fill() under way starts over. */
+  /** Bumped when the whole set is rebuilt: a fill() under way starts over (a judgement only re-ranges its query). */
   private generation = 0;
+  /** fill()s under way: what they computed so far, which a judgement re-ranges like the finished ones. */
+  private readonly partialRanges = new Map<string, { per: PerQuery; done: number }>();
+  private readonly partialDeltas = new Map<string, QueryDelta[]>();
 
   constructor(private readonly input: TrustInput) {
     this.keys = [...input.runs.keys()];
@@ -115,7 +118,6 @@ export class HoleRanges {
       this.requery(qi, qid);
       changed++;
     }
-    if (changed > 0) this.generation++;
     return changed;
   }
 
@@ -125,7 +127,6 @@ export class HoleRanges {
    */
   updateQueries(qrels: Qrels, qids: Iterable<string>): void {
     this.qrels = qrels;
-    this.generation++;
     for (const qid of qids) {
       const qi = this.queryIndex.get(qid);
       if (qi === undefined) {
@@ -145,9 +146,15 @@ export class HoleRanges {
       const [run, column] = key.split('\t');
       this.rangeQuery(per, qi, this.keys.indexOf(run), column);
     }
-    for (const [key, ds] of this.deltas) {
+    for (const [key, ds] of [...this.deltas, ...this.partialDeltas]) {
+      if (qi >= ds.length) continue;
       const [a, b, column] = key.split('\t');
       ds[qi] = this.deltaQuery(this.set.queries[qi], this.keys.indexOf(a), this.keys.indexOf(b), column);
+    }
+    for (const [key, { per, done }] of this.partialRanges) {
+      if (qi >= done) continue;
+      const [run, column] = key.split('\t');
+      this.rangeQuery(per, qi, this.keys.indexOf(run), column);
     }
   }
 
@@ -185,44 +192,58 @@ export class HoleRanges {
 
   /**
    * Computes perQuery(key, column), `chunk` queries a slice, yielding between slices (a 10,000-query split
-   * takes seconds: the caller's thread stays free for judgements). A judgement that re-ranges meanwhile makes
-   * it start over, so what it keeps is never stale.
+   * takes seconds: the caller's thread stays free for judgements). A judgement meanwhile re-ranges its query in
+   * what is computed so far, as in the finished ranges; a rebuilt set makes it start over.
    */
-  *fill(key: string, column: string, chunk = 20): Generator<void, void, undefined> {
+  *fill(key: string, column: string, chunk = 1): Generator<void, void, undefined> {
     const k = `${key}\t${column}`;
     for (;;) {
       if (this.ranges.has(k)) return;
       const generation = this.generation;
       const n = this.set.queries.length;
-      const per: PerQuery = { judgedOnly: new Float64Array(n), lo: new Float64Array(n), hi: new Float64Array(n), exact: new Uint8Array(n), holes: new Int32Array(n) };
+      const part = {
+        per: { judgedOnly: new Float64Array(n), lo: new Float64Array(n), hi: new Float64Array(n), exact: new Uint8Array(n), holes: new Int32Array(n) },
+        done: 0,
+      };
+      this.partialRanges.set(k, part);
       const r = this.run(key);
       let stale = false;
-      for (let qi = 0; qi < n && !stale; qi++) {
-        this.rangeQuery(per, qi, r, column);
-        if ((qi + 1) % chunk === 0) {
-          yield;
-          stale = generation !== this.generation;
+      try {
+        while (part.done < n && !stale) {
+          this.rangeQuery(part.per, part.done, r, column);
+          part.done++;
+          if (part.done % chunk === 0) {
+            yield;
+            stale = generation !== this.generation;
+          }
         }
+      } finally {
+        this.partialRanges.delete(k);
       }
-      if (!stale) this.ranges.set(k, per);
+      if (!stale) this.ranges.set(k, part.per);
     }
   }
 
   /** As fill(), for queryDeltas(a, b, column). */
-  *fillDeltas(a: string, b: string, column: string, chunk = 20): Generator<void, void, undefined> {
+  *fillDeltas(a: string, b: string, column: string, chunk = 1): Generator<void, void, undefined> {
     const k = `${a}\t${b}\t${column}`;
     for (;;) {
       if (this.deltas.has(k)) return;
       const generation = this.generation;
       const [ra, rb] = [this.run(a), this.run(b)];
       const ds: QueryDelta[] = [];
+      this.partialDeltas.set(k, ds);
       let stale = false;
-      for (const q of this.set.queries) {
-        ds.push(this.deltaQuery(q, ra, rb, column));
-        if (ds.length % chunk === 0) {
-          yield;
-          if ((stale = generation !== this.generation)) break;
+      try {
+        for (const q of this.set.queries) {
+          ds.push(this.deltaQuery(q, ra, rb, column));
+          if (ds.length % chunk === 0) {
+            yield;
+            if ((stale = generation !== this.generation)) break;
+          }
         }
+      } finally {
+        this.partialDeltas.delete(k);
       }
       if (!stale) this.deltas.set(k, ds);
     }

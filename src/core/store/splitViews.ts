@@ -2,6 +2,9 @@ import type { AnalysisSession } from '../analysis/session';
 import type { PairState, SplitInfo, StoreRequests } from './protocol';
 import { splitKey, type SplitModels } from './splits';
 
+/** How long background work (significance, ranges) runs before letting requests in. */
+const SLICE_MS = 5;
+
 type Args<K extends keyof StoreRequests> = StoreRequests[K]['args'];
 type Result<K extends keyof StoreRequests> = StoreRequests[K]['result'];
 
@@ -85,7 +88,7 @@ export class SplitViews {
       rows: s.holeRows(),
       pooled: runs,
       poolSize: pool.length,
-      remaining: pool.filter((p) => s.grade(p.queryId, p.docId) === null).length,
+      remaining: s.userPoolUnjudged(runs, a.depth),
       grades: s.gradeScale(),
       order,
       meter: impact?.meter ?? null,
@@ -147,7 +150,12 @@ export class SplitViews {
     if (running) return running;
     const work = (async () => {
       const it = steps();
-      while (!it.next().done) await new Promise((r) => setImmediate(r));
+      for (let done = false; !done; ) {
+        // A slice of at most SLICE_MS, then the event loop: a judgement waits for one slice at most.
+        const until = performance.now() + SLICE_MS;
+        while (!(done = it.next().done === true) && performance.now() < until);
+        if (!done) await new Promise((r) => setImmediate(r));
+      }
     })().finally(() => {
       this.stepping.delete(key);
       this.onChanged(key, this.info(s));

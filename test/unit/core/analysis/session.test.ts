@@ -149,7 +149,9 @@ describe('analysis session on SciFact', () => {
     s.userPool([BM25, DENSE, TFIDF], 10); // kept between judgements from here on
     for (const [q, d, g] of steps) {
       s.judge(q, d, g);
-      assert.deepEqual(s.userPool([BM25, DENSE, TFIDF], 10), s.pool([BM25, DENSE, TFIDF], 10, s.userJudged()), 'the kept pool is the pool recomputed');
+      const recomputed = s.pool([BM25, DENSE, TFIDF], 10, s.userJudged());
+      assert.deepEqual(s.userPool([BM25, DENSE, TFIDF], 10), recomputed, 'the kept pool is the pool recomputed');
+      assert.equal(s.userPoolUnjudged([BM25, DENSE, TFIDF], 10), recomputed.filter((p) => s.grade(p.queryId, p.docId) === null).length);
       for (const k of [BM25, DENSE, TFIDF]) {
         const inPlace = s.scores(k, 'effective');
         const full = scoreRun(s.qrels, s.run(k), { complete: true, relevanceLevel: 1, measures: s.measures });

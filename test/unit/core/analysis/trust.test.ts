@@ -212,3 +212,34 @@ test('session: results rows and the diff carry ranges and verdicts, the impact q
   assert.deepEqual(s.impactMeter([base, join(RUNS, FILES[1])], 10), after.meter);
   assert.equal(s.impactQueue([base], 10), null, 'one run: nothing to compare');
 });
+
+test('ranges computed in background slices, with judgements in between, equal ranges computed at once', async () => {
+  const files = FILES.map((f) => join(RUNS, f));
+  const sliced = await loadSession({ datasetDir: SCIFACT, split: 'test' });
+  await addRunFiles(sliced, files);
+  const pool = sliced.pool(files, 10);
+  const steps = sliced.trustSteps(files[0], [[files[0], files[1]]]);
+  // Judge between slices: early in the first run's ranges, then further on, then near the end.
+  const at = new Map([
+    [50, pool[0]],
+    [700, pool[pool.length - 1]],
+    [2000, pool[Math.floor(pool.length / 2)]],
+  ]);
+  let n = 0;
+  while (!steps.next().done) {
+    const p = at.get(++n);
+    if (!p) continue;
+    sliced.judge(p.queryId, p.docId, 1);
+    // As the engine does: a view asks for its model after the judgement, mid-way through the slices.
+    sliced.trustPending(files[0], [[files[0], files[1]]]);
+  }
+  assert.ok(n > 2000, `${n} slices`);
+  assert.equal(sliced.trustPending(files[0], [[files[0], files[1]]]), false);
+  const once = await loadSession({ datasetDir: SCIFACT, split: 'test' });
+  await addRunFiles(once, files);
+  for (const p of at.values()) once.judge(p.queryId, p.docId, 1);
+  const strip = (m: ReturnType<typeof once.results>) => m.rows.map((r) => [r.intervals, r.settled]);
+  assert.deepEqual(strip(sliced.results(files[0], { skipped: [] })), strip(once.results(files[0], { skipped: [] })));
+  const d = (s: typeof once) => s.diff(files[0], files[1]);
+  assert.deepEqual([d(sliced).range, d(sliced).perQuery], [d(once).range, d(once).perQuery]);
+});
