@@ -87,6 +87,7 @@ interface RunEntry extends RunRef {
   original?: Scores;
   effective?: Scores;
   lengths?: LengthSummary;
+  coverage?: { answered: number; total: number };
 }
 
 /**
@@ -282,7 +283,7 @@ export class AnalysisSession {
         vsBaseline: comparisons?.get(k) ?? null,
         lengths: (e.lengths ??= this.lengthSummary(e.run)),
         ...this.trustRow(k, baseline),
-        coverage: { answered: this.scores(k, 'original').queries.filter((q) => e.run.queryIndex(q) >= 0).length, total: this.scores(k, 'original').queries.length },
+        coverage: (e.coverage ??= { answered: this.scores(k, 'original').queries.filter((q) => e.run.queryIndex(q) >= 0).length, total: this.scores(k, 'original').queries.length }),
       };
     });
     return {
@@ -637,12 +638,21 @@ export class AnalysisSession {
   private trustRow(key: string, baseline: string | undefined): Pick<ResultsRow, 'intervals' | 'settled'> {
     const h = this.holeRanges();
     if (this.trustPending(baseline, [])) return {};
-    const queries = this.scores(key, 'effective').queries;
-    const base = baseline === undefined || baseline === key ? undefined : new Set(this.scores(baseline, 'effective').queries);
-    const both = base && queries.filter((q) => base.has(q));
+    // Every query of the qrels (trec_eval -c, the usual case) is `undefined` to the ranges: no lookups.
+    const all = this.original.queryIds().length;
+    const own = this.scores(key, 'effective').queries;
+    const queries = own.length === all ? undefined : own;
+    const base = baseline === undefined || baseline === key ? undefined : this.scores(baseline, 'effective').queries;
+    // The queries both runs were evaluated on (undefined: all of them); null without a baseline to compare with.
+    let both: readonly string[] | undefined | null = null;
+    if (base && queries === undefined && base.length === all) both = undefined;
+    else if (base) {
+      const inBase = new Set(base);
+      both = own.filter((q) => inBase.has(q));
+    }
     return {
       intervals: RESULT_MEASURES.map((m) => (m.key in RANGED ? h.range(key, m.key, queries) : null)),
-      settled: both ? RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? h.verdict(key, baseline!, m.key, both, SIGNIFICANCE.alpha) : null)) : null,
+      settled: both === null ? null : RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? h.verdict(key, baseline!, m.key, both, SIGNIFICANCE.alpha) : null)),
     };
   }
 
