@@ -1,6 +1,6 @@
 import { evaluate, summaryOf, type Column, type EvalResult } from '../eval';
 import { judgedDocsTable } from '../eval/judgementTable';
-import { runSimilarity } from '../eval/similarity';
+import { runSimilaritySteps } from '../eval/similarity';
 import { encodeId, type IdTable } from '../formats/idTable';
 import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../eval/stats';
 import type { BeirQuery } from '../formats/beir';
@@ -338,7 +338,10 @@ export class AnalysisSession {
 
   /** Per-query nDCG@10 of b minus a (with the user's judgements), sorted by delta, best gain first. */
   diff(aKey: string, bKey: string, options: { pending?: boolean } = {}): DiffModel {
-    if (!options.pending) drain(this.trustSteps(undefined, [[aKey, bKey]]));
+    if (!options.pending) {
+      drain(this.trustSteps(undefined, [[aKey, bKey]]));
+      drain(this.similaritySteps(aKey, bKey));
+    }
     const mi = 0;
     const sa = this.scores(aKey, 'effective');
     const sb = this.scores(bKey, 'effective');
@@ -596,6 +599,11 @@ export class AnalysisSession {
   private holeRangesCache: HoleRanges | undefined;
   private impactCache: ImpactJudging | undefined;
 
+  /** Whether the ranges kept are of this session's runs (else holeRanges() builds them anew). */
+  private holeRangesFit(): boolean {
+    return this.holeRangesCache?.fits(new Map([...this.runs].map(([k, e]) => [k, e.run] as const)), this.gradeScale(), this.relevanceLevel) ?? false;
+  }
+
   /** Ranges under the holes of the top-10 pool of this session's runs, up to date (changed queries re-ranged). */
   holeRanges(): HoleRanges {
     const runs = new Map([...this.runs].map(([k, e]) => [k, e.run] as const));
@@ -610,12 +618,16 @@ export class AnalysisSession {
    * diffs ([a, b]) show; until they ran, the models leave the ranges out.
    */
   *trustSteps(baseline: string | undefined, diffs: readonly (readonly [string, string])[] = []): Generator<void, void, undefined> {
+    const built = this.holeRangesFit();
     const h = this.holeRanges();
+    if (!built) yield;
     for (const [a, b] of this.trustNeeds(baseline, diffs)) yield* b === undefined ? h.fill(a[0], a[1]) : h.fillDeltas(a[0], b, a[1]);
   }
 
   /** Whether some range trustSteps() computes is still missing. */
   trustPending(baseline: string | undefined, diffs: readonly (readonly [string, string])[] = []): boolean {
+    // Building the ranges' pools takes a while on a large split (0.3 s for 10,000 queries): that is trustSteps' work.
+    if (!this.holeRangesFit()) return true;
     const h = this.holeRanges();
     return this.trustNeeds(baseline, diffs).some(([a, b]) => (b === undefined ? !h.has(a[0], a[1]) : !h.hasDeltas(a[0], b, a[1])));
   }
@@ -636,8 +648,8 @@ export class AnalysisSession {
 
   /** A results row's ranges (with the user's judgements) and, against the baseline, settled or open (once computed). */
   private trustRow(key: string, baseline: string | undefined): Pick<ResultsRow, 'intervals' | 'settled'> {
-    const h = this.holeRanges();
     if (this.trustPending(baseline, [])) return {};
+    const h = this.holeRanges();
     // Every query of the qrels (trec_eval -c, the usual case) is `undefined` to the ranges: no lookups.
     const all = this.original.queryIds().length;
     const own = this.scores(key, 'effective').queries;
@@ -656,16 +668,22 @@ export class AnalysisSession {
     };
   }
 
-  /** Per-query RBO of two runs (no judgements involved: kept until the runs change). */
-  private similarity(aKey: string, bKey: string): ReadonlyMap<string, number> {
+  /** Per-query RBO of two runs, once similaritySteps() computed it (no judgements involved: kept until the runs change). */
+  private similarity(aKey: string, bKey: string): ReadonlyMap<string, number> | undefined {
+    return this.similarities.get(`${aKey}\n${bKey}`);
+  }
+
+  /** Computes the diff's RBO of two runs, a query a step (10,000 queries take a third of a second). */
+  *similaritySteps(aKey: string, bKey: string): Generator<void, void, undefined> {
     const k = `${aKey}\n${bKey}`;
-    let sim = this.similarities.get(k);
-    if (!sim) this.similarities.set(k, (sim = runSimilarity(this.entry(aKey).run, this.entry(bKey).run, 'rbo', SIMILARITY_DEPTH).perQuery));
-    return sim;
+    if (this.similarities.has(k)) return;
+    const sim = yield* runSimilaritySteps(this.entry(aKey).run, this.entry(bKey).run, 'rbo', SIMILARITY_DEPTH);
+    if (this.runs.has(aKey) && this.runs.has(bKey)) this.similarities.set(k, sim.perQuery);
   }
 
   /** The diff's b - a under the holes: the range of the mean and the verdict, per query, and each mean's range (once computed). */
   private trustDiff(aKey: string, bKey: string, queries: string[], deltas: number[]): Pick<DiffModel, 'range' | 'perQuery' | 'intervalA' | 'intervalB'> {
+    if (!this.holeRangesFit()) return {};
     const h = this.holeRanges();
     const column = RESULT_MEASURES[0].key;
     if (!h.hasDeltas(bKey, aKey, column) || !h.has(aKey, column) || !h.has(bKey, column)) return {};
@@ -715,7 +733,8 @@ export class AnalysisSession {
 }
 
 /** RBO of the two runs per diff query (a query one run misses: 0, nothing shared) and its mean. */
-function similarityDiff(sim: ReadonlyMap<string, number>, queries: string[]): Pick<DiffModel, 'rbo' | 'rboMean'> {
+function similarityDiff(sim: ReadonlyMap<string, number> | undefined, queries: string[]): Pick<DiffModel, 'rbo' | 'rboMean'> {
+  if (!sim) return {};
   const rbo = queries.map((q) => sim.get(q) ?? 0);
   return { rbo, rboMean: rbo.length ? rbo.reduce((x, y) => x + y, 0) / rbo.length : 0 };
 }

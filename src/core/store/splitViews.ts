@@ -65,8 +65,14 @@ export class SplitViews {
     const s = this.session(a.key);
     this.need(s, a.a, a.b);
     const pair = [[a.a, a.b]] as const;
-    if (s.trustPending(undefined, pair)) this.background(a.key, s, () => s.trustSteps(undefined, pair));
-    return s.diff(a.a, a.b, { pending: true });
+    const model = s.diff(a.a, a.b, { pending: true });
+    if (s.trustPending(undefined, pair) || model.rbo === undefined) {
+      this.background(a.key, s, function* () {
+        yield* s.similaritySteps(a.a, a.b);
+        yield* s.trustSteps(undefined, pair);
+      });
+    }
+    return model;
   }
 
   queryDetail(a: Args<'queryDetail'>): Promise<Result<'queryDetail'>> {

@@ -24,6 +24,15 @@ export interface RunSimilarity {
 
 /** Per query and on average over the queries both runs answer; sort perQuery ascending for "diverge most". */
 export function runSimilarity(a: Run, b: Run, name: string, depth = 100): RunSimilarity {
+  const steps = runSimilaritySteps(a, b, name, depth);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** runSimilarity() one query a step (a caller with other work to do between queries, e.g. the engine). */
+export function* runSimilaritySteps(a: Run, b: Run, name: string, depth = 100): Generator<void, RunSimilarity, undefined> {
   const sim = SIMILARITIES[name];
   if (!sim) throw new Error(`unknown similarity '${name}' (available: ${Object.keys(SIMILARITIES).join(', ')})`);
   const perQuery = new Map<string, number>();
@@ -31,6 +40,7 @@ export function runSimilarity(a: Run, b: Run, name: string, depth = 100): RunSim
     const rb = b.ranking(qid);
     if (!rb) continue;
     perQuery.set(qid, sim.of(a.ranking(qid)!, rb, depth));
+    yield;
   }
   let sum = 0;
   for (const v of perQuery.values()) sum += v;
