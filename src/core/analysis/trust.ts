@@ -295,7 +295,10 @@ export class HoleRanges {
 
   private deltaQuery(q: HoleQuery, a: number, b: number, column: string): QueryDelta {
     const s = this.scorer(column);
-    return column === MRR10 ? cutDelta(q, a, b, s) : queryDelta(q, a, b, s);
+    const d = column === MRR10 ? cutDelta(q, a, b, s) : queryDelta(q, a, b, s);
+    // One object shape for every query (the core builds them by spreading): the per-judgement summaries over
+    // 10,000 of them run several times faster on a monomorphic shape.
+    return { qid: d.qid, value: d.value, lo: d.lo, hi: d.hi, exact: d.exact, holes: d.holes };
   }
 
   /** Per query of the set, the range of a - b on `column`. */
