@@ -19,6 +19,7 @@ import type {
   ResultsModel,
   ResultsRow,
   RunRef,
+  ScoreRange,
 } from '../../protocol/webview';
 import { HoleRanges, ImpactJudging, RANGED } from './trust';
 import { snippet } from './text';
@@ -598,6 +599,13 @@ export class AnalysisSession {
   // src/core/eval/holes, the per-query bookkeeping in trust.ts.
   private holeRangesCache: HoleRanges | undefined;
   private impactCache: ImpactJudging | undefined;
+
+  /** A run's range of `column` over the holes (every query), if the background steps computed it already. */
+  rangeIfKnown(key: string, column: string): ScoreRange | undefined {
+    if (!this.runs.has(key) || !this.holeRangesFit()) return undefined;
+    const h = this.holeRanges();
+    return h.has(key, column) ? h.range(key, column) : undefined;
+  }
 
   /** Whether the ranges kept are of this session's runs (else holeRanges() builds them anew). */
   private holeRangesFit(): boolean {

@@ -76,6 +76,12 @@ export class SplitModels {
     return this.entries.delete(splitKey(datasetDir, split));
   }
 
+  /** nDCG@10's range over the holes of a run on a split, where the split's session computed it (never computed here). */
+  ndcgRange(datasetDir: string, split: string, run: string): { lo: number; hi: number; exact: boolean; holes: number } | undefined {
+    const r = this.entries.get(splitKey(datasetDir, split))?.session.rangeIfKnown(run, 'ndcg_cut_10');
+    return r && { lo: r.lo, hi: r.hi, exact: r.exact, holes: r.holes };
+  }
+
   /** Keys of the splits built so far. */
   keys(): SplitKey[] {
     return [...this.entries.keys()];

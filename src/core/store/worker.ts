@@ -71,8 +71,11 @@ class Store {
           });
           return summary;
         });
-      case 'tree':
-        return datasetTree(this.db);
+      case 'tree': {
+        const tree = datasetTree(this.db);
+        for (const d of tree) for (const sp of d.splits) for (const r of sp.runs) r.ndcgRange = this.models.ndcgRange(d.dir, sp.split, r.path);
+        return tree;
+      }
       case 'problems':
         return storedProblems(this.db);
       case 'judge':

@@ -67,7 +67,8 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
   void client.then(
     (c) => {
       if (c.discarded) output.appendLine(`The previous database snapshot was not used (${c.discarded}); rebuilding it from the files.`);
-      context.subscriptions.push(c.onChanged(() => void refresh()));
+      // A split's figures changed (e.g. its ranges under the holes are computed): the tree's tooltips follow.
+      context.subscriptions.push(c.onChanged(() => void refresh()), c.onSplitChanged(() => void refresh()));
       return refresh().then(reindex);
     },
     (e: Error) => void vscode.window.showErrorMessage(`IR Workbench: the workspace store could not start: ${e.message}`),

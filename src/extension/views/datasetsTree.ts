@@ -89,6 +89,12 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`${baseline ? ', the baseline of this split' : ''}\n\n`);
     md.appendMarkdown(`${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${new Date(r.createdAt).toLocaleString(vscode.env.language)}\n\n`);
+    if (r.ndcgRange) {
+      const g = r.ndcgRange;
+      md.appendMarkdown(
+        `nDCG@10 over every grading of the ${count(g.holes)} holes left in the top-10 pool: [${fmt(g.lo)}, ${fmt(g.hi)}]${g.exact ? '' : ' (a sound bound, not the tightest)'}\n\n`,
+      );
+    }
     if (yours > 0) {
       md.appendMarkdown(`Original: on the split's qrels as they are. Annotated: with your ${count(yours)} judgements merged in.\n\n`);
       md.appendMarkdown('| measure | original | annotated |\n|---|---:|---:|\n');

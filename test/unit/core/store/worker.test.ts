@@ -9,6 +9,8 @@ import { scifactWorkspace } from './storeFixtures';
 const WORKER = join(__dirname, '../../../../src/core/store/worker.ts');
 const RUN = 'bm25okapi.knarfthekant.trec';
 
+const ndcgColumn = (measures: { key: string }[]) => measures.findIndex((m) => m.key === 'ndcg_cut_10');
+
 describe('store worker', () => {
   const ws = scifactWorkspace([RUN]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
@@ -116,6 +118,10 @@ describe('store worker', () => {
       await computed;
       const results = await client.request('results', { key: info.key, baseline: run });
       assert.ok(results.rows[0].intervals?.some((r) => r !== null), 'the ranges once computed');
+      // The tree's tooltip gives the same nDCG@10 range as the results table, once computed.
+      const treeRange = (await client.request('tree', {}))[0].splits[0].runs[0].ndcgRange;
+      const tableRange = results.rows[0].intervals![ndcgColumn(results.measures)]!;
+      assert.deepEqual(treeRange, { lo: tableRange.lo, hi: tableRange.hi, exact: tableRange.exact, holes: tableRange.holes });
       const ndcg = results.measures.findIndex((m) => m.key === 'ndcg_cut_10');
       assert.equal(results.rows[0].means[ndcg], tree.runs[0].means.ndcg_cut_10, 'the same figures as the tree');
       assert.equal(results.judgements, tree.judgementCount);
