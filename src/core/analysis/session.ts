@@ -114,6 +114,8 @@ export class AnalysisSession {
   private judgedDocs: IdTable | undefined;
   private readonly runs = new Map<string, RunEntry>();
   private comparisonCache: { key: string; value: Map<string, (Comparison | null)[]> } | undefined;
+  /** hasHole()'s answers by run, then by query. */
+  private readonly holeFlags = new Map<string, Map<string, boolean>>();
   /** similarity()'s answers by run pair. */
   private readonly similarities = new Map<string, ReadonlyMap<string, number>>();
   /** userPool()'s parts by (depth, runs), then by query. */
@@ -152,6 +154,7 @@ export class AnalysisSession {
     this.runs.set(key, { key, label, run, original });
     this.comparisonCache = undefined;
     this.userPools.clear();
+    this.holeFlags.clear();
     this.similarities.clear();
   }
 
@@ -165,6 +168,7 @@ export class AnalysisSession {
     if (!this.runs.delete(key)) return;
     this.comparisonCache = undefined;
     this.userPools.clear();
+    this.holeFlags.clear();
     this.similarities.clear();
   }
 
@@ -199,6 +203,7 @@ export class AnalysisSession {
     const hadQuery = before.has(queryId);
     const holeMoved = wasJudged !== this.judgedAnywhere(docId);
     for (const perQuery of this.userPools.values()) perQuery.delete(queryId);
+    for (const perQuery of this.holeFlags.values()) perQuery.delete(queryId);
     for (const r of this.runs.values()) {
       if (!r.effective) r.effective = cloneScores(this.scores(r.key, 'original'));
       const affected = new Set([queryId]);
@@ -221,6 +226,7 @@ export class AnalysisSession {
     this.effectiveQrels = this.merge();
     this.judgedDocs = undefined;
     this.userPools.clear();
+    this.holeFlags.clear();
     for (const r of this.runs.values()) r.effective = undefined;
     this.version++;
     return true;
@@ -357,8 +363,6 @@ export class AnalysisSession {
       order.push(i);
     }
     order.sort((x, y) => deltas[y] - deltas[x] || (sa.queries[x] < sa.queries[y] ? -1 : 1));
-    const ra = this.entry(aKey).run;
-    const rb = this.entry(bKey).run;
     const queries = order.map((i) => sa.queries[i]);
     return {
       dataset: this.datasetName,
@@ -368,7 +372,7 @@ export class AnalysisSession {
       measure: RESULT_MEASURES[mi].label,
       queries,
       deltas: order.map((i) => deltas[i]),
-      holes: queries.map((q) => (this.hasHole(ra, q, 10) || this.hasHole(rb, q, 10) ? 1 : 0)),
+      holes: queries.map((q) => (this.hasHole(aKey, q) || this.hasHole(bKey, q) ? 1 : 0)),
       texts: queries.map((q) => this.queries.get(q)?.text ?? ''),
       meanA: sa.means[mi],
       meanB: sb.means[mi],
@@ -511,9 +515,18 @@ export class AnalysisSession {
       .map(([, docId]) => ({ queryId: qid, docId }));
   }
 
-  private hasHole(run: Run, queryId: string, depth: number): boolean {
-    return topDocs(run, queryId, depth).some((d) => this.grade(queryId, d.docId) === null);
+  /** Whether a run's top 10 for the query holds a document not judged for it; kept per query (a judgement changes only its query's). */
+  private hasHole(key: string, queryId: string): boolean {
+    let perQuery = this.holeFlags.get(key);
+    if (!perQuery) this.holeFlags.set(key, (perQuery = new Map()));
+    let flag = perQuery.get(queryId);
+    if (flag === undefined) {
+      flag = topDocs(this.entry(key).run, queryId, 10).some((d) => this.grade(queryId, d.docId) === null);
+      perQuery.set(queryId, flag);
+    }
+    return flag;
   }
+
 
   private ref(key: string): RunRef {
     const { label } = this.entry(key);

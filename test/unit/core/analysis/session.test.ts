@@ -147,11 +147,15 @@ describe('analysis session on SciFact', () => {
       [shared.queryId, shared.docId, -1],
     ];
     s.userPool([BM25, DENSE, TFIDF], 10); // kept between judgements from here on
+    s.diff(BM25, DENSE, { pending: true });
     for (const [q, d, g] of steps) {
       s.judge(q, d, g);
       const recomputed = s.pool([BM25, DENSE, TFIDF], 10, s.userJudged());
       assert.deepEqual(s.userPool([BM25, DENSE, TFIDF], 10), recomputed, 'the kept pool is the pool recomputed');
       assert.equal(s.userPoolUnjudged([BM25, DENSE, TFIDF], 10), recomputed.filter((p) => s.grade(p.queryId, p.docId) === null).length);
+      const diff = s.diff(BM25, DENSE, { pending: true });
+      const hole = (k: string, q: string) => topDocs(s.run(k), q, 10).some((x) => s.grade(q, x.docId) === null);
+      assert.deepEqual(diff.holes, diff.queries.map((q) => (hole(BM25, q) || hole(DENSE, q) ? 1 : 0)), 'the kept hole marks are the marks recomputed');
       for (const k of [BM25, DENSE, TFIDF]) {
         const inPlace = s.scores(k, 'effective');
         const full = scoreRun(s.qrels, s.run(k), { complete: true, relevanceLevel: 1, measures: s.measures });
