@@ -77,7 +77,7 @@ async function benchDiff(): Promise<void> {
   const opened: number[] = [];
   const datasetIndex: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const client = await StoreClient.start(WORKER, { snapshotDelayMs: 60_000 });
+    const client = await StoreClient.start(WORKER, { snapshotDelayMs: 60_000, runParser: join(REPO, 'dist', 'run-parser.js') });
     try {
       let t = performance.now();
       await client.request('index', { roots: [DIR], runsFolder: '.none', ...SETTINGS });
@@ -135,7 +135,7 @@ async function benchJudge(name: string, source: string, runs: string[], goalMs: 
   mkdirSync(join(ds, 'runs'), { recursive: true });
   for (const f of ['corpus.jsonl', 'queries.jsonl', 'qrels/test.tsv']) copyFileSync(join(source, f), join(ds, f));
   for (const r of runs) copyFileSync(r, join(ds, 'runs', r.split('/').pop()!));
-  const client = await StoreClient.start(WORKER, { snapshotDelayMs: 60_000 });
+  const client = await StoreClient.start(WORKER, { snapshotDelayMs: 60_000, runParser: join(REPO, 'dist', 'run-parser.js') });
   try {
     await client.request('index', { roots: [tmp], runsFolder: 'runs', ...SETTINGS });
     const split = await client.request('openSplit', { datasetDir: ds, split: 'test', extraRuns: [] });

@@ -6,11 +6,15 @@ import { indexRun } from './indexRuns';
 import { evaluationOf, type EvaluationSettings } from './metrics';
 import type { IndexSummary } from './model';
 import type { Problem } from './problems';
+import { runCache } from './runCache';
+import { changedRunFiles, parseRunsInParallel } from './runParser';
 import { SplitModels, splitKey } from './splits';
 import { rows, scalar } from './sql';
 
 export interface IndexOptions extends EvaluationSettings {
   runsFolder: string;
+  /** The run parser's worker entry (dist/run-parser.js): new run files are then parsed two at a time. */
+  runParser?: string;
   /** The engine's splits: they score the runs (one evaluation for the tree and the views); a fresh set by default. */
   models?: SplitModels;
   signal?: AbortSignal;
@@ -72,6 +76,11 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
   }
   const changedRuns = new Set<number>();
   let runCount = 0;
+  const toParse = options.runParser ? changedRunFiles(db, found.runs.map((r) => r.path)) : [];
+  if (toParse.length >= 2) {
+    ctx.progress(`Reading ${toParse.length} run files`);
+    await parseRunsInParallel(toParse, options.runParser!, runCache);
+  }
   for (const r of found.runs) {
     options.signal?.throwIfAborted();
     const run = await indexRun(db, r, datasetIds, ctx);

@@ -119,4 +119,6 @@ export interface WorkerConfig {
   dbPath?: string;
   /** Debounce of snapshot saves, in ms. */
   snapshotDelayMs: number;
+  /** dist/run-parser.js: new run files are parsed in worker threads of it, two at a time. */
+  runParser?: string;
 }

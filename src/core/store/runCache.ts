@@ -29,6 +29,21 @@ export class RunCache {
     }
     return run;
   }
+
+  /** Whether a parse of `path` is kept (whatever its stamp). */
+  has(path: string): boolean {
+    return this.runs.has(path);
+  }
+
+  /** Keeps a run parsed elsewhere (a worker thread), as read when its file had `stamp` (size:mtime). */
+  put(path: string, stamp: string, run: Run): void {
+    this.runs.delete(path);
+    this.runs.set(path, { stamp, run });
+    for (const oldest of this.runs.keys()) {
+      if (this.runs.size <= this.maxRuns) break;
+      this.runs.delete(oldest);
+    }
+  }
 }
 
 /** The worker's one cache (the worker holds one database, so one set of runs). */

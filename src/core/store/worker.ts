@@ -60,6 +60,7 @@ class Store {
           const summary = await indexWorkspace(this.db, m.args.roots, {
             ...m.args,
             models: this.models,
+            runParser: config.runParser,
             onProgress: (message, fraction) => send({ kind: 'progress', id: m.id, message, fraction }),
           });
           this.snapshot.changed();

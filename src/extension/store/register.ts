@@ -24,7 +24,11 @@ const SNAPSHOT_DELAY_MS = 5000;
  */
 export function registerStore(context: vscode.ExtensionContext): StoreHandle {
   const dbPath = context.storageUri ? join(context.storageUri.fsPath, 'store.sqlite') : undefined;
-  const client = StoreClient.start(join(context.extensionPath, 'dist', 'store-worker.js'), { dbPath, snapshotDelayMs: SNAPSHOT_DELAY_MS });
+  const client = StoreClient.start(join(context.extensionPath, 'dist', 'store-worker.js'), {
+    dbPath,
+    snapshotDelayMs: SNAPSHOT_DELAY_MS,
+    runParser: join(context.extensionPath, 'dist', 'run-parser.js'),
+  });
   const tree = new DatasetsTreeProvider((datasetDir, split) => context.workspaceState.get<string>(baselineKey(datasetDir, split)));
   const diagnostics = vscode.languages.createDiagnosticCollection('irWorkbench');
   const output = vscode.window.createOutputChannel('IR Workbench Store');

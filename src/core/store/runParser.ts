@@ -1,0 +1,90 @@
+import { statSync } from 'node:fs';
+import { resolve as absolute } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { Database } from 'sql.js';
+import { DocArena, type ArenaParts } from '../formats/docArena';
+import { readRun, Run } from '../formats/run';
+import type { RunCache } from './runCache';
+
+/**
+ * Parsing new run files on both cores: the engine reads the runs an index pass will need in worker threads of
+ * this module (dist/run-parser.js), two at a time, and keeps them in its run cache, so a first diff of two new
+ * 1 M-line runs does not parse them one after the other. A run that fails to parse here is left to the index
+ * pass, which reads it again and reports the problem with its file and line.
+ */
+interface Parsed {
+  tag: string;
+  qids: string[];
+  offsets: Int32Array;
+  docIds: Int32Array;
+  scores: Float64Array;
+  docs: ArenaParts;
+  stamp: string;
+}
+
+function stampOf(path: string): string {
+  const st = statSync(path);
+  return `${st.size}:${st.mtimeMs}`;
+}
+
+/** Run files whose size or mtime differ from what the index recorded: the ones the pass will parse. */
+export function changedRunFiles(db: Database, paths: readonly string[]): string[] {
+  return paths.filter((p) => {
+    try {
+      const st = statSync(p);
+      const row = db.exec('SELECT size, mtime_ms FROM files WHERE path = ?', [p])[0]?.values[0];
+      return !row || row[0] !== st.size || row[1] !== st.mtimeMs;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Parses `paths` in worker threads of `entry`, `concurrency` at a time, into `cache`. Never throws. */
+export async function parseRunsInParallel(paths: readonly string[], entry: string, cache: RunCache, concurrency = 2): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, paths.length) }, async () => {
+      while (next < paths.length) {
+        const path = paths[next++];
+        const parsed = await inWorker(entry, path);
+        if (parsed) cache.put(path, parsed.stamp, new Run(parsed.tag, parsed.qids, parsed.offsets, parsed.docIds, parsed.scores, DocArena.fromParts(parsed.docs)));
+      }
+    }),
+  );
+}
+
+function inWorker(entry: string, path: string): Promise<Parsed | undefined> {
+  return new Promise((resolve) => {
+    const w = entry.endsWith('.ts')
+      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { eval: true, workerData: { path } })
+      : new Worker(absolute(entry), { workerData: { path }, execArgv: [] });
+    let settled = false;
+    const done = (p: Parsed | undefined) => {
+      if (settled) return;
+      settled = true;
+      resolve(p);
+      void w.terminate();
+    };
+    w.once('message', (m: Parsed | null) => done(m ?? undefined));
+    w.once('error', () => done(undefined));
+    w.once('exit', () => done(undefined));
+  });
+}
+
+// The worker's side: parse, then hand the arrays over (transferred, not copied).
+if (!isMainThread && (workerData as { path?: unknown } | undefined)?.path !== undefined && parentPort) {
+  const { path } = workerData as { path: string };
+  try {
+    const stamp = stampOf(path);
+    const run = readRun(path);
+    // The arena's bytes may live in Node's shared Buffer pool, which cannot be transferred: copy them out.
+    const arena = (run.docs as DocArena).toParts();
+    const docs = { ...arena, bytes: new Uint8Array(arena.bytes.subarray(0, arena.used)) };
+    const parsed: Parsed = { tag: run.tag, qids: [...run.qids], offsets: run.offsets, docIds: run.docIds, scores: run.scores, docs, stamp };
+    const buffers = [parsed.offsets, parsed.docIds, parsed.scores, docs.bytes, docs.starts, docs.hashes].map((a) => a.buffer as ArrayBuffer);
+    parentPort.postMessage(parsed, [...new Set(buffers)]);
+  } catch {
+    parentPort.postMessage(null);
+  }
+}

@@ -1,0 +1,36 @@
+// New run files parsed in worker threads, two at a time, land in the engine's run cache exactly as the engine
+// would have read them itself; a file that does not parse is left to the index pass (which reports it).
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { readRun } from '../../../../src/core/formats/run';
+import { RunCache } from '../../../../src/core/store/runCache';
+import { parseRunsInParallel } from '../../../../src/core/store/runParser';
+import { SHARED } from '../../support/paths';
+
+const ENTRY = join(__dirname, '../../../../src/core/store/runParser.ts');
+
+test('runs parsed in worker threads are the runs readRun gives, and are cache hits', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'irw-parser-'));
+  const files = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => {
+    copyFileSync(join(SHARED, 'runs/scifact', f), join(dir, f));
+    return join(dir, f);
+  });
+  const bad = join(dir, 'bad.trec');
+  writeFileSync(bad, '1 Q0 d1 1 not-a-score t\n');
+  const cache = new RunCache();
+  await parseRunsInParallel([...files, bad], ENTRY, cache);
+  assert.deepEqual([...files, bad].map((f) => cache.has(f)), [true, true, true, false], 'parsed in the workers, the bad one left out');
+  for (const f of files) {
+    const hit = cache.get(f); // a hit: no parse here (the stamp matches)
+    const direct = readRun(f);
+    assert.equal(hit.tag, direct.tag);
+    assert.deepEqual(hit.qids, direct.qids);
+    assert.deepEqual([...hit.offsets], [...direct.offsets]);
+    assert.deepEqual([...hit.scores], [...direct.scores]);
+    for (const q of direct.qids.slice(0, 20)) assert.deepEqual(hit.ranking(q), direct.ranking(q));
+  }
+  assert.throws(() => cache.get(bad), /not-a-score|score/, 'the bad file is parsed (and refused) by the caller, with its line');
+});
