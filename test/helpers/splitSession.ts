@@ -36,3 +36,11 @@ export async function addRunFiles(session: AnalysisSession, files: readonly stri
   for (const f of files) o.models.addExtraRun(o.datasetDir, o.split, f);
   return o.models.skipped(o.datasetDir, o.split).filter((s) => files.includes(s.file));
 }
+
+/** loadSession() with run files added (those left out throw: a test's runs are meant to be usable). */
+export async function sessionWithRuns(datasetDir: string, split: string, runs: readonly string[]): Promise<AnalysisSession> {
+  const session = await loadSession({ datasetDir, split });
+  const skipped = await addRunFiles(session, runs);
+  if (skipped.length) throw new Error(skipped.map((x) => `${x.file}: ${x.reason}`).join('\n'));
+  return session;
+}

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { addRunFiles, loadSession } from '../helpers/splitSession';
+import { sessionWithRuns } from '../helpers/splitSession';
 import type { AnalysisSession } from '../../src/core/analysis/session';
 import type { DiffModel, QueryDetail } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned, until } from './harness';
@@ -19,8 +19,7 @@ let model: DiffModel;
 
 before(async () => {
   browser = await launch();
-  session = await loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
-  await addRunFiles(session, [A, B]);
+  session = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', [A, B]);
   model = session.diff(A, B);
 });
 after(() => browser?.close());

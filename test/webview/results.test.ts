@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { addRunFiles, loadSession } from '../helpers/splitSession';
+import { sessionWithRuns } from '../helpers/splitSession';
 import type { ResultsModel } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned } from './harness';
 import { SHARED } from '../unit/support/paths';
@@ -16,8 +16,7 @@ let model: ResultsModel;
 
 before(async () => {
   browser = await launch();
-  const s = await loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
-  await addRunFiles(s, ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f)));
+  const s = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f)));
   model = s.results(join(RUNS, 'bm25okapi.knarfthekant.trec'), { skipped: [{ file: 'x.trec', reason: 'bad' }], untrusted: false });
 });
 after(() => browser?.close());

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { addRunFiles, loadSession } from '../helpers/splitSession';
+import { sessionWithRuns } from '../helpers/splitSession';
 import type { ResultsModel } from '../../src/protocol/webview';
 import { launch, openView, until } from './harness';
 import { SHARED } from '../unit/support/paths';
@@ -17,8 +17,7 @@ let model: ResultsModel;
 
 before(async () => {
   browser = await launch();
-  const s = await loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
-  await addRunFiles(s, [BM25, ...['minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f))]);
+  const s = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', [BM25, ...['minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f))]);
   model = s.results(BM25, { skipped: [], untrusted: false });
 });
 after(() => browser?.close());

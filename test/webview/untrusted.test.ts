@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { addRunFiles, loadSession } from '../helpers/splitSession';
+import { sessionWithRuns } from '../helpers/splitSession';
 import type { AnalysisSession } from '../../src/core/analysis/session';
 import type { AnnotationState, DiffModel, QueryDetail, ResultsModel, ViewEvents } from '../../src/protocol/webview';
 import { launch, openView } from './harness';
@@ -20,8 +20,7 @@ let session: AnalysisSession;
 
 before(async () => {
   browser = await launch();
-  session = await loadSession({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
-  await addRunFiles(session, RUNS);
+  session = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', RUNS);
 });
 after(() => browser?.close());
 
