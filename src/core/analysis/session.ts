@@ -571,7 +571,7 @@ export class AnalysisSession {
       if (at === undefined) return false;
       cols.forEach((c, ci) => (into.columns[ci][at] = c[qi]));
     }
-    into.means = meansOf(into.columns, res.columns, this.effectiveQrels, this.complete, into.queries.length);
+    into.means = meansOf(into.columns, into.names, res.columns, this.effectiveQrels, this.complete, into.queries.length);
     return true;
   }
 
@@ -826,7 +826,7 @@ export function scoreRun(
   const main = evaluate(qrels, run, { complete: opts.complete, relevanceLevel: opts.relevanceLevel, measures: opts.measures ?? TREC_MEASURES, judgedDocs: opts.judgedDocs });
   const columns = columnsOf(main);
   const names = columnNames(main);
-  return { queries: main.queries, names, columns, means: meansOf(columns, main.columns, qrels, opts.complete, main.queries.length) };
+  return { queries: main.queries, names, columns, means: meansOf(columns, names, main.columns, qrels, opts.complete, main.queries.length) };
 }
 
 const VIEW_COLUMNS = [...RESULT_MEASURES.map((m) => m.key), ...EXTRA_COLUMNS];
@@ -849,8 +849,7 @@ function columnsOf(res: EvalResult): Float64Array[] {
 }
 
 /** Each column's summary as trec_eval aggregates it (the views' derived MRR@10 is a mean). */
-function meansOf(columns: Float64Array[], evaluated: Column[], qrels: Qrels, complete: boolean, numQ: number): number[] {
-  const names = [...VIEW_COLUMNS, ...evaluated.map((c) => c.name).filter((n) => !VIEW_COLUMNS.includes(n))];
+function meansOf(columns: Float64Array[], names: readonly string[], evaluated: Column[], qrels: Qrels, complete: boolean, numQ: number): number[] {
   return columns.map((col, i) => {
     let sum = 0;
     for (const v of col) sum += v;

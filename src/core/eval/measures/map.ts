@@ -3,8 +3,8 @@ import type { MeasureContext, QueryRels } from '../relevance';
 /** trec_eval's MIN_GEO_MEAN: the floor for gm_map, so a zero AP does not zero the geometric mean. */
 export const MIN_GEO_MEAN = 0.00001;
 
-/** Average precision: precision at each relevant retrieved document, summed, over all relevant documents. */
-export function averagePrecision(q: QueryRels, ctx: MeasureContext): number {
+/** Precision at each relevant retrieved document, summed: average precision before dividing by R (yaap uses it too). */
+export function precisionSum(q: QueryRels, ctx: MeasureContext): number {
   let relSoFar = 0;
   let sum = 0;
   for (let i = 0; i < q.numRet; i++) {
@@ -13,6 +13,12 @@ export function averagePrecision(q: QueryRels, ctx: MeasureContext): number {
       sum += relSoFar / (i + 1);
     }
   }
+  return sum;
+}
+
+/** Average precision: precision at each relevant retrieved document, summed, over all relevant documents. */
+export function averagePrecision(q: QueryRels, ctx: MeasureContext): number {
+  const sum = precisionSum(q, ctx);
   return q.numRel ? sum / q.numRel : 0;
 }
 

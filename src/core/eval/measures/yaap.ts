@@ -1,4 +1,5 @@
 import { exactLog } from '../exactLog';
+import { precisionSum } from './map';
 import type { MeasureContext, QueryRels } from '../relevance';
 
 /**
@@ -7,13 +8,6 @@ import type { MeasureContext, QueryRels } from '../relevance';
  * log((1 + s) / (1 + R - s)). Monotonic with AP on one query but finite at AP 0 and 1, so it averages better.
  */
 export function yaap(q: QueryRels, ctx: MeasureContext): number {
-  let relSoFar = 0;
-  let sum = 0;
-  for (let i = 0; i < q.numRet; i++) {
-    if (q.rels[i] >= ctx.relevanceLevel) {
-      relSoFar++;
-      sum += relSoFar / (i + 1);
-    }
-  }
+  const sum = precisionSum(q, ctx);
   return exactLog((1 + sum) / (1 + q.numRel - sum));
 }
