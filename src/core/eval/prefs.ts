@@ -31,22 +31,7 @@ export class PrefsQrels {
 
 /** Reads qrels as preferences ("qid jg docid grade"; the grade may be fractional, as atof reads it). */
 export function readQrelsPrefs(path: string): PrefsQrels {
-  const byQuery = new Map<string, PrefJudgement[]>();
-  const f: number[] = [];
-  forEachLineSync(path, (buf, start, end, lineNo) => {
-    const n = splitFields(buf, start, end, f);
-    if (n === 0 || buf[f[0]] === 35 /* # */) return;
-    const bad = (message: string) =>
-      new InputError({ code: n === 4 ? 'not-a-number' : 'malformed', message, file: path, line: lineNo, text: quotable(buf, start, end), hint: 'A qrels_prefs line is "qid judgment-group docid grade".' });
-    if (n !== 4) throw bad(`expected 4 columns (qid judgment-group docid grade), found ${n}`);
-    const t = buf.toString('latin1', f[6], f[7]);
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) throw bad(`grade '${t}' is not a number`);
-    const qid = decodeId(buf, f[0], f[1]);
-    let list = byQuery.get(qid);
-    if (!list) byQuery.set(qid, (list = []));
-    list.push({ jg: decodeId(buf, f[2], f[3]), jsg: '0', docno: decodeId(buf, f[4], f[5]), relLevel: Math.fround(Number(t)) });
-  });
-  return new PrefsQrels(byQuery);
+  return readPrefLines(path, ['qid', 'judgment-group', 'docid', 'grade'], 'qrels_prefs', (id) => ({ jg: id(1), jsg: '0', docno: id(2) }));
 }
 
 /**
@@ -55,20 +40,35 @@ export function readQrelsPrefs(path: string): PrefsQrels {
  * preferences transitively.
  */
 export function readPrefs(path: string): PrefsQrels {
+  return readPrefLines(path, ['qid', 'judgment-group', 'sub-group', 'docid', 'rel_level'], 'prefs', (id) => ({ jg: id(1), jsg: id(2), docno: id(3) }));
+}
+
+/**
+ * The two preference formats' one reader: `columns` names them (the first is the query id, the last the
+ * level, a number as atof reads it, kept as a C float); `ids` picks the other fields by column index.
+ */
+function readPrefLines(
+  path: string,
+  columns: readonly string[],
+  format: string,
+  ids: (id: (column: number) => string) => Omit<PrefJudgement, 'relLevel'>,
+): PrefsQrels {
   const byQuery = new Map<string, PrefJudgement[]>();
   const f: number[] = [];
+  const n0 = columns.length;
+  const level = columns[n0 - 1];
   forEachLineSync(path, (buf, start, end, lineNo) => {
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;
     const bad = (message: string) =>
-      new InputError({ code: n === 5 ? 'not-a-number' : 'malformed', message, file: path, line: lineNo, text: quotable(buf, start, end), hint: 'A prefs line is "qid judgment-group sub-group docid rel_level".' });
-    if (n !== 5) throw bad(`expected 5 columns (qid judgment-group sub-group docid rel_level), found ${n}`);
-    const t = buf.toString('latin1', f[8], f[9]);
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) throw bad(`rel_level '${t}' is not a number`);
+      new InputError({ code: n === n0 ? 'not-a-number' : 'malformed', message, file: path, line: lineNo, text: quotable(buf, start, end), hint: `A ${format} line is "${columns.join(' ')}".` });
+    if (n !== n0) throw bad(`expected ${n0} columns (${columns.join(' ')}), found ${n}`);
+    const t = buf.toString('latin1', f[2 * n0 - 2], f[2 * n0 - 1]);
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) throw bad(`${level} '${t}' is not a number`);
     const qid = decodeId(buf, f[0], f[1]);
     let list = byQuery.get(qid);
     if (!list) byQuery.set(qid, (list = []));
-    list.push({ jg: decodeId(buf, f[2], f[3]), jsg: decodeId(buf, f[4], f[5]), docno: decodeId(buf, f[6], f[7]), relLevel: Math.fround(Number(t)) });
+    list.push({ ...ids((c) => decodeId(buf, f[2 * c], f[2 * c + 1])), relLevel: Math.fround(Number(t)) });
   });
   return new PrefsQrels(byQuery);
 }
