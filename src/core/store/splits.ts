@@ -39,6 +39,11 @@ class IndexedCorpus implements DocumentSource {
   }
 }
 
+/** Names a split's runs by the one rule the tree uses (runLabels), after runs came or went. */
+function relabel(session: AnalysisSession): void {
+  session.relabel(runLabels(session.runRefs().map((r) => r.key)));
+}
+
 interface Entry {
   datasetId: number;
   session: AnalysisSession;
@@ -107,7 +112,7 @@ export class SplitModels {
       }
       if (session.hasRun(path)) this.storeMeans(id, split, session, path);
     }
-    session.relabel(runLabels(session.runRefs().map((r) => r.key)));
+    relabel(session);
   }
 
   /**
@@ -123,7 +128,7 @@ export class SplitModels {
       for (const { key: run } of entry.session.runRefs()) {
         if (!indexed.has(run) && !(entry.extras.has(run) && existsSync(run))) entry.session.removeRun(run);
       }
-      entry.session.relabel(runLabels(entry.session.runRefs().map((r) => r.key)));
+      relabel(entry.session);
     }
   }
 
@@ -138,7 +143,7 @@ export class SplitModels {
     } catch (e) {
       entry.skipped.set(path, isInputError(e) ? e.format() : (e as Error).message);
     }
-    entry.session.relabel(runLabels(entry.session.runRefs().map((r) => r.key)));
+    relabel(entry.session);
     return entry.session.hasRun(path);
   }
 
@@ -235,7 +240,7 @@ export class SplitModels {
         entry.skipped.set(path, isInputError(e) ? e.format() : (e as Error).message);
       }
     }
-    session.relabel(runLabels(session.runRefs().map((r) => r.key)));
+    relabel(session);
     return entry;
   }
 }
