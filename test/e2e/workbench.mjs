@@ -54,9 +54,13 @@ export class Workbench {
    */
   async pick(title, label) {
     await this.quickInput.filter({ hasText: title }).waitFor({ state: 'visible', timeout: STEP_MS });
-    await this.quickInputBox.fill(label);
+    // The quick pick may still be setting its items and value when it shows (slow under load): type the filter
+    // again until it holds and the row shows.
     const row = this.quickRow(label);
-    await row.waitFor({ timeout: STEP_MS });
+    await this.waitFor(`${label} shown in ${title}`, async () => {
+      if ((await this.quickInputBox.inputValue()) !== label) await this.quickInputBox.fill(label);
+      return row.isVisible();
+    });
     await this.shot(`pick ${label}`);
     await row.click();
     await this.quickInput.filter({ hasText: title }).waitFor({ state: 'hidden', timeout: STEP_MS });

@@ -40,6 +40,9 @@ suite('Datasets view: MS MARCO/TREC-style folders', () => {
   });
 
   test('a judgement added to a TREC qrels file in qrels/ is indexed (its own watcher)', async () => {
+    // The folder is new: its own watcher starts once the tree shows it (some watchers, code-server's here, do not
+    // watch inside a folder created after they started); give it time to subscribe.
+    await new Promise((r) => setTimeout(r, 2000));
     appendFileSync(join(dir, 'qrels', 'extra.txt'), '300 0 0 1\n');
     const count = () => api.datasets().find((d) => d.dir === dir)?.splits.find((s) => s.split === 'extra')?.qrelsCount;
     await waitFor('the new judgement in the tree', () => count() === 2, 30_000);

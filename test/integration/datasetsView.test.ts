@@ -102,6 +102,31 @@ suite('Datasets view', () => {
     assert.equal(options.selection.start.line, 1);
   });
 
+  test('an update re-renders only the rows that changed, each the same object; a new run refreshes its split', () => {
+    const tree = new DatasetsTreeProvider();
+    const events: (string | string[])[] = [];
+    tree.onDidChangeTreeData((e) => events.push(e === undefined ? 'root' : (Array.isArray(e) ? e : [e]).map((x) => x.kind)));
+    const data = (means: number, runs: string[]) => {
+      const r = row(runs[0], runs.slice(1));
+      r.split.runs[0].means = { ndcg_cut_10: means };
+      return [r.dataset];
+    };
+    tree.setData(data(0.5, ['/w/a.trec', '/w/b.trec']));
+    const runsOf = () => tree.getChildren(tree.getChildren(tree.getChildren()[0])[0]);
+    const [a, b] = runsOf();
+    // The same figures again (the engine's split events repeat them): nothing to tell VS Code.
+    tree.setData(data(0.5, ['/w/a.trec', '/w/b.trec']));
+    // One run's figure moves: that row alone, the same object, showing the new figure.
+    tree.setData(data(0.25, ['/w/a.trec', '/w/b.trec']));
+    assert.equal(runsOf()[0], a);
+    assert.equal(runsOf()[1], b);
+    assert.match(String(tree.getTreeItem(a).description), /nDCG@10 0\.2500/);
+    // A run added: its split, with its rows, not the whole tree.
+    tree.setData(data(0.25, ['/w/a.trec', '/w/b.trec', '/w/c.trec']));
+    assert.deepEqual(events, ['root', ['run'], ['split']]);
+    assert.equal(runsOf().length, 3);
+  });
+
   test('run rows: the context menu is contributed for run rows and hidden from the palette', async () => {
     const pkg = manifest(await activateExtension()).contributes as unknown as {
       menus: Record<string, { command: string; when?: string }[]>;

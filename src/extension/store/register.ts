@@ -37,12 +37,26 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
 
   let problemCount = 0;
   let last: IndexSummary | undefined;
-  const refresh = async () => {
-    const c = await client;
-    tree.setData(await c.request('tree', {}));
-    const problems = await c.request('problems', {});
-    problemCount = problems.length;
-    showProblems(diagnostics, problems);
+  // Coalesced like reindex: the engine's split events come in bursts while it computes in the background.
+  let refreshing: Promise<void> | undefined;
+  let refreshAgain = false;
+  const refresh = (): Promise<void> => {
+    if (refreshing) {
+      refreshAgain = true;
+      return refreshing;
+    }
+    refreshing = (async () => {
+      do {
+        refreshAgain = false;
+        const c = await client;
+        tree.setData(await c.request('tree', {}));
+        watchDatasets(tree.data.map((d) => d.dir));
+        const problems = await c.request('problems', {});
+        problemCount = problems.length;
+        showProblems(diagnostics, problems);
+      } while (refreshAgain);
+    })().finally(() => (refreshing = undefined));
+    return refreshing;
   };
 
   let running: Promise<void> | undefined;
@@ -72,7 +86,8 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     (c) => {
       if (c.discarded) output.appendLine(`The previous database snapshot was not used (${c.discarded}); rebuilding it from the files.`);
       // A split's figures changed (e.g. its ranges under the holes are computed): the tree's tooltips follow.
-      context.subscriptions.push(c.onChanged(() => void refresh()), c.onSplitChanged(() => void refresh()));
+      const quietly = () => void refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
+      context.subscriptions.push(c.onChanged(quietly), c.onSplitChanged(quietly));
       return refresh().then(reindex);
     },
     (e: Error) => void vscode.window.showErrorMessage(`IR Workbench: the workspace store could not start: ${e.message}`),
@@ -90,7 +105,7 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     void client
       .then((c) => c.request('isCurrent', { path: uri.fsPath }))
       .then((current) => current || soon(), soon);
-  const watch = (glob: string) => {
+  const watch = (glob: vscode.GlobPattern) => {
     const w = vscode.workspace.createFileSystemWatcher(glob);
     w.onDidCreate(changed);
     w.onDidChange(changed);
@@ -98,7 +113,29 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     return w;
   };
   let runWatcher = watch(`**/${runsFolder()}/**`);
+  // Each dataset folder also has a watcher of its own: one that appeared after the workspace's watcher started may
+  // not be watched inside by it (seen with code-server's watcher: a new folder's later changes gave no event).
+  const datasetWatchers = new Map<string, vscode.Disposable>();
+  const watchDatasets = (dirs: string[]) => {
+    for (const [dir, w] of datasetWatchers) {
+      if (dirs.includes(dir)) continue;
+      w.dispose();
+      datasetWatchers.delete(dir);
+    }
+    for (const dir of dirs) {
+      if (datasetWatchers.has(dir)) continue;
+      // Every file ('**'): a narrower pattern is served by the workspace's watcher again (tried: no event). The
+      // index caches live in the extension's storage, not here.
+      datasetWatchers.set(dir, watch(new vscode.RelativePattern(vscode.Uri.file(dir), '**')));
+    }
+  };
+  context.subscriptions.push({ dispose: () => datasetWatchers.forEach((w) => w.dispose()) });
+  // A folder created with its files at once (an unzipped or copied dataset) can fill before the watcher watches
+  // it, and then no file event comes: a new folder is worth a pass of its own.
+  const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, true);
+  folders.onDidCreate((uri) => void vscode.workspace.fs.stat(uri).then((s) => s.type & vscode.FileType.Directory && soon(), () => undefined));
   context.subscriptions.push(
+    folders,
     // Every file a dataset folder's splits may use, by the resolver's own names (datasetFolder.ts).
     ...datasetWatchGlobs().map(watch),
     { dispose: () => runWatcher.dispose() },

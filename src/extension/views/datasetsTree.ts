@@ -19,7 +19,10 @@ const count = (n: number) => n.toLocaleString('en-US');
  */
 export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsElement> {
   private datasets: DatasetNode[] = [];
-  private readonly changed = new vscode.EventEmitter<DatasetsElement | undefined>();
+  /** Every row by its id, the same object across updates, with what it last showed. */
+  private readonly rows = new Map<string, { element: DatasetsElement; shown: string }>();
+  private topIds = '';
+  private readonly changed = new vscode.EventEmitter<DatasetsElement | DatasetsElement[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
   /** `baselineOf(datasetDir, split)`: the run path chosen with Set as Baseline, marked in the tree. */
@@ -27,12 +30,12 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
 
   setData(datasets: DatasetNode[]): void {
     this.datasets = datasets;
-    this.changed.fire(undefined);
+    this.update();
   }
 
-  /** Re-renders the rows (e.g. after the baseline changed). */
+  /** Re-renders the rows whose display changed (e.g. after the baseline changed). */
   refresh(): void {
-    this.changed.fire(undefined);
+    this.update();
   }
 
   get data(): readonly DatasetNode[] {
@@ -40,16 +43,53 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
   }
 
   getChildren(element?: DatasetsElement): DatasetsElement[] {
-    if (!element) return this.datasets.map((dataset) => ({ kind: 'dataset', dataset }));
-    if (element.kind === 'dataset') return element.dataset.splits.map((split) => ({ kind: 'split', dataset: element.dataset, split }));
-    if (element.kind === 'split') {
-      const { dataset, split } = element;
-      return [
-        ...split.runs.map((run): DatasetsElement => ({ kind: 'run', dataset, split, run })),
-        ...split.leftOut.map((run): DatasetsElement => ({ kind: 'leftOut', dataset, split, run })),
-      ];
-    }
-    return [];
+    return childrenOf(this.datasets, element).map((c) => this.rows.get(idOf(c))?.element ?? c);
+  }
+
+  /**
+   * Tells VS Code only which rows changed, keeping each row the same object: a whole-tree refresh (which the
+   * engine's frequent split events would cause) drops every row's handle until VS Code asks for the rows again,
+   * and an inline action clicked in that window reaches its command with no row. A row whose children changed
+   * is refreshed with its subtree; the root only when the datasets themselves changed.
+   */
+  private update(): void {
+    const before = new Set(this.rows.keys());
+    const fire: DatasetsElement[] = [];
+    const visit = (fresh: DatasetsElement, parentFired: boolean): void => {
+      const id = idOf(fresh);
+      before.delete(id);
+      const kids = childrenOf(this.datasets, fresh);
+      const shown = JSON.stringify([this.shownOf(fresh), kids.map(idOf)]);
+      const row = this.rows.get(id);
+      let fired = parentFired;
+      if (!row) {
+        this.rows.set(id, { element: fresh, shown });
+      } else {
+        Object.assign(row.element, fresh);
+        if (row.shown !== shown && !parentFired) {
+          fire.push(row.element);
+          fired = true;
+        }
+        row.shown = shown;
+      }
+      for (const k of kids) visit(k, fired);
+    };
+    const top = childrenOf(this.datasets, undefined);
+    const topIds = JSON.stringify(top.map(idOf));
+    const root = topIds !== this.topIds;
+    this.topIds = topIds;
+    for (const d of top) visit(d, root);
+    for (const gone of before) this.rows.delete(gone);
+    if (root) this.changed.fire(undefined);
+    else if (fire.length > 0) this.changed.fire(fire);
+  }
+
+  /** What a row shows apart from its children: a change of it re-renders the row. */
+  private shownOf(e: DatasetsElement): unknown {
+    if (e.kind === 'dataset') return { ...e.dataset, splits: undefined };
+    if (e.kind === 'split') return { ...e.split, runs: undefined, leftOut: undefined };
+    const siblings = e.split.runs.map((r) => r.path);
+    return [e.run, e.split.judgementCount, siblings, e.kind === 'run' && this.baselineOf(e.dataset.dir, e.split.split) === e.run.path];
   }
 
   getTreeItem(e: DatasetsElement): vscode.TreeItem {
@@ -112,6 +152,19 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     item.id = idOf(e);
     return item;
   }
+}
+
+function childrenOf(datasets: DatasetNode[], element: DatasetsElement | undefined): DatasetsElement[] {
+  if (!element) return datasets.map((dataset) => ({ kind: 'dataset', dataset }));
+  if (element.kind === 'dataset') return element.dataset.splits.map((split) => ({ kind: 'split', dataset: element.dataset, split }));
+  if (element.kind === 'split') {
+    const { dataset, split } = element;
+    return [
+      ...split.runs.map((run): DatasetsElement => ({ kind: 'run', dataset, split, run })),
+      ...split.leftOut.map((run): DatasetsElement => ({ kind: 'leftOut', dataset, split, run })),
+    ];
+  }
+  return [];
 }
 
 /** A run file left out because it is bad: shown where it would be, with why and a way to the first bad line. */

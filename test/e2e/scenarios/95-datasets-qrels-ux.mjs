@@ -70,8 +70,18 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
     return /yours: 0 \(was 1\)/.test(css) || (await mark.count()) > 0;
   }, { timeout: 30_000 });
   await shot('qrels line overridden by your judgement');
-  await wb.page.locator('.monaco-editor .view-line', { hasText: '31715818' }).first().hover();
-  await wb.waitFor('the hover with the grade and its origin', async () => (await wb.page.locator('.monaco-hover', { hasText: /yours, judged/ }).count()) > 0, { timeout: 30_000 });
+  // Hover the line again while waiting: a hover shown before the grade was indexed (or closed by a refresh) stays
+  // as it was (every 3 s: the editor shows a hover 300 ms after the mouse rests).
+  const line = wb.page.locator('.monaco-editor .view-line', { hasText: '31715818' }).first();
+  let probes = 0;
+  await wb.waitFor('the hover with the grade and its origin', async () => {
+    if ((await wb.page.locator('.monaco-hover', { hasText: /yours, judged/ }).count()) > 0) return true;
+    if (probes++ % 12 === 0) {
+      await wb.page.mouse.move(0, 0);
+      await line.hover();
+    }
+    return false;
+  }, { timeout: 30_000 });
   await shot('qrels hover yours and when');
 
   // The Judge Holes view, when it has nothing to judge, links to the commands that fill it: the link runs them.
