@@ -9,19 +9,21 @@ import { registerStore } from './store/register';
 /** What activate() returns: what the Datasets view shows, for the extension-host tests (and other extensions). */
 export interface IrWorkbenchApi {
   datasets(): readonly DatasetNode[];
+  /** The baseline an open split's views compare with (undefined when the split is not open). */
+  baselineOf(datasetDir: string, split: string): string | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): IrWorkbenchApi {
   const store = registerStore(context);
   const wb = registerAnalysis(context, store);
-  registerRunActions(context, store);
+  registerRunActions(context, store, wb);
   const output = vscode.window.createOutputChannel('IR Workbench');
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand('irWorkbench.runBeirEval', (args?: RunBeirEvalArgs) => runBeirEval(context, wb, output, args)),
     vscode.commands.registerCommand('irWorkbench.downloadDataset', (args?: DownloadDatasetArgs) => downloadDataset(args)),
   );
-  return { datasets: () => store.tree.data };
+  return { datasets: () => store.tree.data, baselineOf: (dir, split) => wb.baselineOf(dir, split) };
 }
 
 export function deactivate(): void {}

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { IrWorkbenchApi } from '../../src/extension/extension';
 import { activateExtension, datasetUri, waitFor } from './helpers';
 
 interface ResultsModelLike {
@@ -90,6 +91,20 @@ suite('Analysis panels', () => {
       assert.ok(after.rows.find((r) => r.key === onlyOne)!.means[0] < 0.01, 'the rewritten run now ranks one query');
     } finally {
       runs = await fixtureRuns();
+    }
+  });
+
+  test("the tree's Set as Baseline reaches the open Results panel at once", async () => {
+    const dir = datasetUri('scifact').fsPath;
+    const api = (await activateExtension()).exports as IrWorkbenchApi;
+    const model = await vscode.commands.executeCommand<ResultsModelLike>('irWorkbench.showResults', { dataset: dir, split: 'test' });
+    const other = model.rows.map((r) => r.key).find((k) => k !== model.baseline)!;
+    const row = { kind: 'run', dataset: { dir, name: 'scifact' }, split: { split: 'test' }, run: { path: other } };
+    try {
+      await vscode.commands.executeCommand('irWorkbench.run.setBaseline', row);
+      assert.equal(api.baselineOf(dir, 'test'), other);
+    } finally {
+      await vscode.commands.executeCommand('irWorkbench.run.setBaseline', { ...row, run: { path: model.baseline } });
     }
   });
 

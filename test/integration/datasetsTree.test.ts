@@ -1,7 +1,7 @@
 // The Datasets view on a workspace holding an MS MARCO-style folder (collection.tsv, queries.<split>.tsv,
 // qrels.<split>.tsv): the store discovers it as `irw run --dataset` reads it, with its splits.
 import * as assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { IrWorkbenchApi } from '../../src/extension/extension';
@@ -41,11 +41,14 @@ suite('Datasets view: MS MARCO/TREC-style folders', () => {
 
   test('a judgement added to a TREC qrels file in qrels/ is indexed (its own watcher)', async () => {
     // The folder is new: its own watcher starts once the tree shows it (some watchers, code-server's here, do not
-    // watch inside a folder created after they started); give it time to subscribe.
-    await new Promise((r) => setTimeout(r, 2000));
-    appendFileSync(join(dir, 'qrels', 'extra.txt'), '300 0 0 1\n');
+    // watch inside a folder created after they started), so a change made before it subscribed goes unseen:
+    // write the same content again every 3 s until one is seen.
     const count = () => api.datasets().find((d) => d.dir === dir)?.splits.find((s) => s.split === 'extra')?.qrelsCount;
-    await waitFor('the new judgement in the tree', () => count() === 2, 30_000);
+    let writes = 0;
+    await waitFor('the new judgement in the tree', () => {
+      if (writes++ % 60 === 0) writeFileSync(join(dir, 'qrels', 'extra.txt'), '300 0 3 1\n300 0 0 1\n');
+      return count() === 2;
+    }, 30_000);
   });
 
   test('Run BEIR Eval offers it too (the workspace search looks for every corpus file name)', async () => {

@@ -20,7 +20,7 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
     {
       setBaseline: async ({ key }) => {
         if (!split.runs.some((r) => r.key === key)) throw new Error(`no run ${key} in this panel`);
-        await wb.setBaseline(split, key);
+        await wb.setBaseline(split.datasetDir, split.split, key);
         return null;
       },
       export: async ({ format }) => ({ path: await wb.exportResults(split, format) }),

@@ -74,12 +74,22 @@ export class AnalysisWorkbench implements vscode.Disposable {
     return this.splits.get(`${datasetDir}\t${split}`);
   }
 
-  /** Makes `run` the split's baseline everywhere (the Results panel, the tree's mark), for this workspace. */
-  async setBaseline(split: OpenSplit, run: string): Promise<void> {
-    split.baseline = run;
-    await this.context.workspaceState.update(baselineKey(split.datasetDir, split.split), run);
+  /**
+   * Makes `run` the split's baseline everywhere, for this workspace: the tree's mark and, when the split is open,
+   * its views at once (from the Results panel or the tree's Set as Baseline alike).
+   */
+  async setBaseline(datasetDir: string, split: string, run: string): Promise<void> {
+    await this.context.workspaceState.update(baselineKey(datasetDir, split), run);
     this.store?.tree.refresh();
-    for (const v of split.views) v.refresh();
+    const open = this.splitOf(datasetDir, split);
+    if (!open || !open.runs.some((r) => r.key === run)) return;
+    open.baseline = run;
+    for (const v of open.views) v.refresh();
+  }
+
+  /** The baseline the open split's views compare with (undefined when the split is not open). */
+  baselineOf(datasetDir: string, split: string): string | undefined {
+    return this.splitOf(datasetDir, split)?.baseline;
   }
 
   /** Records a judgement durably (the engine appends and fsyncs); the engine's one update then refreshes every view. */

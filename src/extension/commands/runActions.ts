@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { runLabels } from '../../core/store/discovery';
 import type { StoreHandle } from '../store/register';
-import type { DatasetsElement, DatasetsTreeProvider } from '../views/datasetsTree';
+import type { DatasetsElement } from '../views/datasetsTree';
 
 /** A run row of the Datasets tree (a good run, or one left out because its file is bad). */
 export type RunRow = DatasetsElement & { kind: 'run' | 'leftOut' };
@@ -31,9 +31,14 @@ export async function diffWith(e: RunRow): Promise<void> {
   await vscode.commands.executeCommand('irWorkbench.showRunDiff', { dataset: e.dataset.dir, split: e.split.split, a: e.run.path, b: pick.path });
 }
 
-export async function setBaseline(state: vscode.Memento, e: RunRow, tree?: DatasetsTreeProvider): Promise<void> {
-  await state.update(baselineKey(e.dataset.dir, e.split.split), e.run.path);
-  tree?.refresh();
+/** Who keeps the baselines (the analysis workbench: the workspace state, the tree's mark, the open views). */
+export interface Baselines {
+  setBaseline(datasetDir: string, split: string, run: string): Promise<void>;
+}
+
+/** Set as Baseline: the run becomes the split's baseline at once in the tree and every open view of the split. */
+export async function setBaseline(baselines: Baselines, e: RunRow): Promise<void> {
+  await baselines.setBaseline(e.dataset.dir, e.split.split, e.run.path);
   void vscode.window.showInformationMessage(`IR Workbench: ${basename(e.run.path)} is the baseline of ${e.dataset.name} (${e.split.split}).`);
 }
 
@@ -83,10 +88,10 @@ export async function deleteRun(e: RunRow): Promise<boolean> {
 }
 
 /** The context menu of run rows in the Datasets tree (package.json: menus view/item/context, viewItem irw.run / irw.leftOutRun). */
-export function registerRunActions(context: vscode.ExtensionContext, store: StoreHandle): void {
+export function registerRunActions(context: vscode.ExtensionContext, store: StoreHandle, baselines: Baselines): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('irWorkbench.run.diffWith', (e: RunRow) => diffWith(e)),
-    vscode.commands.registerCommand('irWorkbench.run.setBaseline', (e: RunRow) => setBaseline(context.workspaceState, e, store.tree)),
+    vscode.commands.registerCommand('irWorkbench.run.setBaseline', (e: RunRow) => setBaseline(baselines, e)),
     vscode.commands.registerCommand('irWorkbench.run.reveal', (e: RunRow) => revealRun(e)),
     vscode.commands.registerCommand('irWorkbench.run.copyPath', (e: RunRow) => copyPath(e)),
     vscode.commands.registerCommand('irWorkbench.run.delete', async (e: RunRow) => {
