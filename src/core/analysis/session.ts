@@ -1,4 +1,4 @@
-import { evaluate, summaryOf, type Column, type EvalResult } from '../eval';
+import { evaluate } from '../eval';
 import { judgedDocsTable } from '../eval/judgementTable';
 import { runSimilaritySteps } from '../eval/similarity';
 import { encodeId, type IdTable } from '../formats/idTable';
@@ -12,7 +12,6 @@ import type {
   HoleRow,
   JudgingMeter,
   LengthSummary,
-  MeasureColumn,
   Move,
   QueryDetail,
   RankedDoc,
@@ -23,6 +22,7 @@ import type {
 } from '../../protocol/webview';
 import { HoleRanges, ImpactJudging, RANGED } from './trust';
 import { snippet } from './text';
+import { columnsOf, EXTRA_COLUMNS, meansOf, RESULT_MEASURES, scoreRun, sessionMeasures, type Scores } from './scores';
 
 /** Where the views read documents: by offset from the corpus file (the store's index, or a CorpusIndex). */
 export interface DocumentSource {
@@ -32,23 +32,6 @@ export interface DocumentSource {
   words(docId: string): number;
 }
 
-/**
- * The measures of the results table. MRR@10 is recip_rank evaluated on each query's top 10 only (trec_eval
- * -M 10 -m recip_rank), as MS MARCO and BEIR report MRR@10; trec_eval's plain recip_rank looks at the whole
- * ranking.
- */
-export const RESULT_MEASURES: readonly MeasureColumn[] = [
-  { key: 'ndcg_cut_10', label: 'nDCG@10', tested: true },
-  { key: 'recall_100', label: 'R@100', tested: true },
-  { key: 'map', label: 'MAP', tested: true },
-  { key: 'recip_rank_10', label: 'MRR@10', tested: true },
-  { key: 'P_10', label: 'P@10', tested: true },
-  { key: 'judged_10', label: 'Judged@10', tested: false },
-  { key: 'hole_10', label: 'Hole@10', tested: false, lowerIsBetter: true },
-];
-const TREC_MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'recip_rank', 'P.10', 'judged.10', 'hole.10', 'unj.10'];
-/** Scores hold the RESULT_MEASURES columns, then these (for the holes view), then the settings' measures. */
-const EXTRA_COLUMNS = ['unj_10'];
 /** hole.k looks this deep: a judgement can move the hole figures of other queries ranking the document this high. */
 const HOLE_DEPTH = 10;
 
@@ -56,16 +39,6 @@ export const SIGNIFICANCE = { alpha: 0.05, trials: 10_000, seed: 1 } as const;
 /** Depth of the rankings compared without judgements (RBO) in the diff. */
 const SIMILARITY_DEPTH = 100;
 
-/** Per-query values of every column for one run, over the evaluated queries. */
-export interface Scores {
-  queries: string[];
-  /** Column names: RESULT_MEASURES keys, then EXTRA_COLUMNS, then the other value names of the measures asked for. */
-  names: string[];
-  /** columns[m][q]: column m on queries[q]. */
-  columns: Float64Array[];
-  /** Summary of each column as trec_eval prints it ("all"): a mean, or a sum/geometric mean where trec_eval's is. */
-  means: number[];
-}
 
 export interface SessionOptions {
   datasetDir: string;
@@ -132,7 +105,7 @@ export class AnalysisSession {
     this.corpus = o.corpus;
     this.complete = o.complete ?? true;
     this.relevanceLevel = o.relevanceLevel ?? 1;
-    this.measures = [...new Set([...TREC_MEASURES, ...(o.measures ?? [])])];
+    this.measures = sessionMeasures(o.measures);
     for (const j of o.judgements ?? []) this.overlay.set(`${j.queryId}\t${j.docId}`, { ...j });
     this.effectiveQrels = this.merge();
   }
@@ -815,47 +788,6 @@ export function boxSummary(values: number[]): LengthSummary {
     return v[lo] + (v[Math.min(lo + 1, v.length - 1)] - v[lo]) * (pos - lo);
   };
   return { min: v[0], q1: q(0.25), median: q(0.5), q3: q(0.75), max: v[v.length - 1], mean: v.reduce((s, x) => s + x, 0) / v.length, queries: v.length };
-}
-
-/** A run's per-query values of every column (RESULT_MEASURES, EXTRA_COLUMNS, then the rest of `measures`) on `qrels`, as trec_eval computes them. */
-export function scoreRun(
-  qrels: Qrels,
-  run: Run,
-  opts: { complete: boolean; relevanceLevel: number; measures?: readonly string[]; judgedDocs?: IdTable },
-): Scores {
-  const main = evaluate(qrels, run, { complete: opts.complete, relevanceLevel: opts.relevanceLevel, measures: opts.measures ?? TREC_MEASURES, judgedDocs: opts.judgedDocs });
-  const columns = columnsOf(main);
-  const names = columnNames(main);
-  return { queries: main.queries, names, columns, means: meansOf(columns, names, main.columns, qrels, opts.complete, main.queries.length) };
-}
-
-const VIEW_COLUMNS = [...RESULT_MEASURES.map((m) => m.key), ...EXTRA_COLUMNS];
-
-/** The columns' names: the views' first, then every other value name evaluated. */
-function columnNames(res: EvalResult): string[] {
-  return [...VIEW_COLUMNS, ...res.columns.map((c) => c.name).filter((n) => !VIEW_COLUMNS.includes(n))];
-}
-
-/** The evaluation's values as one array per column, in columnNames order. */
-function columnsOf(res: EvalResult): Float64Array[] {
-  const w = res.columns.length;
-  const column = (name: string) => {
-    const c = res.columns.findIndex((col) => col.name === name);
-    return Float64Array.from(res.queries, (_, qi) => res.values[qi * w + c]);
-  };
-  // recip_rank with -M 10 is 1/rank when the first relevant document is in the top 10, else 0: the same as
-  // keeping recip_rank where it is at least 1/10 (one evaluation instead of two).
-  return columnNames(res).map((key) => (key === 'recip_rank_10' ? column('recip_rank').map((rr) => (rr >= 0.1 ? rr : 0)) : column(key)));
-}
-
-/** Each column's summary as trec_eval aggregates it (the views' derived MRR@10 is a mean). */
-function meansOf(columns: Float64Array[], names: readonly string[], evaluated: Column[], qrels: Qrels, complete: boolean, numQ: number): number[] {
-  return columns.map((col, i) => {
-    let sum = 0;
-    for (const v of col) sum += v;
-    const c = evaluated.find((x) => x.name === names[i]);
-    return c ? summaryOf(c, sum, numQ, complete, qrels) : numQ === 0 ? 0 : sum / numQ;
-  });
 }
 
 function cloneScores(s: Scores): Scores {

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { exportResults } from '../../../../src/core/analysis/exportTable';
-import { boxSummary, RESULT_MEASURES } from '../../../../src/core/analysis/session';
+import { boxSummary } from '../../../../src/core/analysis/session';
+import { RESULT_MEASURES } from '../../../../src/core/analysis/scores';
 import type { Comparison, ResultsModel } from '../../../../src/protocol/webview';
 
 const measure = { ...RESULT_MEASURES[0], tested: true };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { addRunFiles, loadSession } from '../../../helpers/splitSession';
-import { RESULT_MEASURES, scoreRun } from '../../../../src/core/analysis/session';
+import { RESULT_MEASURES, scoreRun } from '../../../../src/core/analysis/scores';
 import { HoleRanges, ImpactJudging, RANGED } from '../../../../src/core/analysis/trust';
 import { evaluate } from '../../../../src/core/eval';
 import { HoleScorer, prepareHoles } from '../../../../src/core/eval/holes';
