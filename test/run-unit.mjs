@@ -13,5 +13,10 @@ function find(dir) {
 const filter = process.argv[2];
 requireShared('test:unit');
 const files = find('test/unit').filter((f) => !filter || f.includes(filter)).sort();
+// node --test with no file runs every test it finds in the repository (e2e included): refuse instead.
+if (files.length === 0) {
+  console.error(`test:unit: no test/unit/**/*.test.ts file matches "${filter}"`);
+  process.exit(1);
+}
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -25,5 +25,10 @@ const files = readdirSync('test/webview')
   .filter((f) => f.endsWith('.test.ts') && (!filter || f.includes(filter)))
   .sort()
   .map((f) => join('test/webview', f));
+// node --test with no file runs every test it finds in the repository (e2e included): refuse instead.
+if (files.length === 0) {
+  console.error(`test:webview: no test/webview/*.test.ts file matches "${filter}"`);
+  process.exit(1);
+}
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -55,14 +55,24 @@ export class Workbench {
   async pick(title, label) {
     await this.quickInput.filter({ hasText: title }).waitFor({ state: 'visible', timeout: STEP_MS });
     // The quick pick may still be setting its items and value when it shows (slow under load): type the filter
-    // again until it holds and the row shows.
+    // again until it holds and the row shows. Seen under load: the box held the label but the list stayed
+    // unfiltered, or the row went away between shown and clicked; typing it again (every 2 s) filters it.
     const row = this.quickRow(label);
-    await this.waitFor(`${label} shown in ${title}`, async () => {
-      if ((await this.quickInputBox.inputValue()) !== label) await this.quickInputBox.fill(label);
-      return row.isVisible();
-    });
-    await this.shot(`pick ${label}`);
-    await row.click();
+    let probes = 0;
+    for (let attempt = 1; ; attempt++) {
+      await this.waitFor(`${label} shown in ${title}`, async () => {
+        if ((await this.quickInputBox.inputValue()) !== label || (probes > 0 && probes % 8 === 0)) {
+          await this.quickInputBox.fill('');
+          await this.quickInputBox.fill(label);
+        }
+        probes++;
+        return row.isVisible();
+      });
+      if (attempt === 1) await this.shot(`pick ${label}`);
+      const clicked = await row.click({ timeout: 5_000 }).then(() => true, (e) => (attempt === 3 ? Promise.reject(e) : false));
+      if (clicked) break;
+      probes = 8; // type it again at once
+    }
     await this.quickInput.filter({ hasText: title }).waitFor({ state: 'hidden', timeout: STEP_MS });
   }
 
