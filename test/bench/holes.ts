@@ -6,6 +6,11 @@
  * mean difference), in impact order (ImpactQueue) and in blind order (query by query as the Holes view
  * pools them, documents in a seeded shuffle, like its hash order). Prints how many judgements each needs.
  * Goal: impact order needs at most a quarter of blind order's judgements.
+ *
+ * Also printed, to show which holes decide and whether the goal is reachable at all: the holes by where they
+ * sit (L/T/both: in the top 10 of the run that truly leads only, of the trailing run only, of both), the same
+ * split of the holes impact order judged and how many of them were relevant, and "oracle ≥", a sound lower
+ * bound on the judgements any order needs, even one that knows the hidden grades (oracleLowerBound).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
