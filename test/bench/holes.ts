@@ -16,11 +16,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { holeRanks } from '../../src/core/eval/holes/interval';
 import { HoleScorer, ImpactQueue, prepareHoles, queryDelta, summarise, type HoleSet } from '../../src/core/eval/holes';
 import { Qrels, readQrels } from '../../src/core/formats/qrels';
 import { readRun, type Run } from '../../src/core/formats/run';
 import { uniform } from '../../src/core/random';
+import { oracleLowerBound, places, type Place } from './oracleBound';
 
 const REPO = resolve(__dirname, '..', '..');
 const SHARED = resolve(REPO, '..', 'shared');
@@ -58,22 +58,6 @@ function hide(qrels: Qrels): { visible: Qrels; hidden: Map<string, number> } {
 
 const truth = (hidden: Map<string, number>, qid: string, docid: string): number => Math.max(0, hidden.get(`${qid}\t${docid}`) ?? 0);
 
-/** Where a hole sits: in the top 10 of the run that truly leads only, of the trailing run only, or of both. */
-type Place = 'leader' | 'trailer' | 'both';
-
-function places(set: HoleSet, leader: number): Place[][] {
-  const depth = set.poolDepth;
-  return set.queries.map((q) => {
-    const rl = holeRanks(q, leader);
-    const rt = holeRanks(q, 1 - leader);
-    return q.holes.map((_, h) => {
-      const inL = rl[h] >= 0 && rl[h] < depth;
-      const inT = rt[h] >= 0 && rt[h] < depth;
-      return inL && inT ? 'both' : inL ? 'leader' : 'trailer';
-    });
-  });
-}
-
 interface Tally {
   judged: number;
   /** Judged holes by place, and how many of them the judge found relevant. */
@@ -94,64 +78,6 @@ function impactOrder(set: HoleSet, s: HoleScorer, hidden: Map<string, number>, w
   }
   tally.judged = queue.judged;
   return tally;
-}
-
-/** Holes of one query the oracle bound enumerates (2^CLASS_CAP subsets at most). */
-const CLASS_CAP = 12;
-
-/**
- * A lower bound on the judgements ANY order needs, even one that knows the hidden grades (an oracle). A set S of
- * judged holes settles only if the decisive end of the range (the lower end when the leader in truth is a) has
- * the leader's sign, and that end is at most the difference under any one assignment of the unjudged holes.
- * Take this one: every hole gets its true grade, except the "contested" holes left unjudged, which get the
- * grade that hurts the true leader: the top grade for a hole the trailing run ranks higher (alone, or above
- * the leader), 0 for a relevant hole the leader ranks higher. With g_q(m) the largest leader-minus-trailer
- * difference of query q over every choice of m contested holes left unjudged (all subsets; a query with more
- * than CLASS_CAP contested holes keeps the CLASS_CAP with the largest weight difference, the rest get their
- * true grade, which only weakens the bound), S settles only if the per-query choices have a positive sum; the
- * bound is the number of contested holes minus the most that can be left unjudged with a positive sum (a
- * multiple-choice knapsack, by dynamic programming over the count left). Sound, and tight where it is exact.
- */
-function oracleLowerBound(set: HoleSet, s: HoleScorer, hidden: Map<string, number>, leader: number): number {
-  const top = s.scale[s.scale.length - 1];
-  const sign = leader === 0 ? 1 : -1;
-  const w = (k: number) => (k >= 0 && k < set.poolDepth ? 1 / Math.log2(k + 2) : 0);
-  let best = new Float64Array([0]);
-  let total = 0;
-  for (const q of set.queries) {
-    const grades = Int32Array.from(q.holes, (d) => truth(hidden, q.qid, d));
-    const rl = holeRanks(q, leader);
-    const rt = holeRanks(q, 1 - leader);
-    const contested: { h: number; adverse: number; weight: number }[] = [];
-    q.holes.forEach((_, h) => {
-      const d = w(rt[h]) - w(rl[h]);
-      const adverse = d > 0 ? top : d < 0 ? 0 : grades[h];
-      if (adverse !== grades[h]) contested.push({ h, adverse, weight: Math.abs(d) * Math.abs(adverse - grades[h]) });
-    });
-    contested.sort((x, y) => y.weight - x.weight);
-    const cls = contested.slice(0, CLASS_CAP);
-    const g = new Float64Array(cls.length + 1).fill(-Infinity);
-    for (let mask = 0; mask < 1 << cls.length; mask++) {
-      let m = 0;
-      cls.forEach((c, i) => {
-        const on = (mask >> i) & 1;
-        grades[c.h] = on ? c.adverse : truth(hidden, q.qid, q.holes[c.h]);
-        m += on;
-      });
-      const v = sign * (s.score(q, 0, grades) - s.score(q, 1, grades));
-      if (v > g[m]) g[m] = v;
-    }
-    const next = new Float64Array(total + cls.length + 1).fill(-Infinity);
-    for (let i = 0; i <= total; i++) for (let m = 0; m <= cls.length; m++) next[i + m] = Math.max(next[i + m], best[i] + g[m]);
-    best = next;
-    total += cls.length;
-  }
-  let left = -1;
-  best.forEach((v, m) => {
-    if (v > 1e-12) left = m;
-  });
-  // No choice settles (a tie in truth): the bound is every hole, as nothing short of all of them can.
-  return left < 0 ? set.queries.reduce((n, q) => n + q.holes.length, 0) : total - left;
 }
 
 function blindOrder(set: HoleSet, s: HoleScorer, hidden: Map<string, number>): number {
@@ -211,7 +137,7 @@ function main(): void {
       const tally = impactOrder(set, s, hidden, where);
       const impact = tally.judged;
       const blind = blindOrder(fresh(), s, hidden);
-      const oracle = oracleLowerBound(fresh(), s, hidden, leader);
+      const oracle = oracleLowerBound(fresh(), s, (qid, docId) => truth(hidden, qid, docId), leader);
       const holes = start.queries.reduce((n, d) => n + d.holes, 0);
       const ratio = (x: number) => (blind ? (x / blind).toFixed(3) : '-');
       const { leader: jl, trailer: jt, both: jb } = tally.byPlace;
