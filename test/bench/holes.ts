@@ -20,7 +20,7 @@ import { HoleScorer, ImpactQueue, prepareHoles, queryDelta, summarise, type Hole
 import { Qrels, readQrels } from '../../src/core/formats/qrels';
 import { readRun, type Run } from '../../src/core/formats/run';
 import { uniform } from '../../src/core/random';
-import { oracleLowerBound, places, type Place } from './oracleBound';
+import { oracleGreedy, oracleLowerBound, places, type Place } from './oracleBound';
 
 const REPO = resolve(__dirname, '..', '..');
 const SHARED = resolve(REPO, '..', 'shared');
@@ -118,7 +118,7 @@ function main(): void {
       ],
     },
   ];
-  const rows: string[][] = [['dataset', 'a', 'b', 'true Δ', 'Δ visible', 'holes', 'L/T/both', 'impact', 'judged L/T/both rel', 'blind', 'oracle ≥', 'impact/blind', 'oracle/blind', 'ms']];
+  const rows: string[][] = [['dataset', 'a', 'b', 'true Δ', 'Δ visible', 'holes', 'L/T/both', 'impact', 'judged L/T/both rel', 'blind', 'oracle ≥', 'oracle greedy', 'impact/blind', 'oracle/blind', 'ms']];
   for (const c of cases) {
     const full = readQrels(join(SHARED, 'datasets', c.dataset, 'qrels', 'test.tsv'));
     const { visible, hidden } = hide(full);
@@ -137,11 +137,13 @@ function main(): void {
       const tally = impactOrder(set, s, hidden, where);
       const impact = tally.judged;
       const blind = blindOrder(fresh(), s, hidden);
-      const oracle = oracleLowerBound(fresh(), s, (qid, docId) => truth(hidden, qid, docId), leader);
+      const judge = (qid: string, docId: string) => truth(hidden, qid, docId);
+      const oracle = oracleLowerBound(fresh(), s, judge, leader);
+      const greedy = oracleGreedy(fresh(), s, judge, leader);
       const holes = start.queries.reduce((n, d) => n + d.holes, 0);
       const ratio = (x: number) => (blind ? (x / blind).toFixed(3) : '-');
       const { leader: jl, trailer: jt, both: jb } = tally.byPlace;
-      rows.push([c.dataset, la, lb, trueDelta.toFixed(4), start.mean.toFixed(4), String(holes), `${count('leader')}/${count('trailer')}/${count('both')}`, String(impact), `${jl}/${jt}/${jb} ${tally.relevant}`, String(blind), String(oracle), ratio(impact), ratio(oracle), String(Date.now() - t0)]);
+      rows.push([c.dataset, la, lb, trueDelta.toFixed(4), start.mean.toFixed(4), String(holes), `${count('leader')}/${count('trailer')}/${count('both')}`, String(impact), `${jl}/${jt}/${jb} ${tally.relevant}`, String(blind), String(oracle), String(greedy), ratio(impact), ratio(oracle), String(Date.now() - t0)]);
       process.stderr.write(`${rows[rows.length - 1].join(' | ')}\n`);
     }
   }

@@ -1,4 +1,4 @@
-import type { HoleScorer, HoleSet } from '../../src/core/eval/holes';
+import { queryDelta, summarise, type HoleScorer, type HoleSet, type QueryDelta } from '../../src/core/eval/holes';
 import { holeRanks } from '../../src/core/eval/holes/interval';
 
 /** Where a hole sits: in the top k of the run that truly leads only, of the trailing run only, or of both. */
@@ -77,3 +77,50 @@ export function oracleLowerBound(set: HoleSet, s: HoleScorer, truth: (qid: strin
   return left < 0 ? 0 : total - left;
 }
 
+
+/**
+ * The other side of the bracket: a greedy oracle that knows the hidden grades and judges next the hole whose
+ * true grade moves the deciding end most (ties: the hole the adverse assignment leans on most). The judgements
+ * it needs are an upper bound on the fewest any order needs, so the true minimum lies between the two.
+ */
+export function oracleGreedy(set: HoleSet, s: HoleScorer, truth: (qid: string, docId: string) => number, leader: number): number {
+  const sign = leader === 0 ? 1 : -1;
+  const w = (k: number) => (k >= 0 && k < set.poolDepth ? 1 / Math.log2(k + 2) : 0);
+  const end = (d: QueryDelta) => (sign > 0 ? d.lo : -d.hi);
+  const deltas = set.queries.map((q) => queryDelta(q, 0, 1, s));
+  const lean = set.queries.map((q) => {
+    const rl = holeRanks(q, leader);
+    const rt = holeRanks(q, 1 - leader);
+    return q.holes.map((_, h) => Math.abs(w(rt[h]) - w(rl[h])));
+  });
+  const moves = (qi: number) => {
+    const q = set.queries[qi];
+    const now = end(deltas[qi]);
+    return q.holes.map((d, h) => {
+      if (q.grades[h] >= 0) return -Infinity;
+      q.grades[h] = truth(q.qid, d);
+      const m = end(queryDelta(q, 0, 1, s)) - now;
+      q.grades[h] = -1;
+      return m;
+    });
+  };
+  const gain = set.queries.map((_, qi) => moves(qi));
+  let judged = 0;
+  while (summarise(set, 0, 1, s.name, deltas).verdict === 'open') {
+    let bq = -1;
+    let bh = -1;
+    gain.forEach((g, qi) =>
+      g.forEach((m, h) => {
+        if (m === -Infinity) return;
+        if (bq < 0 || m > gain[bq][bh] + 1e-15 || (m > gain[bq][bh] - 1e-15 && lean[qi][h] > lean[bq][bh])) [bq, bh] = [qi, h];
+      }),
+    );
+    if (bq < 0) break;
+    const q = set.queries[bq];
+    q.grades[bh] = truth(q.qid, q.holes[bh]);
+    judged++;
+    deltas[bq] = queryDelta(q, 0, 1, s);
+    gain[bq] = moves(bq);
+  }
+  return judged;
+}
