@@ -81,3 +81,30 @@ test('the grades the judge gives to holes re-weight the order: holes found non-r
   for (const x of xs) queue.judge(x.query, x.hole, -1);
   assert.equal(first(), 'h', 'undoing the judgements undoes what was learned');
 });
+
+test('what the judge says about holes is learned per rank: holes ranked first teach nothing about holes ranked second', () => {
+  // P@2, pool depth 2. q1: h and t, each second in one run and third in the other, decide as in the test
+  // above. q6-q11 hold two shared holes, x first and y second in both runs (no impact on the difference).
+  const qrels = Qrels.fromJudgements([
+    { qid: 'q0', docid: 'r', grade: 1 },
+    { qid: 'q0', docid: 's', grade: 1 },
+    { qid: 'q0', docid: 'n', grade: 0 },
+    { qid: 'q0', docid: 'm', grade: 0 },
+    { qid: 'q1', docid: 'r', grade: 1 },
+    ...PRIOR.flatMap((qid) => [{ qid, docid: 'r', grade: 1 }, { qid, docid: 's', grade: 1 }]),
+    ...[6, 7, 8, 9, 10, 11].map((i) => ({ qid: `q${i}`, docid: 'r', grade: 1 })),
+  ]);
+  const shared = PRIOR.map((qid): [string, string[], number[]] => [qid, ['r', 's'], [2, 1]]);
+  const same = [6, 7, 8, 9, 10, 11].map((i): [string, string[], number[]] => [`q${i}`, ['x', 'y', 'r'], [3, 2, 1]]);
+  const a = Run.fromRankings('a', [['q0', ['r', 's'], [2, 1]], ['q1', ['r', 'h', 't'], [3, 2, 1]], ...shared, ...same]);
+  const b = Run.fromRankings('b', [['q0', ['n', 'm'], [2, 1]], ['q1', ['r', 't', 'h'], [3, 2, 1]], ...shared, ...same]);
+  const set = prepareHoles(qrels, [a, b], { poolDepth: 2 });
+  const queue = new ImpactQueue(set, 0, 1, new HoleScorer('P.2', set.scale));
+  const q1 = set.queries.findIndex((q) => q.qid === 'q1');
+  const first = () => queue.order().filter((x) => x.query === q1)[0].docId;
+  assert.equal(first(), 'h');
+  for (const x of queue.order().filter((i) => i.docId === 'x')) queue.judge(x.query, x.hole, 0);
+  assert.equal(first(), 'h', 'six holes ranked first found non-relevant say nothing about holes ranked second');
+  for (const y of queue.order().filter((i) => i.docId === 'y')) queue.judge(y.query, y.hole, 0);
+  assert.equal(first(), 't', 'six holes ranked second found non-relevant do');
+});
