@@ -6,6 +6,11 @@
  * mean difference), in impact order (ImpactQueue) and in blind order (query by query as the Holes view
  * pools them, documents in a seeded shuffle, like its hash order). Prints how many judgements each needs.
  * Goal: impact order needs at most a quarter of blind order's judgements.
+ *
+ * Also printed, to show which holes decide and whether the goal is reachable at all: the holes by where they
+ * sit (L/T/both: in the top 10 of the run that truly leads only, of the trailing run only, of both), the same
+ * split of the holes impact order judged and how many of them were relevant, and "oracle ≥", a sound lower
+ * bound on the judgements any order needs, even one that knows the hidden grades (oracleLowerBound).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -15,6 +20,7 @@ import { HoleScorer, ImpactQueue, prepareHoles, queryDelta, summarise, type Hole
 import { Qrels, readQrels } from '../../src/core/formats/qrels';
 import { readRun, type Run } from '../../src/core/formats/run';
 import { uniform } from '../../src/core/random';
+import { oracleGreedy, oracleLowerBound, places, type Place } from './oracleBound';
 
 const REPO = resolve(__dirname, '..', '..');
 const SHARED = resolve(REPO, '..', 'shared');
@@ -52,14 +58,26 @@ function hide(qrels: Qrels): { visible: Qrels; hidden: Map<string, number> } {
 
 const truth = (hidden: Map<string, number>, qid: string, docid: string): number => Math.max(0, hidden.get(`${qid}\t${docid}`) ?? 0);
 
-function impactOrder(set: HoleSet, s: HoleScorer, hidden: Map<string, number>): number {
+interface Tally {
+  judged: number;
+  /** Judged holes by place, and how many of them the judge found relevant. */
+  byPlace: Record<Place, number>;
+  relevant: number;
+}
+
+function impactOrder(set: HoleSet, s: HoleScorer, hidden: Map<string, number>, where: Place[][]): Tally {
   const queue = new ImpactQueue(set, 0, 1, s, { seed: SEED });
+  const tally: Tally = { judged: 0, byPlace: { leader: 0, trailer: 0, both: 0 }, relevant: 0 };
   while (queue.comparison().verdict === 'open') {
     const item = queue.next();
     if (!item) break;
-    queue.judge(item.query, item.hole, truth(hidden, item.qid, item.docId));
+    const g = truth(hidden, item.qid, item.docId);
+    tally.byPlace[where[item.query][item.hole]]++;
+    if (g > 0) tally.relevant++;
+    queue.judge(item.query, item.hole, g);
   }
-  return queue.judged;
+  tally.judged = queue.judged;
+  return tally;
 }
 
 function blindOrder(set: HoleSet, s: HoleScorer, hidden: Map<string, number>): number {
@@ -100,7 +118,7 @@ function main(): void {
       ],
     },
   ];
-  const rows: string[][] = [['dataset', 'a', 'b', 'true Δ', 'Δ visible', 'holes', 'impact', 'blind', 'impact/blind', 'ms']];
+  const rows: string[][] = [['dataset', 'a', 'b', 'true Δ', 'Δ visible', 'holes', 'L/T/both', 'impact', 'judged L/T/both rel', 'blind', 'oracle ≥', 'oracle greedy', 'impact/blind', 'oracle/blind', 'ms']];
   for (const c of cases) {
     const full = readQrels(join(SHARED, 'datasets', c.dataset, 'qrels', 'test.tsv'));
     const { visible, hidden } = hide(full);
@@ -113,10 +131,19 @@ function main(): void {
       const start = summarise(set, 0, 1, s.name, set.queries.map((q) => queryDelta(q, 0, 1, s)));
       const trueSet = prepareHoles(full, runs, { poolDepth: 0 });
       const trueDelta = summarise(trueSet, 0, 1, s.name, trueSet.queries.map((q) => queryDelta(q, 0, 1, s))).mean;
-      const impact = impactOrder(set, s, hidden);
+      const leader = trueDelta >= 0 ? 0 : 1;
+      const where = places(set, leader);
+      const count = (p: Place) => where.reduce((n, w) => n + w.filter((x) => x === p).length, 0);
+      const tally = impactOrder(set, s, hidden, where);
+      const impact = tally.judged;
       const blind = blindOrder(fresh(), s, hidden);
+      const judge = (qid: string, docId: string) => truth(hidden, qid, docId);
+      const oracle = oracleLowerBound(fresh(), s, judge, leader);
+      const greedy = oracleGreedy(fresh(), s, judge, leader);
       const holes = start.queries.reduce((n, d) => n + d.holes, 0);
-      rows.push([c.dataset, la, lb, trueDelta.toFixed(4), start.mean.toFixed(4), String(holes), String(impact), String(blind), blind ? (impact / blind).toFixed(3) : '-', String(Date.now() - t0)]);
+      const ratio = (x: number) => (blind ? (x / blind).toFixed(3) : '-');
+      const { leader: jl, trailer: jt, both: jb } = tally.byPlace;
+      rows.push([c.dataset, la, lb, trueDelta.toFixed(4), start.mean.toFixed(4), String(holes), `${count('leader')}/${count('trailer')}/${count('both')}`, String(impact), `${jl}/${jt}/${jb} ${tally.relevant}`, String(blind), String(oracle), String(greedy), ratio(impact), ratio(oracle), String(Date.now() - t0)]);
       process.stderr.write(`${rows[rows.length - 1].join(' | ')}\n`);
     }
   }
