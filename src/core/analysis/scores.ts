@@ -4,8 +4,7 @@ import type { Qrels } from '../formats/qrels';
 import type { Run } from '../formats/run';
 import type { MeasureColumn } from '../../protocol/webview';
 
-// A run's per-query scores as every view and the tree read them: one evaluation with the views' columns first.
-// Apart from the session so the run parser's worker threads can score a new run without the session's code.
+// A run's per-query scores as every view and the tree read them: one evaluation, the views' columns first.
 
 /**
  * The measures of the results table. MRR@10 is recip_rank evaluated on each query's top 10 only (trec_eval

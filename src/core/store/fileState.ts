@@ -15,14 +15,6 @@ export async function sha256File(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Hashes computed elsewhere (the run parser's workers), by path, with the stamp (size:mtime) they are of. */
-const hashedElsewhere = new Map<string, { stamp: string; hash: string }>();
-
-/** Keeps the hash a worker computed of `path` when it had `stamp` (size:mtime), for checkFile to take. */
-export function hashedBy(path: string, stamp: string, hash: string): void {
-  hashedElsewhere.set(path, { stamp, hash });
-}
-
 /**
  * What changed about `path` since it was last indexed. Size and mtime decide when they match the record;
  * otherwise the content is hashed, so a touched but identical file (a checkout, a copy) is not re-indexed.
@@ -42,9 +34,7 @@ export async function checkFile(
   if (row && row[0] === st.size && row[1] === st.mtimeMs) {
     return { state: { path, size: st.size, mtimeMs: st.mtimeMs, hash: String(row[2]) }, changed: false };
   }
-  const elsewhere = hashedElsewhere.get(path);
-  hashedElsewhere.delete(path);
-  const hash = elsewhere?.stamp === `${st.size}:${st.mtimeMs}` ? elsewhere.hash : await sha256File(path);
+  const hash = await sha256File(path);
   return { state: { path, size: st.size, mtimeMs: st.mtimeMs, hash }, changed: !row || row[2] !== hash };
 }
 

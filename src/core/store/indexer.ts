@@ -7,7 +7,7 @@ import { evaluationOf, type EvaluationSettings } from './metrics';
 import type { IndexSummary } from './model';
 import type { Problem } from './problems';
 import { runCache } from './runCache';
-import { changedRunFiles, parseRunsInParallel, type ScoringJob } from './runParser';
+import { changedRunFiles, parseRunsInParallel } from './runParser';
 import { SplitModels, splitKey } from './splits';
 import { rows, scalar } from './sql';
 
@@ -74,34 +74,12 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     datasetIds.set(d.dir, indexed.id);
     changedSplits.set(indexed.id, { dir: d.dir, splits: indexed.changedSplits });
   }
-  // Settings and changed splits first: the splits' sessions the workers score new runs for must be current.
-  const sameSettings = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'") === JSON.stringify(evaluation);
-  db.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('evaluation', ?)", [JSON.stringify(evaluation)]);
-  if (!sameSettings) models.clear();
-  const changed: string[] = [];
-  for (const { dir, splits } of changedSplits.values()) {
-    for (const split of splits) if (models.forget(dir, split)) changed.push(splitKey(dir, split));
-  }
-
   const changedRuns = new Set<number>();
   let runCount = 0;
   const toParse = options.runParser ? changedRunFiles(db, found.runs.map((r) => r.path)) : [];
   if (toParse.length >= 2) {
     ctx.progress(`Reading ${toParse.length} run files`);
-    // The workers parse while the runs' dataset splits are built here; they then score on those splits.
-    const datasetOf = new Map(found.runs.map((r) => [r.path, r.datasetDir]));
-    let ready: (jobsOf: (path: string) => ScoringJob[]) => void = () => undefined;
-    const parsed = parseRunsInParallel(
-      toParse,
-      options.runParser!,
-      runCache,
-      new Promise((resolve) => (ready = resolve)),
-      (path, stamp, key, scores) => models.putScores(key, path, stamp, scores),
-    );
-    const scoring = new Map<string, ScoringJob[]>();
-    for (const dir of new Set(toParse.map((p) => datasetOf.get(p)))) if (dir !== undefined) scoring.set(dir, models.scoringJobs(dir));
-    ready((path) => scoring.get(datasetOf.get(path) ?? '') ?? []);
-    await parsed;
+    await parseRunsInParallel(toParse, options.runParser!, runCache);
   }
   for (const r of found.runs) {
     options.signal?.throwIfAborted();
@@ -113,8 +91,13 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
 
   // Metrics follow their inputs: a changed run, a changed split (qrels or annotations), new evaluation settings.
   ctx.progress('Evaluating runs');
+  const sameSettings = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'") === JSON.stringify(evaluation);
+  db.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('evaluation', ?)", [JSON.stringify(evaluation)]);
+  if (!sameSettings) models.clear();
+  const changed: string[] = [];
   for (const [datasetId, { dir, splits }] of changedSplits) {
     for (const { split } of rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])) {
+      if (splits.has(split) && models.forget(dir, split)) changed.push(splitKey(dir, split));
       const runIds = rows<{ id: number }>(db, 'SELECT id FROM runs WHERE dataset_id = ?', [datasetId])
         .map((r) => r.id)
         .filter((id) => !sameSettings || splits.has(split) || changedRuns.has(id));

@@ -30,11 +30,6 @@ export class RunCache {
     return run;
   }
 
-  /** The stamp (size:mtime) `path` had when the kept parse was read, if one is kept. */
-  stampOf(path: string): string | undefined {
-    return this.runs.get(path)?.stamp;
-  }
-
   /** Whether a parse of `path` is kept (whatever its stamp). */
   has(path: string): boolean {
     return this.runs.has(path);

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Database } from 'sql.js';
-import type { Scores } from '../analysis/scores';
 import { AnalysisSession, type DocumentSource } from '../analysis/session';
 import { isInputError } from '../formats/errors';
 import { Qrels } from '../formats/qrels';
@@ -11,7 +10,6 @@ import type { EvaluationSettings } from './metrics';
 import { problemFrom, type Problem } from './problems';
 import { datasetId, readDocument } from './queries';
 import { runCache } from './runCache';
-import type { ScoringJob } from './runParser';
 import { rows, transaction } from './sql';
 
 /** A split as the engine and its clients name it: `${datasetDir}\t${split}`. */
@@ -62,8 +60,6 @@ interface Entry {
  */
 export class SplitModels {
   private readonly entries = new Map<SplitKey, Entry>();
-  /** Figures the run parser's workers computed, by `${split key}\n${run path}`, until a pass takes them. */
-  private readonly precomputed = new Map<string, { stamp: string; scores: Scores }>();
 
   constructor(
     private readonly db: Database,
@@ -78,31 +74,6 @@ export class SplitModels {
   /** Forgets every split's state (the settings changed): each is built again when next asked. */
   clear(): void {
     this.entries.clear();
-    this.precomputed.clear();
-  }
-
-  /**
-   * What a run parser worker needs to score a new run of the dataset on each of its splits, as their sessions
-   * do: the split's original qrels and the session's options (the splits are built here if not yet).
-   */
-  scoringJobs(datasetDir: string): ScoringJob[] {
-    const id = datasetId(this.db, datasetDir);
-    if (id === undefined) return [];
-    return rows<{ split: string }>(this.db, 'SELECT split FROM splits WHERE dataset_id = ?', [id]).flatMap(({ split }) => {
-      const session = this.entry(datasetDir, split)?.session;
-      if (!session) return [];
-      const q = session.original;
-      const judgements = q.queryIds().flatMap((qid) => {
-        const j = q.judgements(qid)!;
-        return j.docs.map((docid, i) => ({ qid, docid, grade: j.grades[i] }));
-      });
-      return [{ key: splitKey(datasetDir, split), judgements, complete: session.complete, relevanceLevel: session.relevanceLevel, measures: session.measures }];
-    });
-  }
-
-  /** Keeps a worker's figures of run `path` on split `key`, computed from the file as it was at `stamp` (size:mtime). */
-  putScores(key: SplitKey, path: string, stamp: string, scores: Scores): void {
-    this.precomputed.set(`${key}\n${path}`, { stamp, scores });
   }
 
   /** The split's qrels or the user's judgements changed on disk (the index re-read them): rebuild it when next asked. */
@@ -134,7 +105,7 @@ export class SplitModels {
       this.db.run('DELETE FROM run_means WHERE run_id = ? AND split = ?', [id, split]);
       session.removeRun(path);
       try {
-        this.addRun(splitKey(datasetDir, split), session, path);
+        this.addRun(session, path);
       } catch (e) {
         problems.push(problemFrom(path, e));
         continue;
@@ -159,7 +130,6 @@ export class SplitModels {
       }
       relabel(entry.session);
     }
-    this.precomputed.clear(); // figures no pass took (a run that failed, a split gone) are not kept for later
   }
 
   /** Adds a run file that is not (or not yet) indexed under the split; false, with the reason kept, if it cannot be. */
@@ -167,7 +137,7 @@ export class SplitModels {
     const entry = this.entry(datasetDir, split);
     if (!entry || entry.session.hasRun(path)) return entry !== undefined;
     try {
-      this.addRun(splitKey(datasetDir, split), entry.session, path);
+      this.addRun(entry.session, path);
       if (!entry.session.hasRun(path)) entry.skipped.set(path, `ranks no query judged in the ${split} qrels`);
       else entry.extras.add(path);
     } catch (e) {
@@ -203,13 +173,10 @@ export class SplitModels {
     return entry.session.version;
   }
 
-  /** Adds a run to the split's session, with its worker's figures when they are of the file as it is now. */
-  private addRun(key: SplitKey, session: AnalysisSession, path: string): void {
+  private addRun(session: AnalysisSession, path: string): void {
     const run = runCache.get(path);
     if (!session.original.queryIds().some((q) => run.queryIndex(q) >= 0)) return;
-    const pre = this.precomputed.get(`${key}\n${path}`);
-    this.precomputed.delete(`${key}\n${path}`);
-    session.addRun(path, basename(path), run, pre && pre.stamp === runCache.stampOf(path) ? pre.scores : undefined);
+    session.addRun(path, basename(path), run);
   }
 
   private storeMeans(runId: number, split: string, session: AnalysisSession, path: string): void {
@@ -268,7 +235,7 @@ export class SplitModels {
       [id, split],
     )) {
       try {
-        this.addRun(key, session, path);
+        this.addRun(session, path);
       } catch (e) {
         entry.skipped.set(path, isInputError(e) ? e.format() : (e as Error).message);
       }
