@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { sha256File } from '../fileHash';
 import type { Database } from 'sql.js';
 
 export interface FileState {
@@ -7,12 +7,6 @@ export interface FileState {
   size: number;
   mtimeMs: number;
   hash: string;
-}
-
-export async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /**

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { CheckedReader, writeChecked } from '../../formats/checkedFile';
 import type { Bm25Index, FieldIndex, FieldsMode } from './index';
@@ -40,13 +39,6 @@ interface Header {
 }
 
 /** SHA-256 of a file's content, streamed. */
-export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
-  const h = createHash('sha256');
-  const stream = createReadStream(path, { highWaterMark: 1 << 20, signal });
-  for await (const chunk of stream) h.update(chunk as Buffer);
-  return h.digest('hex');
-}
-
 export function cacheKey(corpusSha256: string, analyzerId: string, fields: FieldsMode): string {
   return createHash('sha256').update(`${VERSION}\0${corpusSha256}\0${analyzerId}\0${fields}`).digest('hex');
 }

@@ -3,7 +3,8 @@ import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { RunWriter } from '../../formats/runWriter';
 import { createAnalyzer, type Analyzer } from '../analysis/analyzer';
-import { cacheFile, cacheKey, hashFile, loadIndex, saveIndex } from './cache';
+import { sha256File } from '../../fileHash';
+import { cacheFile, cacheKey, loadIndex, saveIndex } from './cache';
 import { IndexBuilder, type Bm25Index, type FieldsMode } from './index';
 import { readQueryWeights } from './queryWeights';
 import { Rm3, type Rm3Params } from './rm3';
@@ -193,7 +194,7 @@ async function obtainIndex(req: Bm25RunRequest, corpusPath: string, analyzer: An
     return { index: await buildIndex(corpusPath, analyzer, req.fields, hooks), source: 'built' as const, file: null, rebuilt: null, warning: null };
   }
   hooks.onProgress?.({ phase: 'hash', done: 0 });
-  const key = cacheKey(await hashFile(corpusPath, hooks.signal), analyzer.id, req.fields);
+  const key = cacheKey(await sha256File(corpusPath, hooks.signal), analyzer.id, req.fields);
   const file = cacheFile(req.cacheDir, key);
   hooks.onProgress?.({ phase: 'load-index', done: 0 });
   const cached = loadIndex(file, key);

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { hashFile as sha256File } from '../bm25/cache';
+import { sha256File } from '../../fileHash';
 
 const memo = new Map<string, { size: number; mtimeMs: number; hash: string }>();
 

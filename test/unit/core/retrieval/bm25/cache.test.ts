@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAnalyzer, type Analyzer } from '../../../../../src/core/retrieval/analysis/analyzer';
 import { IndexBuilder, type Bm25Index } from '../../../../../src/core/retrieval/bm25/index';
-import { cacheFile, cacheKey, hashFile, loadIndex, saveIndex } from '../../../../../src/core/retrieval/bm25/cache';
+import { sha256File } from '../../../../../src/core/fileHash';
+import { cacheFile, cacheKey, loadIndex, saveIndex } from '../../../../../src/core/retrieval/bm25/cache';
 import { runBm25, type Bm25RunRequest } from '../../../../../src/core/retrieval/bm25/run';
 
 const DOCS: [string, string, string][] = [
@@ -102,7 +103,7 @@ describe('index cache: a file that checks out but does not make sense is rebuilt
     const r1 = await runBm25(req('r1.trec', cache));
     assert.equal(r1.index, 'built');
     // Rewrite the cached index with a document number past the end, under a valid checksum.
-    const key = cacheKey(await hashFile(join(ds, 'corpus.jsonl')), an.id, 'flat');
+    const key = cacheKey(await sha256File(join(ds, 'corpus.jsonl')), an.id, 'flat');
     assert.equal(cacheFile(cache, key), r1.cacheFile);
     const index = build(an);
     index.fieldIndexes[0].docs[index.fieldIndexes[0].docs.length - 1] = 99;
