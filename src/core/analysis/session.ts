@@ -2,7 +2,7 @@ import { evaluate } from '../eval';
 import { judgedDocsTable } from '../eval/judgementTable';
 import { runSimilaritySteps } from '../eval/similarity';
 import { encodeId, type IdTable } from '../formats/idTable';
-import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../eval/stats';
+import { holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
 import type { BeirQuery } from '../formats/beir';
 import { Qrels } from '../formats/qrels';
 import type { Run } from '../formats/run';
@@ -223,10 +223,16 @@ export class AnalysisSession {
 
   /** The grade scale of the dataset: the non-negative grades of its qrels (0 always included). */
   gradeScale(): number[] {
-    const seen = new Set<number>([0]);
-    for (const qid of this.original.queryIds()) for (const g of this.original.judgements(qid)!.grades) if (g >= 0) seen.add(g);
-    return [...seen].sort((a, b) => a - b);
+    // Of the original qrels, which never change: every view asks (through trustPending) on every update.
+    if (!this.scale) {
+      const seen = new Set<number>([0]);
+      for (const qid of this.original.queryIds()) for (const g of this.original.judgements(qid)!.grades) if (g >= 0) seen.add(g);
+      this.scale = [...seen].sort((a, b) => a - b);
+    }
+    return [...this.scale];
   }
+
+  private scale: number[] | undefined;
 
   scores(key: string, which: 'original' | 'effective'): Scores {
     const e = this.entry(key);
@@ -287,8 +293,8 @@ export class AnalysisSession {
   }
 
   /**
-   * Tests of each run against the baseline on the original qrels, one (run, measure) per step so a caller
-   * can keep its thread responsive (10,000 queries: ~0.2 s a step); Holm over the compared runs, separately
+   * Tests of each run against the baseline on the original qrels, a thousand randomization trials per step so
+   * a caller can keep its thread responsive (10,000 queries: ~20 ms a step); Holm over the compared runs, separately
    * per measure and per test. Judgements do not change these, so they are kept once computed (until the
    * baseline or the runs change). Yields nothing when they are already known.
    */
@@ -305,7 +311,8 @@ export class AnalysisSession {
       for (const k of others) {
         const [a, b] = aligned(this.scores(k, 'original'), base, mi);
         const t = pairedTTest(a, b);
-        raw.push({ delta: t.meanDiff, tP: t.p, randP: randomizationTest(a, b, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed }), ...winTieLoss(a, b) });
+        const randP = yield* randomizationSteps(a, b, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed });
+        raw.push({ delta: t.meanDiff, tP: t.p, randP, ...winTieLoss(a, b) });
         yield;
       }
       const tHolm = holmAdjust(raw.map((r) => r.tP));
@@ -600,11 +607,14 @@ export class AnalysisSession {
 
   /** Ranges under the holes of the top-10 pool of this session's runs, up to date (changed queries re-ranged). */
   holeRanges(): HoleRanges {
-    const runs = new Map([...this.runs].map(([k, e]) => [k, e.run] as const));
-    const scale = this.gradeScale();
-    if (this.holeRangesCache?.fits(runs, scale, this.relevanceLevel)) this.holeRangesCache.update(this.effectiveQrels);
-    else this.holeRangesCache = new HoleRanges({ qrels: this.effectiveQrels, runs, scale, relevanceLevel: this.relevanceLevel });
+    const input = this.trustInput();
+    if (this.holeRangesCache?.fits(input.runs, input.scale, input.relevanceLevel)) this.holeRangesCache.update(input.qrels);
+    else this.holeRangesCache = new HoleRanges(input);
     return this.holeRangesCache;
+  }
+
+  private trustInput(): { qrels: Qrels; runs: Map<string, Run>; scale: number[]; relevanceLevel: number } {
+    return { qrels: this.effectiveQrels, runs: new Map([...this.runs].map(([k, e]) => [k, e.run] as const)), scale: this.gradeScale(), relevanceLevel: this.relevanceLevel };
   }
 
   /**
@@ -612,9 +622,10 @@ export class AnalysisSession {
    * diffs ([a, b]) show; until they ran, the models leave the ranges out.
    */
   *trustSteps(baseline: string | undefined, diffs: readonly (readonly [string, string])[] = []): Generator<void, void, undefined> {
-    const built = this.holeRangesFit();
+    // A new pool is built a slice at a time; holeRanges() then brings it to judgements made meanwhile (or, if the
+    // runs changed meanwhile, builds it again at once).
+    if (!this.holeRangesFit()) this.holeRangesCache = yield* HoleRanges.build(this.trustInput());
     const h = this.holeRanges();
-    if (!built) yield;
     for (const [a, b] of this.trustNeeds(baseline, diffs)) yield* b === undefined ? h.fill(a[0], a[1]) : h.fillDeltas(a[0], b, a[1]);
   }
 

@@ -1,4 +1,4 @@
-import { HoleScorer, ImpactQueue, prepareHoles, queryInterval, queryDelta, significanceUnderHoles, summarise, type Comparison, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
+import { HoleScorer, ImpactQueue, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, significanceUnderHoles, summarise, type Comparison, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
 import { freeHoles } from '../eval/holes/interval';
 import { PAIRED_TESTS } from '../eval/stats';
 import { Qrels } from '../formats/qrels';
@@ -73,14 +73,24 @@ export class HoleRanges {
   private readonly partialRanges = new Map<string, { per: PerQuery; done: number }>();
   private readonly partialDeltas = new Map<string, QueryDelta[]>();
 
-  constructor(private readonly input: TrustInput) {
+  /** `set`: the pool prepareHoles() gives for the input, when the caller built it already (build()). */
+  constructor(
+    private readonly input: TrustInput,
+    set?: HoleSet,
+  ) {
     this.keys = [...input.runs.keys()];
     this.runs = [...input.runs.values()];
     this.poolDepth = input.poolDepth ?? RANGE_POOL_DEPTH;
     this.qrels = input.qrels;
-    this.set = prepareHoles(input.qrels, this.runs, { poolDepth: this.poolDepth });
+    this.set = set ?? prepareHoles(input.qrels, this.runs, { poolDepth: this.poolDepth });
     this.set.queries.forEach((q, i) => this.queryIndex.set(q.qid, i));
     for (const [column, spec] of Object.entries(RANGED)) this.scorers.set(column, new HoleScorer(spec, input.scale, input.relevanceLevel));
+  }
+
+  /** The constructor's work a slice at a time (the pool of a large split takes a while to build). */
+  static *build(input: TrustInput): Generator<void, HoleRanges, undefined> {
+    const set = yield* prepareHolesSteps(input.qrels, [...input.runs.values()], { poolDepth: input.poolDepth ?? RANGE_POOL_DEPTH });
+    return new HoleRanges(input, set);
   }
 
   /** True when these ranges are of the same runs (same objects), scale and relevance level. */

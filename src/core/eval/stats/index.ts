@@ -1,13 +1,13 @@
 import { benjaminiHochbergAdjust } from './benjaminiHochberg';
 import { bonferroniAdjust } from './bonferroni';
 import { holmAdjust } from './holm';
-import { randomizationTest } from './randomization';
+import { randomizationSteps, randomizationTest } from './randomization';
 import { pairedTTest } from './tTest';
 import { wilcoxon } from './wilcoxon';
 
 export { bootstrapDiffCI, bootstrapMeanCI, type BootstrapOptions, type Interval } from './bootstrap';
 export { effectSize } from './effectSize';
-export { benjaminiHochbergAdjust, bonferroniAdjust, holmAdjust, pairedTTest, randomizationTest, wilcoxon };
+export { benjaminiHochbergAdjust, bonferroniAdjust, holmAdjust, pairedTTest, randomizationSteps, randomizationTest, wilcoxon };
 export { winTieLoss, type WinTieLoss } from './winTieLoss';
 export type { PairedTTest } from './tTest';
 export type { RandomizationOptions } from './randomization';

@@ -16,6 +16,18 @@ export interface RandomizationOptions {
  * so p is never 0 (Phipson and Smyth, 2010). Deterministic for a given seed (mulberry32 generator).
  */
 export function randomizationTest(a: ArrayLike<number>, b: ArrayLike<number>, options: RandomizationOptions = {}): number {
+  const steps = randomizationSteps(a, b, options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * randomizationTest() `every` trials at a time, yielding between them (the same p-value): 10,000 trials on
+ * 10,000 queries take about 0.2 s, which the engine spends between judgements, not in one piece.
+ */
+export function* randomizationSteps(a: ArrayLike<number>, b: ArrayLike<number>, options: RandomizationOptions = {}, every = 1000): Generator<void, number, undefined> {
   const n = checkPaired(a, b);
   const trials = options.trials ?? 10_000;
   const d = new Float64Array(n);
@@ -46,6 +58,7 @@ export function randomizationTest(a: ArrayLike<number>, b: ArrayLike<number>, op
   const next = mulberry32(options.seed ?? 1);
   let count = 0;
   for (let t = 0; t < trials; t++) {
+    if (t > 0 && t % every === 0) yield;
     let s = 0;
     let bits = 0;
     for (let b = 0; b < blocks; b++) {

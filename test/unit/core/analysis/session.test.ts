@@ -71,7 +71,7 @@ describe('analysis session on SciFact', () => {
     assert.ok(pending.rows.every((r) => r.vsBaseline === null));
     let steps = 0;
     for (const _ of s.significanceSteps(DENSE)) steps++;
-    assert.equal(steps, 2 * 5, 'one step per compared run and tested measure');
+    assert.equal(steps, 2 * 5 * 10, 'ten steps (of 1,000 randomization trials) per compared run and tested measure');
     const done = s.results(DENSE, { skipped: [], untrusted: false }, { pending: true });
     assert.equal(done.significancePending, false);
     const fresh = await loadSession({ datasetDir: SCIFACT, split: 'test' });

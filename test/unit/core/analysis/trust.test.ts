@@ -57,6 +57,18 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
     }
   });
 
+  test('build() prepares the pool a slice at a time, yielding between slices, into the ranges the constructor gives', () => {
+    const input = { qrels, runs, scale: [0, 1], relevanceLevel: 1 };
+    const steps = HoleRanges.build(input);
+    let yields = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) yields++;
+    // 300 queries, 200 a slice: one pause (a 10,000-query split has 49, instead of one 0.3-0.7 s piece).
+    assert.equal(yields, Math.ceil(qrels.queryIds().length / 200) - 1);
+    const sync = new HoleRanges(input);
+    for (const c of ['ndcg_cut_10', 'map']) assert.deepEqual(r.value.range(FILES[0], c), sync.range(FILES[0], c));
+  });
+
   test('the judged-only figure of each range is trec_eval -J (-c) on the same qrels; MRR@10 has none (-J comes after -M)', () => {
     const h = new HoleRanges({ qrels, runs, scale: [0, 1], relevanceLevel: 1 });
     for (const f of FILES) {

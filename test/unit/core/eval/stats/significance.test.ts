@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { holmAdjust, pairedTTest, randomizationTest, winTieLoss } from '../../../../../src/core/eval/stats';
+import { holmAdjust, pairedTTest, randomizationSteps, randomizationTest, winTieLoss } from '../../../../../src/core/eval/stats';
 
 const close = (actual: number, expected: number, tol: number, what: string) =>
   assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} vs ${expected}`);
@@ -48,6 +48,18 @@ test('randomization test: close to the exact permutation p-value (all 4,096 sign
   // Binomial standard error at 20,000 trials is ~0.0016: allow four of them.
   close(p, exact, 0.0065, 'p');
   assert.equal(randomizationTest(a, b, { trials: 20_000, seed: 7 }), p, 'same seed, same p');
+});
+
+test('randomization test in steps: a pause every 1,000 trials, the same p-value', () => {
+  const rand = (seed: number) => Array.from({ length: 500 }, (_, i) => Math.abs(Math.sin(seed * 1000 + i)));
+  const [a, b] = [rand(1), rand(2)];
+  const steps = randomizationSteps(a, b, { trials: 10_000, seed: 3 });
+  let pauses = 0;
+  let r = steps.next();
+  for (; !r.done; r = steps.next()) pauses++;
+  assert.equal(pauses, 9);
+  assert.equal(r.value, randomizationTest(a, b, { trials: 10_000, seed: 3 }));
+  assert.ok(r.value > 0 && r.value < 1);
 });
 
 test('randomization test: identical runs give p = 1; a consistent large gain gives the floor 1/(trials+1)', () => {
