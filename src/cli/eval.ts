@@ -1,7 +1,8 @@
 import { readQrels, readQrelsJg } from '../core/formats/qrels';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { encodeId } from '../core/formats/idTable';
-import { readRun } from '../core/formats/run';
+import { join } from 'node:path';
+import { startRunRead } from '../core/formats/runInParallel';
 import { evaluate, FAMILIES, formatTrecEval, MeasureSpecError, NICKNAMES, resolveMeasures } from '../core/eval';
 import { readZScores } from '../core/eval/zscores';
 import { readPrefs, readQrelsPrefs } from '../core/eval/prefs';
@@ -46,6 +47,9 @@ is ignored. Negative grades are pooled-but-unjudged (gain 0). nDCG gain is the g
 
 exit codes: 0 ok, 1 bad input (file, line and what to do are printed), 2 usage error.
 `;
+
+/** The run reader's worker: bundled beside dist/cli.js, or the TypeScript source when run through tsx. */
+const RUN_READER = __filename.endsWith('.ts') ? join(__dirname, '..', 'core', 'formats', 'runInParallel.ts') : join(__dirname, 'run-reader.js');
 
 interface EvalArgs {
   perQuery: boolean;
@@ -163,8 +167,16 @@ export const evalCommand: Command = {
     if (qrelsPath === '-' && runPath === '-') throw new UsageError('only one of QRELS and RUN can be standard input (-)');
     refuseSwapped(qrelsPath, runPath);
     const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
-    const qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : args.relInfo === 'qrels_prefs' ? readQrelsPrefs(qrelsPath) : args.relInfo === 'prefs' ? readPrefs(qrelsPath) : readQrels(qrelsPath);
-    const run = readRun(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32', duplicatesWithin: args.maxRetrieved });
+    // A large run's second half is parsed in a worker thread while this one reads the qrels and the first half.
+    const reading = startRunRead(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32', duplicatesWithin: args.maxRetrieved }, RUN_READER);
+    let qrels;
+    try {
+      qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : args.relInfo === 'qrels_prefs' ? readQrelsPrefs(qrelsPath) : args.relInfo === 'prefs' ? readPrefs(qrelsPath) : readQrels(qrelsPath);
+    } catch (e) {
+      reading.cancel();
+      throw e;
+    }
+    const run = await reading.finish();
     let result;
     try {
       result = evaluate(qrels, run, {

@@ -50,15 +50,27 @@ export class DocArena implements DocIds {
     return a;
   }
 
-  add(buf: Buffer, start: number, end: number): number {
-    const len = end - start;
-    if (this.used + len > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + len));
+  /** Appends another arena's entries (a part of the same file read by another thread); they get ids size.. */
+  append(p: ArenaParts): void {
+    const base = this.used;
+    const first = this.count;
+    this.reserve(p.used, p.count);
+    this.bytes.set(p.bytes.subarray(0, p.used), base);
+    for (let i = 1; i <= p.count; i++) this.starts[first + i] = p.starts[i] + base;
+    this.hashes.set(p.hashes.subarray(0, p.count), first);
+    this.used += p.used;
+    this.count += p.count;
+  }
+
+  /** Makes room for `entries` more entries of `bytes` bytes in all. */
+  private reserve(bytes: number, entries: number): void {
+    if (this.used + bytes > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + bytes));
       this.bytes.copy(grown, 0, 0, this.used);
       this.bytes = grown;
     }
-    if (this.count + 1 >= this.starts.length) {
-      const n = Math.ceil(this.starts.length * 1.5);
+    if (this.count + entries >= this.starts.length) {
+      const n = Math.max(Math.ceil(this.starts.length * 1.5), this.count + entries);
       const s = new Int32Array(n + 1);
       s.set(this.starts);
       const h = new Int32Array(n);
@@ -66,6 +78,11 @@ export class DocArena implements DocIds {
       this.starts = s;
       this.hashes = h;
     }
+  }
+
+  add(buf: Buffer, start: number, end: number): number {
+    const len = end - start;
+    if (this.used + len > this.bytes.length || this.count + 1 >= this.starts.length) this.reserve(len, 1);
     const id = this.count++;
     // A byte loop: ids are short, and Buffer.copy's per-call cost dominated profiles of 10M-line runs.
     const bytes = this.bytes;

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import { DocArena, EntrySet, type DocIds } from './docArena';
+import { DocArena, EntrySet, type ArenaParts, type DocIds } from './docArena';
 import { decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync, quotable, splitFields } from './lines';
+import { forEachLine, forEachLineSync, quotable, splitFields, type ByteRange } from './lines';
 import { parseFloatBytes } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -91,8 +91,26 @@ class RunBuilder {
     this.n++;
   }
 
-  private grow(): void {
-    const cap = Math.ceil(this.q.length * 1.5);
+  /** Appends another builder's lines (`qmap` turns its query ids into this builder's); its documents follow ours. */
+  append(p: BuilderParts, qmap: Int32Array): void {
+    const base = this.docs.size;
+    this.docs.append(p.docs);
+    if (this.n + p.n > this.q.length) this.grow(this.n + p.n);
+    for (let i = 0; i < p.n; i++) {
+      this.q[this.n + i] = qmap[p.q[i]];
+      this.d[this.n + i] = p.d[i] + base;
+    }
+    this.s.set(p.s.subarray(0, p.n), this.n);
+    this.n += p.n;
+  }
+
+  /** The columns, to hand them to another thread (transferable buffers). */
+  toParts(): BuilderParts {
+    return { n: this.n, q: this.q, d: this.d, s: this.s, docs: this.docs.toParts() };
+  }
+
+  private grow(atLeast = 0): void {
+    const cap = Math.max(atLeast, Math.ceil(this.q.length * 1.5));
     const q = new Int32Array(cap);
     q.set(this.q);
     const d = new Int32Array(cap);
@@ -169,6 +187,15 @@ class RunBuilder {
   }
 }
 
+/** A RunBuilder's columns (lines 0..n-1) as plain arrays. */
+export interface BuilderParts {
+  n: number;
+  q: Int32Array;
+  d: Int32Array;
+  s: Float64Array;
+  docs: ArenaParts;
+}
+
 /**
  * How scores are compared when ranking: trec_eval 9.0.x (and the copies in Anserini and pytrec_eval) reads
  * them into a C float, so scores equal as float32 tie and are ordered by docno; trec_eval 10.0 reads doubles.
@@ -212,7 +239,7 @@ const RUN_HINT = 'A TREC run line is "qid Q0 docid rank score tag", separated by
  */
 export function readRun(path: string, options: ReadRunOptions = {}): Run {
   const parser = new RunParser(path, options);
-  forEachLineSync(path, parser.onLine);
+  parser.parse();
   return parser.finish();
 }
 
@@ -239,8 +266,11 @@ export async function readRunAsync(path: string, signal?: AbortSignal, options: 
   return parser.finish();
 }
 
-/** Turns a run file's lines into columns; finish() groups and ranks them. */
-class RunParser {
+/**
+ * Turns a run file's lines into columns; finish() groups and ranks them. Two threads can each parse a part of
+ * one file (parse(range)): the part read elsewhere is then absorbed (in file order) before finish().
+ */
+export class RunParser {
   private readonly b: RunBuilder;
   private readonly qids = new IdTable(1024);
   private readonly f: number[] = [];
@@ -248,17 +278,46 @@ class RunParser {
   private lastQid = Buffer.alloc(0);
   private lastQ = -1;
 
+  /** `expectedBytes`: how much of the file this parser will hold (default: the whole file), to size its columns. */
   constructor(
     private readonly path: string,
     private readonly options: ReadRunOptions,
+    expectedBytes?: number,
   ) {
-    let size = 0;
-    try {
-      size = statSync(path).size;
-    } catch {
-      // the line reader reports the unreadable file
+    let size = expectedBytes ?? 0;
+    if (expectedBytes === undefined) {
+      try {
+        size = statSync(path).size;
+      } catch {
+        // the line reader reports the unreadable file
+      }
     }
     this.b = new RunBuilder(Math.ceil(size / 32));
+  }
+
+  /** Reads the file, or only `range` of it (line numbers in errors then count from the range's start); returns the lines read. */
+  parse(range?: ByteRange): number {
+    return forEachLineSync(this.path, this.onLine, range);
+  }
+
+  /** What this parser read, to hand to the parser of the file's first part (transferable buffers). */
+  toPart(): RunPart {
+    const q = this.qids;
+    const bounds = new Int32Array(2 * q.size);
+    for (let i = 0; i < q.size; i++) {
+      bounds[2 * i] = q.start(i);
+      bounds[2 * i + 1] = q.end(i);
+    }
+    return { columns: this.b.toParts(), qidBytes: new Uint8Array(q.buffer.subarray(0, q.size ? q.end(q.size - 1) : 0)), qidBounds: bounds, tag: this.b.n > 0 ? new Uint8Array(this.tag) : undefined };
+  }
+
+  /** Appends the lines of the part of the file that follows what this parser read. */
+  absorb(part: RunPart): void {
+    const bytes = Buffer.from(part.qidBytes.buffer, part.qidBytes.byteOffset, part.qidBytes.byteLength);
+    const qmap = new Int32Array(part.qidBounds.length / 2);
+    for (let i = 0; i < qmap.length; i++) qmap[i] = this.qids.intern(bytes, part.qidBounds[2 * i], part.qidBounds[2 * i + 1]);
+    this.b.append(part.columns, qmap);
+    if (part.tag) this.tag = Buffer.from(part.tag);
   }
 
   private bad(e: InputError): void {
@@ -329,6 +388,16 @@ function duplicate(path: string, qid: string, docid: string, lines: number[] & {
     text: lines.text,
     hint: 'trec_eval refuses a run that retrieves the same document twice for a query: keep one line (usually the higher-scored).',
   });
+}
+
+/** The lines of a part of a run file as one parser read them: columns, its query ids' bytes, the tag of its last line. */
+export interface RunPart {
+  columns: BuilderParts;
+  qidBytes: Uint8Array;
+  /** [start, end) in qidBytes of each query id, by the part's own query numbers. */
+  qidBounds: Int32Array;
+  /** Absent when the part has no result line. */
+  tag?: Uint8Array;
 }
 
 /** Byte equality without a native call per line (tags are short and nearly always equal). */
