@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { DocArena, EntrySet, type ArenaParts, type DocIds } from './docArena';
-import { decodeId, IdTable } from './idTable';
+import { compareBytes, decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
 import { forEachLine, forEachLineSync, quotable, splitFields, type ByteRange } from './lines';
 import { parseFloatBytes } from './numbers';
@@ -91,26 +91,8 @@ class RunBuilder {
     this.n++;
   }
 
-  /** Appends another builder's lines (`qmap` turns its query ids into this builder's); its documents follow ours. */
-  append(p: BuilderParts, qmap: Int32Array): void {
-    const base = this.docs.size;
-    this.docs.append(p.docs);
-    if (this.n + p.n > this.q.length) this.grow(this.n + p.n);
-    for (let i = 0; i < p.n; i++) {
-      this.q[this.n + i] = qmap[p.q[i]];
-      this.d[this.n + i] = p.d[i] + base;
-    }
-    this.s.set(p.s.subarray(0, p.n), this.n);
-    this.n += p.n;
-  }
-
-  /** The columns, to hand them to another thread (transferable buffers). */
-  toParts(): BuilderParts {
-    return { n: this.n, q: this.q, d: this.d, s: this.s, docs: this.docs.toParts() };
-  }
-
-  private grow(atLeast = 0): void {
-    const cap = Math.max(atLeast, Math.ceil(this.q.length * 1.5));
+  private grow(): void {
+    const cap = Math.ceil(this.q.length * 1.5);
     const q = new Int32Array(cap);
     q.set(this.q);
     const d = new Int32Array(cap);
@@ -145,33 +127,48 @@ class RunBuilder {
     this.q = this.d = new Int32Array(0);
     this.s = new Float64Array(0);
 
-    const docs = this.docs;
-    const seen = new EntrySet();
-    let perm = new Int32Array(0);
-    let key = new Float64Array(0);
-    const f32 = precision === 'float32';
+    const ranker = new Ranker(this.docs, precision, duplicatesWithin);
     for (let qi = 0; qi < nq; qi++) {
-      const start = offsets[qi];
-      const end = offsets[qi + 1];
-      const checkDuplicates = () => {
-        const top = Math.min(end, start + Math.max(0, duplicatesWithin));
-        seen.reset(top - start);
-        for (let i = start; i < top; i++) {
-          if (seen.add(docs, docIds[i]) >= 0) onDuplicate(qids.string(order[qi]), docs.string(docIds[i]));
-        }
-      };
-      // Doubles in descending order stay in (non-strictly) descending order as float32, so only ties need work.
-      if (scoresDescending(scores, start, end)) {
-        sortTies(docIds, scores, start, end, docs, f32);
-        checkDuplicates();
-        continue;
-      }
+      ranker.rank(docIds, scores, offsets[qi], offsets[qi + 1], (docid) => onDuplicate(qids.string(order[qi]), docid));
+    }
+    return new Run(tag, order.map((q) => qids.string(q)), offsets, docIds, scores, this.docs);
+  }
+}
+
+/**
+ * How scores are compared when ranking: trec_eval 9.0.x (and the copies in Anserini and pytrec_eval) reads
+ * them into a C float, so scores equal as float32 tie and are ordered by docno; trec_eval 10.0 reads doubles.
+ * Scores keep full precision either way.
+ */
+export type ScorePrecision = 'float32' | 'double';
+
+/** Ranks one query's entries in place (trec_eval's order), then checks the top `duplicatesWithin` for a document listed twice. */
+class Ranker {
+  private readonly seen = new EntrySet();
+  private perm = new Int32Array(0);
+  private key = new Float64Array(0);
+  private readonly f32: boolean;
+
+  constructor(
+    private readonly docs: DocArena,
+    precision: ScorePrecision,
+    private readonly duplicatesWithin: number,
+  ) {
+    this.f32 = precision === 'float32';
+  }
+
+  rank(docIds: Int32Array, scores: Float64Array, start: number, end: number, onDuplicate: (docid: string) => void): void {
+    const { docs, f32 } = this;
+    // Doubles in descending order stay in (non-strictly) descending order as float32, so only ties need work.
+    if (scoresDescending(scores, start, end)) sortTies(docIds, scores, start, end, docs, f32);
+    else {
       const len = end - start;
-      if (perm.length < len) {
-        perm = new Int32Array(len);
-        key = new Float64Array(len);
+      if (this.perm.length < len) {
+        this.perm = new Int32Array(len);
+        this.key = new Float64Array(len);
       }
-      const idx = perm.subarray(0, len);
+      const idx = this.perm.subarray(0, len);
+      const key = this.key;
       for (let i = 0; i < len; i++) {
         idx[i] = start + i;
         key[i] = f32 ? Math.fround(scores[start + i]) : scores[start + i];
@@ -181,27 +178,14 @@ class RunBuilder {
       const s = Float64Array.from(idx, (i) => scores[i]);
       docIds.set(d, start);
       scores.set(s, start);
-      checkDuplicates();
     }
-    return new Run(tag, order.map((q) => qids.string(q)), offsets, docIds, scores, docs);
+    const top = Math.min(end, start + Math.max(0, this.duplicatesWithin));
+    this.seen.reset(top - start);
+    for (let i = start; i < top; i++) {
+      if (this.seen.add(docs, docIds[i]) >= 0) onDuplicate(docs.string(docIds[i]));
+    }
   }
 }
-
-/** A RunBuilder's columns (lines 0..n-1) as plain arrays. */
-export interface BuilderParts {
-  n: number;
-  q: Int32Array;
-  d: Int32Array;
-  s: Float64Array;
-  docs: ArenaParts;
-}
-
-/**
- * How scores are compared when ranking: trec_eval 9.0.x (and the copies in Anserini and pytrec_eval) reads
- * them into a C float, so scores equal as float32 tie and are ordered by docno; trec_eval 10.0 reads doubles.
- * Scores keep full precision either way.
- */
-export type ScorePrecision = 'float32' | 'double';
 
 function scoresDescending(scores: Float64Array, start: number, end: number): boolean {
   for (let i = start + 1; i < end; i++) if (scores[i - 1] < scores[i]) return false;
@@ -267,8 +251,8 @@ export async function readRunAsync(path: string, signal?: AbortSignal, options: 
 }
 
 /**
- * Turns a run file's lines into columns; finish() groups and ranks them. Two threads can each parse a part of
- * one file (parse(range)): the part read elsewhere is then absorbed (in file order) before finish().
+ * Turns a run file's lines into columns; finish() groups and ranks them. Two threads can each parse and rank a
+ * part of one file (parse(range), rankPart()): the first part's parser then merges the second's (finishWith).
  */
 export class RunParser {
   private readonly b: RunBuilder;
@@ -300,24 +284,66 @@ export class RunParser {
     return forEachLineSync(this.path, this.onLine, range);
   }
 
-  /** What this parser read, to hand to the parser of the file's first part (transferable buffers). */
-  toPart(): RunPart {
-    const q = this.qids;
-    const bounds = new Int32Array(2 * q.size);
-    for (let i = 0; i < q.size; i++) {
-      bounds[2 * i] = q.start(i);
-      bounds[2 * i + 1] = q.end(i);
-    }
-    return { columns: this.b.toParts(), qidBytes: new Uint8Array(q.buffer.subarray(0, q.size ? q.end(q.size - 1) : 0)), qidBounds: bounds, tag: this.b.n > 0 ? new Uint8Array(this.tag) : undefined };
+  /**
+   * Ranks what this parser read as a part of the file, to hand it to the parser of the part before it
+   * (finishWith); a query with a document listed twice is only flagged, the whole run decides.
+   */
+  rankPart(): RankedPart {
+    const flagged = new Set<string>();
+    const run = this.b.finish('', this.qids, (qid) => void flagged.add(qid), this.options.precision, this.options.duplicatesWithin);
+    return {
+      tag: this.b.n > 0 ? decodeId(this.tag, 0, this.tag.length) : undefined,
+      qids: [...run.qids],
+      offsets: run.offsets,
+      docIds: run.docIds,
+      scores: run.scores,
+      docs: this.b.docs.toParts(),
+      flagged: [...flagged],
+    };
   }
 
-  /** Appends the lines of the part of the file that follows what this parser read. */
-  absorb(part: RunPart): void {
-    const bytes = Buffer.from(part.qidBytes.buffer, part.qidBytes.byteOffset, part.qidBytes.byteLength);
-    const qmap = new Int32Array(part.qidBounds.length / 2);
-    for (let i = 0; i < qmap.length; i++) qmap[i] = this.qids.intern(bytes, part.qidBounds[2 * i], part.qidBounds[2 * i + 1]);
-    this.b.append(part.columns, qmap);
-    if (part.tag) this.tag = Buffer.from(part.tag);
+  /**
+   * finish() for a file read in two parts: this parser's, then `tail` (ranked by the thread that read it).
+   * Queries found in one part keep that part's ranking; a query in both, or flagged, is ranked and checked
+   * again here, in trec_eval's query order, so the first error is the one finish() would give.
+   */
+  finishWith(tail: RankedPart): Run {
+    const head = this.rankPart();
+    const n = head.docIds.length + tail.docIds.length;
+    if (n === 0) throw this.noResultLines();
+    const docs = this.b.docs;
+    const base = docs.size;
+    docs.append(tail.docs);
+    const flagged = new Set([...head.flagged, ...tail.flagged]);
+    const ranker = new Ranker(docs, this.options.precision ?? 'float32', this.options.duplicatesWithin ?? Infinity);
+    const qids: string[] = [];
+    const offsets = new Int32Array(head.qids.length + tail.qids.length + 1);
+    const docIds = new Int32Array(n);
+    const scores = new Float64Array(n);
+    let at = 0;
+    for (let i = 0, j = 0; i < head.qids.length || j < tail.qids.length; ) {
+      const c = i === head.qids.length ? 1 : j === tail.qids.length ? -1 : compareBytes(head.qids[i], tail.qids[j]);
+      const qid = c <= 0 ? head.qids[i] : tail.qids[j];
+      const start = at;
+      if (c <= 0) {
+        const s = head.offsets[i];
+        const e = head.offsets[++i];
+        docIds.set(head.docIds.subarray(s, e), at);
+        scores.set(head.scores.subarray(s, e), at);
+        at += e - s;
+      }
+      if (c >= 0) {
+        const s = tail.offsets[j];
+        const e = tail.offsets[++j];
+        for (let k = s; k < e; k++) docIds[at + k - s] = tail.docIds[k] + base;
+        scores.set(tail.scores.subarray(s, e), at);
+        at += e - s;
+      }
+      if (c === 0 || flagged.has(qid)) ranker.rank(docIds, scores, start, at, (docid) => this.onDuplicate(qid, docid));
+      qids.push(qid);
+      offsets[qids.length] = at;
+    }
+    return new Run(tail.tag ?? head.tag!, qids, offsets.subarray(0, qids.length + 1), docIds, scores, docs);
   }
 
   private bad(e: InputError): void {
@@ -361,14 +387,11 @@ export class RunParser {
 
   finish(): Run {
     const path = this.path;
-    if (this.b.n === 0) {
-      throw new InputError({ code: 'malformed', message: 'the run file has no result lines', file: path, hint: RUN_HINT });
-    }
+    if (this.b.n === 0) throw this.noResultLines();
     const duplicates: [qid: string, docid: string][] = [];
     const run = this.b.finish(decodeId(this.tag, 0, this.tag.length), this.qids, (qid, docid) => {
       if (this.options.onBadLine) return void duplicates.push([qid, docid]);
-      const lines = findLines(path, [[qid, docid]]).get(`${qid}\t${docid}`)!;
-      throw duplicate(path, qid, docid, lines);
+      this.onDuplicate(qid, docid);
     }, this.options.precision, this.options.duplicatesWithin);
     if (duplicates.length > 0) {
       // One more pass finds the lines of every duplicate at once.
@@ -376,6 +399,14 @@ export class RunParser {
       for (const [qid, docid] of duplicates) this.bad(duplicate(path, qid, docid, found.get(`${qid}\t${docid}`)!));
     }
     return run;
+  }
+
+  private onDuplicate(qid: string, docid: string): never {
+    throw duplicate(this.path, qid, docid, findLines(this.path, [[qid, docid]]).get(`${qid}\t${docid}`)!);
+  }
+
+  private noResultLines(): InputError {
+    return new InputError({ code: 'malformed', message: 'the run file has no result lines', file: this.path, hint: RUN_HINT });
   }
 }
 
@@ -390,14 +421,17 @@ function duplicate(path: string, qid: string, docid: string, lines: number[] & {
   });
 }
 
-/** The lines of a part of a run file as one parser read them: columns, its query ids' bytes, the tag of its last line. */
-export interface RunPart {
-  columns: BuilderParts;
-  qidBytes: Uint8Array;
-  /** [start, end) in qidBytes of each query id, by the part's own query numbers. */
-  qidBounds: Int32Array;
-  /** Absent when the part has no result line. */
-  tag?: Uint8Array;
+/** One part of a run file, ranked by the thread that read it (its own documents, queries in byte order). */
+export interface RankedPart {
+  /** The tag of the part's last result line; absent when the part has none. */
+  tag?: string;
+  qids: string[];
+  offsets: Int32Array;
+  docIds: Int32Array;
+  scores: Float64Array;
+  docs: ArenaParts;
+  /** Queries with a document listed twice in the part (checked again on the whole run). */
+  flagged: string[];
 }
 
 /** Byte equality without a native call per line (tags are short and nearly always equal). */

@@ -103,6 +103,20 @@ describe('reading a run on two threads', () => {
     assert.equal(await errorOf(inParallel(path)), expected);
   });
 
+  it('duplicates within each part: the one of the first query in byte order is reported, as readRun does', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `${i < 100 ? 'z' : 'a'}${i % 2} Q0 d${i} 0 ${i} t`);
+    lines[10] = 'z0 Q0 d2 0 7 t'; // head part, query z0
+    lines[190] = 'a0 Q0 d150 0 7 t'; // tail part, query a0
+    const path = file('dup-parts.trec', lines.join('\n') + '\n');
+    const expected = await errorOf(() => readRun(path));
+    assert.match(expected, /'d150' is listed twice for query 'a0' \(lines 151 and 191\)/);
+    assert.equal(await errorOf(inParallel(path)), expected);
+    lines[190] = 'a0 Q0 d152 0 7 t';
+    lines[10] = 'z0 Q0 d20 0 7 t';
+    writeFileSync(path, lines.join('\n') + '\n');
+    assert.equal(await errorOf(inParallel(path)), await errorOf(() => readRun(path)), 'both parts flag');
+  });
+
   it('irw eval on a run above the threshold (read by dist/run-reader.js) prints what the one-thread reading gives', () => {
     const qrels = file('big.qrels', Array.from({ length: 50 }, (_, q) => Array.from({ length: 20 }, (_, k) => `q${q} 0 d${k * 37} ${k % 4}`).join('\n')).join('\n') + '\n');
     const parts: string[] = [];
