@@ -1,5 +1,5 @@
 import { readQrels, readQrelsJg } from '../core/formats/qrels';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { encodeId } from '../core/formats/idTable';
 import { join } from 'node:path';
 import { startRunRead } from '../core/formats/runInParallel';
@@ -50,6 +50,20 @@ exit codes: 0 ok, 1 bad input (file, line and what to do are printed), 2 usage e
 
 /** The run reader's worker: bundled beside dist/cli.js, or the TypeScript source when run through tsx. */
 const RUN_READER = __filename.endsWith('.ts') ? join(__dirname, '..', 'core', 'formats', 'runInParallel.ts') : join(__dirname, 'run-reader.js');
+
+/**
+ * A qrels byte takes about as long to read as this many run-file bytes (a string and map entry per qrels line,
+ * columns for the run; measured with bench:eval): the run's first part, read after the qrels, is cut shorter.
+ */
+const QRELS_COST = 8;
+
+function fileSize(path: string): number {
+  try {
+    return path === '-' ? 0 : statSync(path).size;
+  } catch {
+    return 0; // the reader reports the unreadable file
+  }
+}
 
 interface EvalArgs {
   perQuery: boolean;
@@ -168,7 +182,9 @@ export const evalCommand: Command = {
     refuseSwapped(qrelsPath, runPath);
     const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
     // A large run's second half is parsed in a worker thread while this one reads the qrels and the first half.
-    const reading = startRunRead(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32', duplicatesWithin: args.maxRetrieved }, RUN_READER);
+    const reading = startRunRead(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32', duplicatesWithin: args.maxRetrieved }, RUN_READER, {
+      busyFirst: QRELS_COST * fileSize(qrelsPath),
+    });
     let qrels;
     try {
       qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : args.relInfo === 'qrels_prefs' ? readQrelsPrefs(qrelsPath) : args.relInfo === 'prefs' ? readPrefs(qrelsPath) : readQrels(qrelsPath);

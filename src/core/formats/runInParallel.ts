@@ -29,12 +29,24 @@ export interface ParallelRead {
   cancel(): void;
 }
 
+export interface SplitOptions {
+  /** Files smaller than this are read on one thread (default PARALLEL_MIN_BYTES). */
+  minBytes?: number;
+  /** Where to cut, as a share of the file's bytes (default: balance the two threads' work, see `busyFirst`). */
+  headShare?: number;
+  /**
+   * What this thread does before finish(), as the number of run-file bytes that take as long to read: the
+   * first part is made smaller by that much so that both threads end together.
+   */
+  busyFirst?: number;
+}
+
 /**
  * Starts reading `path`: a plain file of at least `minBytes` gets a worker (from `entry`: dist/run-reader.js,
  * or this .ts file under tsx) for its part after `headShare` of its bytes; anything else (gzip, standard
  * input, a small file, no line break past the split point) is read by readRun() in finish().
  */
-export function startRunRead(path: string, options: ReadRunOptions, entry: string, minBytes = PARALLEL_MIN_BYTES, headShare = 0.5): ParallelRead {
+export function startRunRead(path: string, options: ReadRunOptions, entry: string, split: SplitOptions = {}): ParallelRead {
   const sequential = { finish: async () => readRun(path, options), cancel: () => undefined };
   if (path === '-' || options.onBadLine) return sequential;
   let size: number;
@@ -43,7 +55,8 @@ export function startRunRead(path: string, options: ReadRunOptions, entry: strin
   } catch {
     return sequential; // readRun reports the unreadable file
   }
-  if (size < minBytes) return sequential;
+  if (size < (split.minBytes ?? PARALLEL_MIN_BYTES)) return sequential;
+  const headShare = split.headShare ?? Math.max(0.1, (size - (split.busyFirst ?? 0)) / 2 / size);
   const mid = lineStartAfter(path, Math.floor(size * headShare), size);
   if (mid === undefined) return sequential;
   const tail = inWorker(entry, { runSlice: { path, start: mid, end: size, options } });

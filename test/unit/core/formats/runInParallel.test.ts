@@ -28,7 +28,7 @@ function dump(run: Run): unknown {
 }
 
 async function inParallel(path: string, options: ReadRunOptions = {}, headShare = 0.5): Promise<Run> {
-  return startRunRead(path, options, ENTRY, 0, headShare).finish();
+  return startRunRead(path, options, ENTRY, { minBytes: 0, headShare }).finish();
 }
 
 async function errorOf(p: Promise<unknown> | (() => unknown)): Promise<string> {
