@@ -237,3 +237,14 @@ export function compareBytes(a: string, b: string): number {
   }
   return a.length - b.length;
 }
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * Sorts ids in byte order (compareBytes), in place. Without surrogates (astral characters, escaped bytes),
+ * UTF-16 code-unit order is code-point order, which is UTF-8 byte order: the engine's own sort then does it.
+ */
+export function sortBytes(ids: string[]): string[] {
+  for (const id of ids) if (SURROGATE.test(id)) return ids.sort(compareBytes);
+  return ids.sort();
+}
