@@ -55,7 +55,7 @@ const RUN_READER = __filename.endsWith('.ts') ? join(__dirname, '..', 'core', 'f
  * A qrels byte takes about as long to read as this many run-file bytes (a string and map entry per qrels line,
  * columns for the run; measured with bench:eval): the run's first part, read after the qrels, is cut shorter.
  */
-const QRELS_COST = 8;
+const QRELS_COST = 4;
 
 function fileSize(path: string): number {
   try {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareBytes, decodeId, encodeId, sortBytes } from '../../../../src/core/formats/idTable';
+import { compareBytes, decodeId, encodeId, encodeIdInto, sortBytes } from '../../../../src/core/formats/idTable';
 
 describe('sortBytes', () => {
   it('sorts ids in byte order (as compareBytes) with and without astral characters or escaped bytes', () => {
@@ -15,5 +15,20 @@ describe('sortBytes', () => {
     }
     // The plain sort would put U+1F600 before U+FFFF: the check for surrogates must not be skipped.
     assert.deepEqual(sortBytes(['\u{1f600}', '\uffff']), ['\uffff', '\u{1f600}']);
+  });
+});
+
+describe('encodeIdInto', () => {
+  it('writes the bytes encodeId gives, after what is already in the buffer', () => {
+    const ids = ['d1', 'é', '\u{1f600}', '\ud800', decodeId(Buffer.from([0x64, 0xff, 0xfe]), 0, 3), decodeId(Buffer.from([0xe9]), 0, 1)];
+    const buf = Buffer.alloc(64, 0x2a);
+    let at = 1;
+    for (const id of ids) {
+      const end = encodeIdInto(id, buf, at);
+      assert.deepEqual(buf.subarray(at, end), encodeId(id), id);
+      at = end;
+    }
+    assert.equal(buf[0], 0x2a);
+    assert.equal(buf[at], 0x2a, 'nothing written past the end');
   });
 });
