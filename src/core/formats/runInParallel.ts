@@ -72,7 +72,8 @@ export function startRunRead(path: string, options: ReadRunOptions, entry: strin
         throw e;
       }
       const reply = await tail.reply;
-      if ('crash' in reply) throw new Error(`the run reader thread failed: ${reply.crash}`);
+      // A worker that could not run (its bundle missing, out of memory): the file is read again here.
+      if ('crash' in reply) return readRun(path, options);
       if ('error' in reply) {
         const e = reply.error;
         throw new InputError({ ...e, line: e.line === undefined ? undefined : e.line + lines });

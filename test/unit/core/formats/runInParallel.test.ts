@@ -117,6 +117,18 @@ describe('reading a run on two threads', () => {
     assert.equal(await errorOf(inParallel(path)), await errorOf(() => readRun(path)), 'both parts flag');
   });
 
+  it('a file of comments and blank lines only: the same error as readRun', async () => {
+    const path = file('empty.trec', '# nothing\n\n# here either\n\n');
+    assert.match(await errorOf(() => readRun(path)), /no result lines/);
+    assert.equal(await errorOf(inParallel(path)), await errorOf(() => readRun(path)));
+  });
+
+  it('a worker that cannot start (its bundle missing) leaves the reading to this thread', async () => {
+    const path = join(RUNS, 'scifact', 'bm25okapi.knarfthekant.trec');
+    const run = await startRunRead(path, {}, join(dir, 'no-such-run-reader.js'), { minBytes: 0 }).finish();
+    assert.deepEqual(dump(run), dump(readRun(path)));
+  });
+
   it('irw eval on a run above the threshold (read by dist/run-reader.js) prints what the one-thread reading gives', () => {
     const qrels = file('big.qrels', Array.from({ length: 50 }, (_, q) => Array.from({ length: 20 }, (_, k) => `q${q} 0 d${k * 37} ${k % 4}`).join('\n')).join('\n') + '\n');
     const parts: string[] = [];
