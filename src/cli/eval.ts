@@ -53,7 +53,8 @@ const RUN_READER = __filename.endsWith('.ts') ? join(__dirname, '..', 'core', 'f
 
 /**
  * A qrels byte takes about as long to read as this many run-file bytes (a string and map entry per qrels line,
- * columns for the run; measured with bench:eval): the run's first part, read after the qrels, is cut shorter.
+ * columns for the run; a rough estimate from CPU profiles of bench:eval under load: with 8 the main thread
+ * still waited ~250 ms for the worker): the run's first part, read after the qrels, is cut shorter.
  */
 const QRELS_COST = 4;
 
