@@ -53,10 +53,10 @@ const RUN_READER = __filename.endsWith('.ts') ? join(__dirname, '..', 'core', 'f
 
 /**
  * A qrels byte takes about as long to read as this many run-file bytes (a string and map entry per qrels line,
- * columns for the run; a rough estimate from CPU profiles of bench:eval under load: with 8 the main thread
- * still waited ~250 ms for the worker): the run's first part, read after the qrels, is cut shorter.
+ * columns for the run): the run's first part, read after the qrels, is cut shorter. From CPU profiles of
+ * bench:eval (load 4-5): with 8 the main thread waited ~220 ms for the worker, with 4 ~60 ms, with 0 not at all.
  */
-const QRELS_COST = 4;
+const QRELS_COST = 3;
 
 function fileSize(path: string): number {
   try {
