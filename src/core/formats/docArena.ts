@@ -170,25 +170,20 @@ export function hashBytes(buf: Buffer, start: number, end: number): number {
 }
 
 /**
- * A small reusable hash set of arena entries (one query's documents at a time): open addressing over a
- * power-of-two table of entry ids, sized to the query.
+ * A small reusable hash set of arena entries (one query's documents at a time): open addressing over the first
+ * power-of-two slots of a reused table, sized to the query, so emptying it is one fill of those slots.
  */
 export class EntrySet {
   private slots = new Int32Array(2048);
-  private mask = 2047;
-  private used: number[] = [];
+  private mask = 15;
 
   /** Empties the set and makes room for n entries. */
   reset(n: number): void {
-    if (n * 2 > this.slots.length) {
-      let size = this.slots.length;
-      while (size < n * 2) size <<= 1;
-      this.slots = new Int32Array(size);
-      this.mask = size - 1;
-    } else {
-      for (const s of this.used) this.slots[s] = 0;
-    }
-    this.used.length = 0;
+    let size = 16;
+    while (size < n * 2) size <<= 1;
+    if (size > this.slots.length) this.slots = new Int32Array(size);
+    else this.slots.fill(0, 0, size);
+    this.mask = size - 1;
   }
 
   /** Adds entry `id`; returns the id of an equal entry already present, or -1. */
@@ -198,7 +193,6 @@ export class EntrySet {
       const v = this.slots[slot];
       if (v === 0) {
         this.slots[slot] = id + 1;
-        this.used.push(slot);
         return -1;
       }
       if (arena.equals(v - 1, id)) return v - 1;
