@@ -18,8 +18,10 @@ export class JudgementTable {
 
   load(j: QueryJudgements): void {
     const n = j.docs.length;
+    // Most ranked documents are not judged: a table at most 1/8 full answers them on the first probe, without
+    // the unpredictable branch of a half-full table (evaluate on the bench:eval files: ~350 -> ~245 ms).
     let size = 128;
-    while (size < n * 2) size <<= 1;
+    while (size < n * 8) size <<= 1;
     if (size !== this.slots.length) {
       this.slots = new Int32Array(size);
       this.mask = size - 1;
