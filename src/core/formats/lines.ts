@@ -256,3 +256,10 @@ export function quotable(buf: Buffer, start: number, end: number): string {
   const shown = s.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
   return cut ? `${shown.slice(0, QUOTE_BYTES)}…` : shown;
 }
+
+/** Byte equality without a native call per line (query ids and tags are short and nearly always the previous line's). */
+export function sameBytes(a: Buffer, buf: Buffer, start: number, end: number): boolean {
+  if (a.length !== end - start) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== buf[start + i]) return false;
+  return true;
+}

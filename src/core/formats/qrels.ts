@@ -1,6 +1,6 @@
 import { compareBytes, decodeId, sortBytes } from './idTable';
 import { InputError } from './errors';
-import { forEachLineSync, quotable, splitFields } from './lines';
+import { forEachLineSync, quotable, sameBytes, splitFields } from './lines';
 import { parseIntBytes } from './numbers';
 
 /** One query's judgements, sorted by document id in byte order. */
@@ -197,6 +197,8 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
   };
   const f: number[] = [];
   let columns = 0;
+  let lastQidBytes = Buffer.alloc(0);
+  let lastQid = '';
   forEachLineSync(path, (buf, start, end, lineNo) => {
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;
@@ -235,7 +237,12 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
       return bad(e as InputError);
     }
     const d = n === 4 ? 4 : 2;
-    acc.add(decodeId(buf, f[0], f[1]), decodeId(buf, f[d], f[d + 1]), grade, lineNo, text);
+    // Qrels list a query's lines together: the previous line's query id string is reused when the bytes match.
+    if (!sameBytes(lastQidBytes, buf, f[0], f[1])) {
+      lastQidBytes = Buffer.from(buf.subarray(f[0], f[1]));
+      lastQid = decodeId(buf, f[0], f[1]);
+    }
+    acc.add(lastQid, decodeId(buf, f[d], f[d + 1]), grade, lineNo, text);
   });
   return acc.finish(columns === 3 ? 'beir' : 'trec');
 }

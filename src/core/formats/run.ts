@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { DocArena, EntrySet, type ArenaParts, type DocIds } from './docArena';
 import { compareBytes, decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync, quotable, splitFields, type ByteRange } from './lines';
+import { forEachLine, forEachLineSync, quotable, sameBytes, splitFields, type ByteRange } from './lines';
 import { parseFloatBytes } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -434,12 +434,6 @@ export interface RankedPart {
   flagged: string[];
 }
 
-/** Byte equality without a native call per line (tags are short and nearly always equal). */
-function sameBytes(a: Buffer, buf: Buffer, start: number, end: number): boolean {
-  if (a.length !== end - start) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== buf[start + i]) return false;
-  return true;
-}
 
 /** Error path only: the first two line numbers where each (qid, docid) occurs, by `qid<TAB>docid`. */
 function findLines(path: string, pairs: readonly [string, string][]): Map<string, number[] & { text?: string }> {
