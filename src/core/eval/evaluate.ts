@@ -130,12 +130,16 @@ export function evaluate(qrels: Qrels | JudgmentGroups | PrefsQrels, run: Run, o
         rels = new Int32Array(n * 2);
         judged = new Uint8Array(n * 2);
       }
+      // Locals, not the closure's and objects' fields, in the loop over every ranked document.
+      const out = rels;
+      const docIds = run.docIds;
+      const level = ctx.relevanceLevel;
       for (let i = 0; i < n; i++) {
-        const d = run.docIds[start + i];
+        const d = docIds[start + i];
         const r = table.lookup(docs, d);
         if (judgedOnly && r < 0) continue;
-        rels[numRet] = r;
-        if (r >= ctx.relevanceLevel) numRelRet++;
+        out[numRet] = r;
+        if (r >= level) numRelRet++;
         if (judgedDocs && numRet < holeDepth) judged[numRet] = judgedDocs.find(docs.buffer, docs.start(d), docs.end(d)) >= 0 ? 1 : 0;
         numRet++;
       }

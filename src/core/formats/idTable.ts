@@ -215,6 +215,14 @@ export function encodeId(s: string): Buffer {
   return Buffer.concat(parts);
 }
 
+/** Writes encodeId(s) into buf at `at` (room for 3 bytes per code unit needed); returns where the bytes end. */
+export function encodeIdInto(s: string, buf: Buffer, at: number): number {
+  if (!ESCAPED_BYTE.test(s)) return at + buf.write(s, at, 'utf8');
+  const b = encodeId(s);
+  b.copy(buf, at);
+  return at + b.length;
+}
+
 /** Compares two ids in byte order (strcmp's; for UTF-8, code-point order), escaped bytes included. */
 export function compareBytes(a: string, b: string): number {
   if (a === b) return 0;
@@ -236,4 +244,15 @@ export function compareBytes(a: string, b: string): number {
     }
   }
   return a.length - b.length;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * Sorts ids in byte order (compareBytes), in place. Without surrogates (astral characters, escaped bytes),
+ * UTF-16 code-unit order is code-point order, which is UTF-8 byte order: the engine's own sort then does it.
+ */
+export function sortBytes(ids: string[]): string[] {
+  for (const id of ids) if (SURROGATE.test(id)) return ids.sort(compareBytes);
+  return ids.sort();
 }

@@ -14,12 +14,19 @@ const CHUNK = 1 << 20;
 /** Longer lines are refused: no TREC or BEIR file has them, and a file without line breaks must not fill memory. */
 export const MAX_LINE = 32 << 20;
 
+/** Bytes [start, end) of a plain (not gzip) file, cut at line boundaries by the caller. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /**
  * Reads `path` synchronously in 1 MiB chunks; `-` is standard input, and a gzip file is decompressed (in
  * memory: qrels and runs compress well, and the sync readers have no streaming gunzip). Throws
- * InputError('unreadable') naming the file.
+ * InputError('unreadable') naming the file. With `range`, reads only those bytes of a plain file (line
+ * numbers then count from the range's first line). Returns the number of lines read.
  */
-export function forEachLineSync(path: string, onLine: LineHandler): void {
+export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteRange): number {
   let fd: number;
   try {
     fd = path === '-' ? 0 : openSync(path, 'r');
@@ -27,13 +34,14 @@ export function forEachLineSync(path: string, onLine: LineHandler): void {
     throw unreadable(path, e);
   }
   try {
-    const splitter = new LineSplitter(onLine, path);
-    let first = true;
+    const splitter = new LineSplitter(onLine, path, range?.start ?? 0);
+    let first = !range;
+    let at = range?.start ?? 0;
     for (;;) {
       const t = splitter.target();
       let n: number;
       try {
-        n = readSync(fd, t.buf, t.at, t.room, null);
+        n = range ? readSync(fd, t.buf, t.at, Math.min(t.room, range.end - at), at) : readSync(fd, t.buf, t.at, t.room, null);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue; // a non-blocking stdin not ready yet
         if ((e as NodeJS.ErrnoException).code === 'EOF') break;
@@ -45,9 +53,10 @@ export function forEachLineSync(path: string, onLine: LineHandler): void {
       }
       first = false;
       if (n === 0) break;
+      at += n;
       splitter.push(n);
     }
-    splitter.end();
+    return splitter.end();
   } finally {
     if (fd !== 0) closeSync(fd);
   }
@@ -120,12 +129,15 @@ class LineSplitter {
   private buf = Buffer.allocUnsafe(CHUNK);
   private len = 0; // bytes in buf: a partial line carried over, then new data
   private lineNo = 0;
-  private offset = 0; // byte offset in the file of buf[0]
+  private offset: number; // byte offset in the file of buf[0]
 
   constructor(
     private readonly onLine: LineHandler,
     private readonly path: string,
-  ) {}
+    offset = 0,
+  ) {
+    this.offset = offset;
+  }
 
   /** Where the next read should write, growing the buffer when one line fills it. */
   target(): { buf: Buffer; at: number; room: number } {
@@ -166,7 +178,7 @@ class LineSplitter {
     if (this.len > MAX_LINE) {
       throw new InputError({
         code: 'malformed',
-        message: `line ${this.lineNo + 1} is longer than ${MAX_LINE >> 20} MiB without a line break`,
+        message: `the line is longer than ${MAX_LINE >> 20} MiB without a line break`,
         file: this.path,
         line: this.lineNo + 1,
         text: quotable(this.buf, 0, this.len),
@@ -175,9 +187,11 @@ class LineSplitter {
     }
   }
 
-  end(): void {
-    if (this.len > 0) this.emit(this.buf, this.lineNo === 0 ? bomLength(this.buf, this.len) : 0, this.len);
+  /** Emits the last line if it has no line break; returns the number of lines. */
+  end(): number {
+    if (this.len > 0) this.emit(this.buf, this.lineNo === 0 && this.offset === 0 ? bomLength(this.buf, this.len) : 0, this.len);
     this.len = 0;
+    return this.lineNo;
   }
 
   private emit(buf: Buffer, start: number, nl: number): void {
@@ -241,4 +255,11 @@ export function quotable(buf: Buffer, start: number, end: number): string {
   // eslint-disable-next-line no-control-regex
   const shown = s.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
   return cut ? `${shown.slice(0, QUOTE_BYTES)}…` : shown;
+}
+
+/** Byte equality without a native call per line (query ids and tags are short and nearly always the previous line's). */
+export function sameBytes(a: Buffer, buf: Buffer, start: number, end: number): boolean {
+  if (a.length !== end - start) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== buf[start + i]) return false;
+  return true;
 }

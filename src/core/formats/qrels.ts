@@ -1,6 +1,6 @@
-import { compareBytes, decodeId } from './idTable';
+import { compareBytes, decodeId, sortBytes } from './idTable';
 import { InputError } from './errors';
-import { forEachLineSync, quotable, splitFields } from './lines';
+import { forEachLineSync, quotable, sameBytes, splitFields } from './lines';
 import { parseIntBytes } from './numbers';
 
 /** One query's judgements, sorted by document id in byte order. */
@@ -123,12 +123,17 @@ function binarySearch(sorted: string[], key: string): number {
 }
 
 interface Pending {
-  grades: Map<string, number>;
-  lines: Map<string, number>;
+  /** docid -> its index in grades and lines (one map per query: map insertions dominate reading qrels). */
+  index: Map<string, number>;
+  grades: number[];
+  lines: number[];
 }
 
 class QrelsAccumulator {
   private readonly byQuery = new Map<string, Pending>();
+  // Qrels list a query's lines together: the previous line's query is looked up once.
+  private lastQid: string | undefined;
+  private last: Pending | undefined;
 
   constructor(
     private readonly duplicates: 'error' | 'last',
@@ -137,15 +142,24 @@ class QrelsAccumulator {
   ) {}
 
   add(qid: string, docid: string, grade: number, lineNo = 0, text?: () => string): void {
-    let q = this.byQuery.get(qid);
+    let q = qid === this.lastQid ? this.last : this.byQuery.get(qid);
     if (!q) {
-      q = { grades: new Map(), lines: new Map() };
+      q = { index: new Map(), grades: [], lines: [] };
       this.byQuery.set(qid, q);
     }
-    if (this.duplicates === 'error' && q.grades.has(docid)) {
+    this.lastQid = qid;
+    this.last = q;
+    const at = q.index.get(docid);
+    if (at === undefined) {
+      q.index.set(docid, q.grades.length);
+      q.grades.push(grade);
+      q.lines.push(lineNo);
+      return;
+    }
+    if (this.duplicates === 'error') {
       const e = new InputError({
         code: 'duplicate',
-        message: `document '${docid}' is judged twice for query '${qid}' (first on line ${q.lines.get(docid)})`,
+        message: `document '${docid}' is judged twice for query '${qid}' (first on line ${q.lines[at] || undefined})`,
         file: this.file,
         line: lineNo || undefined,
         text: text?.(),
@@ -154,15 +168,15 @@ class QrelsAccumulator {
       if (!this.onBadLine) throw e;
       return this.onBadLine(e);
     }
-    q.grades.set(docid, grade);
-    if (lineNo) q.lines.set(docid, lineNo);
+    q.grades[at] = grade;
+    if (lineNo) q.lines[at] = lineNo;
   }
 
   finish(format: QrelsFormat): Qrels {
     const out = new Map<string, QueryJudgements>();
     for (const [qid, q] of this.byQuery) {
-      const docs = [...q.grades.keys()].sort(compareBytes);
-      const grades = Int32Array.from(docs, (d) => q.grades.get(d)!);
+      const docs = sortBytes([...q.index.keys()]);
+      const grades = Int32Array.from(docs, (d) => q.grades[q.index.get(d)!]);
       out.set(qid, { docs, grades });
     }
     return new Qrels(out, format);
@@ -183,6 +197,8 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
   };
   const f: number[] = [];
   let columns = 0;
+  let lastQidBytes = Buffer.alloc(0);
+  let lastQid = '';
   forEachLineSync(path, (buf, start, end, lineNo) => {
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;
@@ -221,7 +237,12 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
       return bad(e as InputError);
     }
     const d = n === 4 ? 4 : 2;
-    acc.add(decodeId(buf, f[0], f[1]), decodeId(buf, f[d], f[d + 1]), grade, lineNo, text);
+    // Qrels list a query's lines together: the previous line's query id string is reused when the bytes match.
+    if (!sameBytes(lastQidBytes, buf, f[0], f[1])) {
+      lastQidBytes = Buffer.from(buf.subarray(f[0], f[1]));
+      lastQid = decodeId(buf, f[0], f[1]);
+    }
+    acc.add(lastQid, decodeId(buf, f[d], f[d + 1]), grade, lineNo, text);
   });
   return acc.finish(columns === 3 ? 'beir' : 'trec');
 }

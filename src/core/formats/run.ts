@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import { DocArena, EntrySet, type DocIds } from './docArena';
-import { decodeId, IdTable } from './idTable';
+import { DocArena, EntrySet, type ArenaParts, type DocIds } from './docArena';
+import { compareBytes, decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync, quotable, splitFields } from './lines';
+import { forEachLine, forEachLineSync, quotable, sameBytes, splitFields, type ByteRange } from './lines';
 import { parseFloatBytes } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -127,45 +127,11 @@ class RunBuilder {
     this.q = this.d = new Int32Array(0);
     this.s = new Float64Array(0);
 
-    const docs = this.docs;
-    const seen = new EntrySet();
-    let perm = new Int32Array(0);
-    let key = new Float64Array(0);
-    const f32 = precision === 'float32';
+    const ranker = new Ranker(this.docs, precision, duplicatesWithin);
     for (let qi = 0; qi < nq; qi++) {
-      const start = offsets[qi];
-      const end = offsets[qi + 1];
-      const checkDuplicates = () => {
-        const top = Math.min(end, start + Math.max(0, duplicatesWithin));
-        seen.reset(top - start);
-        for (let i = start; i < top; i++) {
-          if (seen.add(docs, docIds[i]) >= 0) onDuplicate(qids.string(order[qi]), docs.string(docIds[i]));
-        }
-      };
-      // Doubles in descending order stay in (non-strictly) descending order as float32, so only ties need work.
-      if (scoresDescending(scores, start, end)) {
-        sortTies(docIds, scores, start, end, docs, f32);
-        checkDuplicates();
-        continue;
-      }
-      const len = end - start;
-      if (perm.length < len) {
-        perm = new Int32Array(len);
-        key = new Float64Array(len);
-      }
-      const idx = perm.subarray(0, len);
-      for (let i = 0; i < len; i++) {
-        idx[i] = start + i;
-        key[i] = f32 ? Math.fround(scores[start + i]) : scores[start + i];
-      }
-      idx.sort((a, b) => key[b - start] - key[a - start] || docs.compare(docIds[b], docIds[a]));
-      const d = Int32Array.from(idx, (i) => docIds[i]);
-      const s = Float64Array.from(idx, (i) => scores[i]);
-      docIds.set(d, start);
-      scores.set(s, start);
-      checkDuplicates();
+      ranker.rank(docIds, scores, offsets[qi], offsets[qi + 1], (docid) => onDuplicate(qids.string(order[qi]), docid));
     }
-    return new Run(tag, order.map((q) => qids.string(q)), offsets, docIds, scores, docs);
+    return new Run(tag, order.map((q) => qids.string(q)), offsets, docIds, scores, this.docs);
   }
 }
 
@@ -175,6 +141,51 @@ class RunBuilder {
  * Scores keep full precision either way.
  */
 export type ScorePrecision = 'float32' | 'double';
+
+/** Ranks one query's entries in place (trec_eval's order), then checks the top `duplicatesWithin` for a document listed twice. */
+class Ranker {
+  private readonly seen = new EntrySet();
+  private perm = new Int32Array(0);
+  private key = new Float64Array(0);
+  private readonly f32: boolean;
+
+  constructor(
+    private readonly docs: DocArena,
+    precision: ScorePrecision,
+    private readonly duplicatesWithin: number,
+  ) {
+    this.f32 = precision === 'float32';
+  }
+
+  rank(docIds: Int32Array, scores: Float64Array, start: number, end: number, onDuplicate: (docid: string) => void): void {
+    const { docs, f32 } = this;
+    // Doubles in descending order stay in (non-strictly) descending order as float32, so only ties need work.
+    if (scoresDescending(scores, start, end)) sortTies(docIds, scores, start, end, docs, f32);
+    else {
+      const len = end - start;
+      if (this.perm.length < len) {
+        this.perm = new Int32Array(len);
+        this.key = new Float64Array(len);
+      }
+      const idx = this.perm.subarray(0, len);
+      const key = this.key;
+      for (let i = 0; i < len; i++) {
+        idx[i] = start + i;
+        key[i] = f32 ? Math.fround(scores[start + i]) : scores[start + i];
+      }
+      idx.sort((a, b) => key[b - start] - key[a - start] || docs.compare(docIds[b], docIds[a]));
+      const d = Int32Array.from(idx, (i) => docIds[i]);
+      const s = Float64Array.from(idx, (i) => scores[i]);
+      docIds.set(d, start);
+      scores.set(s, start);
+    }
+    const top = Math.min(end, start + Math.max(0, this.duplicatesWithin));
+    this.seen.reset(top - start);
+    for (let i = start; i < top; i++) {
+      if (this.seen.add(docs, docIds[i]) >= 0) onDuplicate(docs.string(docIds[i]));
+    }
+  }
+}
 
 function scoresDescending(scores: Float64Array, start: number, end: number): boolean {
   for (let i = start + 1; i < end; i++) if (scores[i - 1] < scores[i]) return false;
@@ -212,7 +223,7 @@ const RUN_HINT = 'A TREC run line is "qid Q0 docid rank score tag", separated by
  */
 export function readRun(path: string, options: ReadRunOptions = {}): Run {
   const parser = new RunParser(path, options);
-  forEachLineSync(path, parser.onLine);
+  parser.parse();
   return parser.finish();
 }
 
@@ -239,8 +250,11 @@ export async function readRunAsync(path: string, signal?: AbortSignal, options: 
   return parser.finish();
 }
 
-/** Turns a run file's lines into columns; finish() groups and ranks them. */
-class RunParser {
+/**
+ * Turns a run file's lines into columns; finish() groups and ranks them. Two threads can each parse and rank a
+ * part of one file (parse(range), rankPart()): the first part's parser then merges the second's (finishWith).
+ */
+export class RunParser {
   private readonly b: RunBuilder;
   private readonly qids = new IdTable(1024);
   private readonly f: number[] = [];
@@ -248,17 +262,88 @@ class RunParser {
   private lastQid = Buffer.alloc(0);
   private lastQ = -1;
 
+  /** `expectedBytes`: how much of the file this parser will hold (default: the whole file), to size its columns. */
   constructor(
     private readonly path: string,
     private readonly options: ReadRunOptions,
+    expectedBytes?: number,
   ) {
-    let size = 0;
-    try {
-      size = statSync(path).size;
-    } catch {
-      // the line reader reports the unreadable file
+    let size = expectedBytes ?? 0;
+    if (expectedBytes === undefined) {
+      try {
+        size = statSync(path).size;
+      } catch {
+        // the line reader reports the unreadable file
+      }
     }
     this.b = new RunBuilder(Math.ceil(size / 32));
+  }
+
+  /** Reads the file, or only `range` of it (line numbers in errors then count from the range's start); returns the lines read. */
+  parse(range?: ByteRange): number {
+    return forEachLineSync(this.path, this.onLine, range);
+  }
+
+  /**
+   * Ranks what this parser read as a part of the file, to hand it to the parser of the part before it
+   * (finishWith); a query with a document listed twice is only flagged, the whole run decides.
+   */
+  rankPart(): RankedPart {
+    const flagged = new Set<string>();
+    const run = this.b.finish('', this.qids, (qid) => void flagged.add(qid), this.options.precision, this.options.duplicatesWithin);
+    return {
+      tag: this.b.n > 0 ? decodeId(this.tag, 0, this.tag.length) : undefined,
+      qids: [...run.qids],
+      offsets: run.offsets,
+      docIds: run.docIds,
+      scores: run.scores,
+      docs: this.b.docs.toParts(),
+      flagged: [...flagged],
+    };
+  }
+
+  /**
+   * finish() for a file read in two parts: this parser's, then `tail` (ranked by the thread that read it).
+   * Queries found in one part keep that part's ranking; a query in both, or flagged, is ranked and checked
+   * again here, in trec_eval's query order, so the first error is the one finish() would give.
+   */
+  finishWith(tail: RankedPart): Run {
+    const head = this.rankPart();
+    const n = head.docIds.length + tail.docIds.length;
+    if (n === 0) throw this.noResultLines();
+    const docs = this.b.docs;
+    const base = docs.size;
+    docs.append(tail.docs);
+    const flagged = new Set([...head.flagged, ...tail.flagged]);
+    const ranker = new Ranker(docs, this.options.precision ?? 'float32', this.options.duplicatesWithin ?? Infinity);
+    const qids: string[] = [];
+    const offsets = new Int32Array(head.qids.length + tail.qids.length + 1);
+    const docIds = new Int32Array(n);
+    const scores = new Float64Array(n);
+    let at = 0;
+    for (let i = 0, j = 0; i < head.qids.length || j < tail.qids.length; ) {
+      const c = i === head.qids.length ? 1 : j === tail.qids.length ? -1 : compareBytes(head.qids[i], tail.qids[j]);
+      const qid = c <= 0 ? head.qids[i] : tail.qids[j];
+      const start = at;
+      if (c <= 0) {
+        const s = head.offsets[i];
+        const e = head.offsets[++i];
+        docIds.set(head.docIds.subarray(s, e), at);
+        scores.set(head.scores.subarray(s, e), at);
+        at += e - s;
+      }
+      if (c >= 0) {
+        const s = tail.offsets[j];
+        const e = tail.offsets[++j];
+        for (let k = s; k < e; k++) docIds[at + k - s] = tail.docIds[k] + base;
+        scores.set(tail.scores.subarray(s, e), at);
+        at += e - s;
+      }
+      if (c === 0 || flagged.has(qid)) ranker.rank(docIds, scores, start, at, (docid) => this.onDuplicate(qid, docid));
+      qids.push(qid);
+      offsets[qids.length] = at;
+    }
+    return new Run(tail.tag ?? head.tag!, qids, offsets.subarray(0, qids.length + 1), docIds, scores, docs);
   }
 
   private bad(e: InputError): void {
@@ -302,14 +387,11 @@ class RunParser {
 
   finish(): Run {
     const path = this.path;
-    if (this.b.n === 0) {
-      throw new InputError({ code: 'malformed', message: 'the run file has no result lines', file: path, hint: RUN_HINT });
-    }
+    if (this.b.n === 0) throw this.noResultLines();
     const duplicates: [qid: string, docid: string][] = [];
     const run = this.b.finish(decodeId(this.tag, 0, this.tag.length), this.qids, (qid, docid) => {
       if (this.options.onBadLine) return void duplicates.push([qid, docid]);
-      const lines = findLines(path, [[qid, docid]]).get(`${qid}\t${docid}`)!;
-      throw duplicate(path, qid, docid, lines);
+      this.onDuplicate(qid, docid);
     }, this.options.precision, this.options.duplicatesWithin);
     if (duplicates.length > 0) {
       // One more pass finds the lines of every duplicate at once.
@@ -317,6 +399,14 @@ class RunParser {
       for (const [qid, docid] of duplicates) this.bad(duplicate(path, qid, docid, found.get(`${qid}\t${docid}`)!));
     }
     return run;
+  }
+
+  private onDuplicate(qid: string, docid: string): never {
+    throw duplicate(this.path, qid, docid, findLines(this.path, [[qid, docid]]).get(`${qid}\t${docid}`)!);
+  }
+
+  private noResultLines(): InputError {
+    return new InputError({ code: 'malformed', message: 'the run file has no result lines', file: this.path, hint: RUN_HINT });
   }
 }
 
@@ -331,12 +421,19 @@ function duplicate(path: string, qid: string, docid: string, lines: number[] & {
   });
 }
 
-/** Byte equality without a native call per line (tags are short and nearly always equal). */
-function sameBytes(a: Buffer, buf: Buffer, start: number, end: number): boolean {
-  if (a.length !== end - start) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== buf[start + i]) return false;
-  return true;
+/** One part of a run file, ranked by the thread that read it (its own documents, queries in byte order). */
+export interface RankedPart {
+  /** The tag of the part's last result line; absent when the part has none. */
+  tag?: string;
+  qids: string[];
+  offsets: Int32Array;
+  docIds: Int32Array;
+  scores: Float64Array;
+  docs: ArenaParts;
+  /** Queries with a document listed twice in the part (checked again on the whole run). */
+  flagged: string[];
 }
+
 
 /** Error path only: the first two line numbers where each (qid, docid) occurs, by `qid<TAB>docid`. */
 function findLines(path: string, pairs: readonly [string, string][]): Map<string, number[] & { text?: string }> {
