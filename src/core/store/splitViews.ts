@@ -4,6 +4,8 @@ import { splitKey, type SplitModels } from './splits';
 
 /** How long background work (significance, ranges) runs before letting requests in. */
 const SLICE_MS = 5;
+/** After a request the background steps hold back this long: the requests that follow a judgement come together. */
+const QUIET_MS = 50;
 
 type Args<K extends keyof StoreRequests> = StoreRequests[K]['args'];
 type Result<K extends keyof StoreRequests> = StoreRequests[K]['result'];
@@ -15,6 +17,7 @@ type Result<K extends keyof StoreRequests> = StoreRequests[K]['result'];
  */
 export class SplitViews {
   private readonly stepping = new Map<string, Promise<void>>();
+  private lastRequest = -Infinity;
 
   constructor(
     private readonly models: SplitModels,
@@ -146,6 +149,11 @@ export class SplitViews {
     for (const k of keys) if (!s.hasRun(k)) throw new Error(`no run ${k} in ${s.datasetName} (${s.split})`);
   }
 
+  /** The engine got a request: the background steps wait until none came for QUIET_MS. */
+  touch(): void {
+    this.lastRequest = performance.now();
+  }
+
   /**
    * Runs a split's slow steps (significance, ranges under the holes) one slice at a time, yielding between
    * slices so judgements are answered meanwhile, then says the split changed (its views ask again and get what
@@ -160,7 +168,12 @@ export class SplitViews {
         // A slice of at most SLICE_MS, then the event loop: a judgement waits for one slice at most.
         const until = performance.now() + SLICE_MS;
         while (!(done = it.next().done === true) && performance.now() < until);
-        if (!done) await new Promise((r) => setImmediate(r));
+        // Held back while requests come (a judgement, then every open view asking for its model), then resumed.
+        for (let wait = 0; !done; ) {
+          await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
+          wait = this.lastRequest + QUIET_MS - performance.now();
+          if (wait <= 0) break;
+        }
       }
     })().finally(() => {
       this.stepping.delete(key);

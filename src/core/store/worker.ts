@@ -52,6 +52,7 @@ class Store {
   }
 
   async handle(m: HostMessage): Promise<unknown> {
+    this.views.touch();
     switch (m.kind) {
       case 'index':
         return this.serial(async () => {
