@@ -35,6 +35,8 @@ const builds = [
 // The workspace store's worker thread (sql.js off the extension host's thread).
 builds.push({ ...node, entryPoints: { 'store-worker': 'src/core/store/worker.ts' }, outdir: 'dist' });
 builds.push({ ...node, entryPoints: { 'run-parser': 'src/core/store/runParser.ts' }, outdir: 'dist' });
+// BM25 index builds analyse part of the corpus in a worker thread of this entry.
+builds.push({ ...node, entryPoints: { 'bm25-worker': 'src/core/retrieval/bm25/analysisWorker.ts' }, outdir: 'dist' });
 if (existsSync('src/runner/child.ts')) {
   builds.push({ ...node, entryPoints: { runner: 'src/runner/child.ts' }, outdir: 'dist' });
 }
