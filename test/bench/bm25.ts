@@ -5,7 +5,9 @@
  *     its English stopwords and PyStemmer; run by test/bench/bm25sPeer.py from the bm25s source folder given by
  *     --bm25s or BM25S_PATH, with --python or PYTHON, default /usr/bin/python3; skipped with a note when absent):
  *     a. cold whole process (read, analyse, index, top-1000 for every test query, write the run), best and
- *        median of 5, alternating ours and the peer; ratio = ours / bm25s (goal on SciFact: <= 0.5);
+ *        median of 5, alternating ours (two threads where a core is idle, see run.ts), ours forced to analyse
+ *        the corpus on one and on two threads (IRW_BM25_THREADS) and the peer; ratio = ours / bm25s (goal on
+ *        SciFact: <= 0.5);
  *     b. in one fresh process each: index build, warm queries/s at top-10 and top-1000 (after a warm-up pass,
  *        queries already analysed), peak RSS; ratios ours / bm25s;
  *  2. tokenizer: the hand-written UAX#29 tokenizer against Intl.Segmenter on SciFact's text;
@@ -107,9 +109,14 @@ function sideBySide(peer: Peer | string, rounds: number): void {
   for (const name of ['scifact', 'nfcorpus']) {
     const dataset = join(DATASETS, name);
     const ours: { ms: number; cpuMs: number; rss: number }[] = [];
+    // The same run with the corpus analysed on one thread and on two, whatever the load: what the worker gains.
+    const threads = { '1': [] as { ms: number; cpuMs: number; rss: number }[], '2': [] as { ms: number; cpuMs: number; rss: number }[] };
     const theirs: { ms: number; cpuMs: number; rss: number }[] = [];
     for (let i = 0; i < rounds; i++) {
       ours.push(timed(process.execPath, [cli, 'run', '--dataset', dataset, '--out', join(WORK, `${name}.trec`)]));
+      for (const t of ['1', '2'] as const) {
+        threads[t].push(timed(process.execPath, [cli, 'run', '--dataset', dataset, '--out', join(WORK, `${name}.${t}.trec`)], { ...process.env, IRW_BM25_THREADS: t }));
+      }
       if (typeof peer !== 'string') theirs.push(timed(peer.python, [PEER, 'cold', dataset, join(WORK, `${name}.bm25s.trec`)], peer.env));
     }
     const best = (xs: { ms: number }[]) => (xs.length ? Math.min(...xs.map((x) => x.ms)) : undefined);
@@ -132,6 +139,12 @@ function sideBySide(peer: Peer | string, rounds: number): void {
       [`cold whole process, median (s)`, s(median(ours)), s(median(theirs)), ratio(median(ours)!, median(theirs))],
       [`cold whole process CPU (user + system), best of ${rounds} (s)`, s(best(cpu(ours))), s(best(cpu(theirs))), ratio(best(cpu(ours))!, best(cpu(theirs)))],
       [`cold whole process CPU, median (s)`, s(median(cpu(ours))), s(median(cpu(theirs))), ratio(median(cpu(ours))!, median(cpu(theirs)))],
+      [`cold, one thread (IRW_BM25_THREADS=1), best (s)`, s(best(threads['1'])), s(best(theirs)), ratio(best(threads['1'])!, best(theirs))],
+      [`cold, one thread, median (s)`, s(median(threads['1'])), s(median(theirs)), ratio(median(threads['1'])!, median(theirs))],
+      [`cold CPU, one thread, best (s)`, s(best(cpu(threads['1']))), s(best(cpu(theirs))), ratio(best(cpu(threads['1']))!, best(cpu(theirs)))],
+      [`cold, two threads (IRW_BM25_THREADS=2), best (s)`, s(best(threads['2'])), s(best(theirs)), ratio(best(threads['2'])!, best(theirs))],
+      [`cold, two threads, median (s)`, s(median(threads['2'])), s(median(theirs)), ratio(median(threads['2'])!, median(theirs))],
+      [`cold CPU, two threads, best (s)`, s(best(cpu(threads['2']))), s(best(cpu(theirs))), ratio(best(cpu(threads['2']))!, best(cpu(theirs)))],
       ['cold peak RSS (MB)', mb(peak(ours)!), theirs.length ? mb(peak(theirs)!) : '-', ratio(peak(ours)!, peak(theirs))],
       ['index build (s)', s(w.buildMs), s(p?.buildMs), ratio(w.buildMs, p?.buildMs)],
       ['warm queries/s, top-10', n(w.qps10), n(p?.qps10), ratio(w.qps10, p?.qps10)],
@@ -214,7 +227,7 @@ function loadChild(dir: string): void {
 }
 
 function scale(sizes: number[], queries: number): void {
-  console.log(`\n3. Scale (synthetic corpora: ~100 words/doc text + 4-12 word title, Zipf vocabulary of 200k pseudo-words; ${queries} queries of 6 words; one core: the index is built and searched on one thread)`);
+  console.log(`\n3. Scale (synthetic corpora: ~100 words/doc text + 4-12 word title, Zipf vocabulary of 200k pseudo-words; ${queries} queries of 6 words; the corpus is analysed on two threads (IRW_BM25_THREADS=1 for one), the index built and searched on one)`);
   // CPU seconds next to wall seconds: on a loaded machine the wall clock says more about the neighbours.
   const rows: (string | number)[][] = [['docs', 'build s', 'build CPU s', 'build peak RSS MB', 'index MB', 'load s (CPU)', 'load RSS MB', 'terms', 'postings', 'first query s', 'q/s top-10 (per CPU s)', 'q/s top-1000 (per CPU s)', 'load average']];
   for (const n of sizes) {

@@ -46,7 +46,7 @@ export const AHEAD = 3;
 /** 16 MiB chunks: a few hundred for a 5M-document corpus, few enough to plan, small enough to bound memory. */
 const CHUNK_BYTES = 16 << 20;
 /** Share of a corpus cut in two that this thread analyses: it also builds the index from both halves. */
-const OWN_SHARE = 0.42;
+const OWN_SHARE = 0.5;
 
 /**
  * Cuts `size` bytes into chunks at line starts. Under 2 chunks' worth: two chunks, this thread's first (it
