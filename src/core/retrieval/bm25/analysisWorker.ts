@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createAnalyzer } from '../analysis/analyzer';
-import { AHEAD, analyseChunk, readChunk, type WorkerInput, type WorkerMessage } from './parallelBuild';
+import { AHEAD, ChunkAnalyser, type WorkerInput, type WorkerMessage } from './parallelBuild';
 
 /**
  * Worker thread of parallelBuild.ts (dist/bm25-worker.js): analyses its chunks of the corpus in file order and
@@ -9,15 +9,16 @@ import { AHEAD, analyseChunk, readChunk, type WorkerInput, type WorkerMessage } 
  * Stops at the first chunk it cannot analyse (the builder then builds single-threaded).
  */
 async function main(): Promise<void> {
-  const { path, mode, chunks, consumed } = workerData as WorkerInput;
+  const { path, mode, chunks: mine, consumed } = workerData as WorkerInput;
   const analyzer = await createAnalyzer();
   const fd = openSync(path, 'r');
   try {
     let sent = 0;
-    for (const c of chunks) {
+    const chunks = new ChunkAnalyser(path, fd, analyzer, mode);
+    for (const c of mine) {
       // Wait while the builder is more than AHEAD chunks behind (analysed chunks wait in memory until it comes).
       for (let seen = Atomics.load(consumed, 0); c.index - seen > AHEAD; seen = Atomics.load(consumed, 0)) Atomics.wait(consumed, 0, seen);
-      const chunk = analyseChunk(path, readChunk(fd, c), analyzer, mode);
+      const chunk = chunks.analyse(c, true);
       if (!chunk) {
         parentPort!.postMessage({ index: c.index, chunk: null } satisfies WorkerMessage);
         return;

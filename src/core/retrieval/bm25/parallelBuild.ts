@@ -77,58 +77,81 @@ function lineStartFrom(fd: number, pos: number, size: number): number {
   return size;
 }
 
-export function readChunk(fd: number, c: Chunk): Buffer {
-  const buf = Buffer.allocUnsafe(c.end - c.start);
-  for (let at = 0; at < buf.length; ) {
-    const n = readSync(fd, buf, at, buf.length - at, c.start + at);
-    if (n === 0) throw new Error('corpus file shrank while it was read');
-    at += n;
-  }
-  return buf;
-}
-
 /**
- * Parses and analyses one chunk's lines as the single-threaded reader does (blank lines skipped, CRLF allowed);
- * null at the first line it would report (bad JSON or fields, or longer than MAX_LINE).
+ * Reads and analyses chunks with one reused read buffer and token array, so a thread holds one chunk's bytes
+ * and tokens however many chunks it reads (a dropped buffer is external memory that only a GC frees).
  */
-export function analyseChunk(path: string, buf: Buffer, analyzer: Analyzer, mode: FieldsMode): AnalysedChunk | null {
-  const ids: string[] = [];
-  const counts: number[] = [];
-  let tokens = new Int32Array(Math.max(1024, buf.length >> 2));
-  let used = 0;
-  const put = (text: string) => {
-    const n = analyzer.termIds(text);
-    if (used + n > tokens.length) {
-      const next = new Int32Array(Math.max(used + n, 2 * tokens.length));
-      next.set(tokens.subarray(0, used));
-      tokens = next;
+export class ChunkAnalyser {
+  private bytes = Buffer.alloc(0);
+  private tokens = new Int32Array(1 << 16);
+  private used = 0;
+  private readonly counts: number[] = [];
+
+  constructor(
+    private readonly path: string,
+    private readonly fd: number,
+    private readonly analyzer: Analyzer,
+    private readonly mode: FieldsMode,
+  ) {}
+
+  /**
+   * Parses and analyses chunk `c`'s lines as the single-threaded reader does (blank lines skipped, CRLF
+   * allowed); null at the first line it would report (bad JSON or fields, or longer than MAX_LINE). The tokens
+   * are a view that the next call overwrites, or with `copy` an array of their own (to transfer).
+   */
+  analyse(c: Chunk, copy: boolean): AnalysedChunk | null {
+    const buf = this.read(c);
+    const ids: string[] = [];
+    this.used = 0;
+    this.counts.length = 0;
+    for (let start = 0; start < buf.length; ) {
+      let nl = buf.indexOf(10, start);
+      if (nl === -1) nl = buf.length;
+      let end = nl;
+      if (end > start && buf[end - 1] === 13) end--;
+      if (end - start > MAX_LINE) return null;
+      let rec;
+      try {
+        rec = parseCorpusLine(this.path, buf, start, end, 0);
+      } catch {
+        return null;
+      }
+      start = nl + 1;
+      if (!rec) continue;
+      ids.push(rec.id);
+      if (this.mode === 'flat') this.put(flatText(rec.title, rec.text));
+      else {
+        this.put(rec.title);
+        this.put(rec.text);
+      }
     }
-    tokens.set(analyzer.ids.subarray(0, n), used);
-    used += n;
-    counts.push(n);
-  };
-  for (let start = 0; start < buf.length; ) {
-    let nl = buf.indexOf(10, start);
-    if (nl === -1) nl = buf.length;
-    let end = nl;
-    if (end > start && buf[end - 1] === 13) end--;
-    if (end - start > MAX_LINE) return null;
-    let rec;
-    try {
-      rec = parseCorpusLine(path, buf, start, end, 0);
-    } catch {
-      return null;
-    }
-    start = nl + 1;
-    if (!rec) continue;
-    ids.push(rec.id);
-    if (mode === 'flat') put(flatText(rec.title, rec.text));
-    else {
-      put(rec.title);
-      put(rec.text);
-    }
+    const tokens = copy ? this.tokens.slice(0, this.used) : this.tokens.subarray(0, this.used);
+    return { ids, counts: Uint32Array.from(this.counts), tokens };
   }
-  return { ids, counts: Uint32Array.from(counts), tokens: tokens.slice(0, used) };
+
+  private put(text: string): void {
+    const n = this.analyzer.termIds(text);
+    if (this.used + n > this.tokens.length) {
+      const next = new Int32Array(Math.max(this.used + n, 2 * this.tokens.length));
+      next.set(this.tokens.subarray(0, this.used));
+      this.tokens = next;
+    }
+    this.tokens.set(this.analyzer.ids.subarray(0, n), this.used);
+    this.used += n;
+    this.counts.push(n);
+  }
+
+  private read(c: Chunk): Buffer {
+    const size = c.end - c.start;
+    if (this.bytes.length < size) this.bytes = Buffer.allocUnsafe(size);
+    const buf = this.bytes.subarray(0, size);
+    for (let at = 0; at < size; ) {
+      const n = readSync(this.fd, buf, at, size - at, c.start + at);
+      if (n === 0) throw new Error('corpus file shrank while it was read');
+      at += n;
+    }
+    return buf;
+  }
 }
 
 export interface ParallelSetup {
@@ -196,11 +219,12 @@ export class ParallelBuild {
       let termMap = new Int32Array(1024);
       let mapped = 0;
       const mine = new Set(this.own.map((c) => c.index));
+      const own = new ChunkAnalyser(path, fd, analyzer, mode);
       const chunks = [...this.own, ...this.theirs].sort((a, b) => a.index - b.index);
       for (const c of chunks) {
         signal?.throwIfAborted();
         let chunk: AnalysedChunk | null;
-        if (mine.has(c.index)) chunk = analyseChunk(path, readChunk(fd, c), analyzer, mode);
+        if (mine.has(c.index)) chunk = own.analyse(c, false);
         else {
           const m = await this.inbox.take(c.index);
           signal?.throwIfAborted();
