@@ -50,8 +50,8 @@ const OWN_SHARE = 0.5;
 
 /**
  * Cuts `size` bytes into chunks at line starts. Under 2 chunks' worth: two chunks, this thread's first (it
- * starts analysing while the worker starts up). Otherwise chunks of about `chunkBytes`, this thread taking one
- * of every three (it also builds).
+ * starts analysing while the worker starts up). Otherwise chunks of about `chunkBytes`, this thread taking two
+ * of every five (it also builds).
  */
 export function planChunks(fd: number, size: number, chunkBytes: number): { own: Chunk[]; worker: Chunk[] } {
   const cuts = size < 2 * chunkBytes ? [Math.floor(size * OWN_SHARE)] : Array.from({ length: Math.ceil(size / chunkBytes) - 1 }, (_, i) => (i + 1) * chunkBytes);
@@ -61,7 +61,9 @@ export function planChunks(fd: number, size: number, chunkBytes: number): { own:
     if (at < size && at > starts[starts.length - 1]) starts.push(at);
   }
   const chunks = starts.map((start, index) => ({ index, start, end: index + 1 < starts.length ? starts[index + 1] : size }));
-  const ownsIt = (c: Chunk) => (starts.length <= 2 ? c.index === 0 : c.index % 3 === 0);
+  // Of every five chunks this thread analyses the first and the fourth: with its share of building the index
+  // (~1/5 of analysing, measured at 200k documents) both threads are then about as busy.
+  const ownsIt = (c: Chunk) => (starts.length <= 2 ? c.index === 0 : c.index % 5 === 0 || c.index % 5 === 3);
   return { own: chunks.filter(ownsIt), worker: chunks.filter((c) => !ownsIt(c)) };
 }
 
