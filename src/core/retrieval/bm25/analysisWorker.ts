@@ -1,31 +1,46 @@
 import { closeSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createAnalyzer } from '../analysis/analyzer';
-import { AHEAD, ChunkAnalyser, type WorkerInput, type WorkerMessage } from './parallelBuild';
+import { AHEAD, CONSUMED, ChunkAnalyser, GO, TAKEN, type WorkerInput, type WorkerMessage } from './parallelBuild';
 
 /**
- * Worker thread of parallelBuild.ts (dist/bm25-worker.js): analyses its chunks of the corpus in file order and
- * posts each chunk's term ids with the terms its analyser met first in that chunk, so the builder can map them.
- * Stops at the first chunk it cannot analyse (the builder then builds single-threaded).
+ * Worker thread of parallelBuild.ts (dist/bm25-worker.js): takes the next chunk nobody has taken, analyses it and
+ * posts its term ids with the terms its analyser met first in it (so the builder can map them), until none is
+ * left. Stops at the first chunk it cannot analyse (the builder then builds single-threaded).
  */
 async function main(): Promise<void> {
-  const { path, mode, chunks: mine, consumed } = workerData as WorkerInput;
+  const { path, mode, chunks, shared, hold } = workerData as WorkerInput;
   const analyzer = await createAnalyzer();
+  if (hold) {
+    parentPort!.postMessage({ ready: true } satisfies WorkerMessage);
+    Atomics.wait(shared, GO, 0);
+  }
   const fd = openSync(path, 'r');
   try {
     let sent = 0;
-    const chunks = new ChunkAnalyser(path, fd, analyzer, mode);
-    for (const c of mine) {
+    let first = true;
+    const analyser = new ChunkAnalyser(path, fd, analyzer, mode);
+    for (;;) {
+      // Held (tests): chunk 1 is kept for the worker (and the builder may already wait for it).
+      const reserved = hold && first;
+      first = false;
       // Wait while the builder is more than AHEAD chunks behind (analysed chunks wait in memory until it comes).
-      for (let seen = Atomics.load(consumed, 0); c.index - seen > AHEAD; seen = Atomics.load(consumed, 0)) Atomics.wait(consumed, 0, seen);
-      const chunk = chunks.analyse(c, true);
+      // The builder never waits for a chunk not yet taken, so this cannot stall it.
+      let consumed = Atomics.load(shared, CONSUMED);
+      while (!reserved && Atomics.load(shared, TAKEN) - consumed > AHEAD) {
+        Atomics.wait(shared, CONSUMED, consumed);
+        consumed = Atomics.load(shared, CONSUMED);
+      }
+      const c = reserved ? 1 : Atomics.add(shared, TAKEN, 1);
+      if (c >= chunks.length) return;
+      const chunk = analyser.analyse(chunks[c], true);
       if (!chunk) {
-        parentPort!.postMessage({ index: c.index, chunk: null } satisfies WorkerMessage);
+        parentPort!.postMessage({ index: c, chunk: null } satisfies WorkerMessage);
         return;
       }
       const terms = analyzer.terms.slice(sent);
       sent = analyzer.terms.length;
-      parentPort!.postMessage({ index: c.index, chunk, terms } satisfies WorkerMessage, [chunk.tokens.buffer as ArrayBuffer, chunk.counts.buffer as ArrayBuffer]);
+      parentPort!.postMessage({ index: c, chunk, terms } satisfies WorkerMessage, [chunk.tokens.buffer as ArrayBuffer, chunk.counts.buffer as ArrayBuffer]);
     }
   } finally {
     closeSync(fd);

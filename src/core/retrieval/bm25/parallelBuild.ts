@@ -6,13 +6,14 @@ import type { Analyzer } from '../analysis/analyzer';
 import { IndexBuilder, fieldNames, flatText, type Bm25Index, type FieldsMode } from './index';
 
 /**
- * Index build on two cores: a plain corpus.jsonl is cut at line starts into chunks; a worker thread
- * (analysisWorker.ts, dist/bm25-worker.js) analyses its chunks into term ids while this thread analyses the
- * others, and this thread feeds every chunk, in file order, to one IndexBuilder, mapping the worker's term ids
- * into its own analyser's. The index is the one a single-threaded build makes (same documents, terms in the same
- * first-seen order). Anything unusual (a bad line, a duplicate id, a byte-order mark, a line over MAX_LINE, the
- * worker failing) gives up (null): the caller then builds single-threaded, whose reader reports it by file and
- * line as always.
+ * Index build on two cores: a plain corpus.jsonl is cut at line starts into chunks, which this thread and a
+ * worker thread (analysisWorker.ts, dist/bm25-worker.js) take in turn from a shared counter, each the next one
+ * not taken, and analyse into term ids; this thread feeds every chunk, in file order, to one IndexBuilder,
+ * mapping the worker's term ids into its own analyser's, and analyses a chunk itself only while the next one it
+ * needs is still with the worker (so the thread that also builds takes less, on any machine and load). The
+ * index is the one a single-threaded build makes (same documents, terms in the same first-seen order). Anything
+ * unusual (a bad line, a duplicate id, a byte-order mark, a line over MAX_LINE, the worker failing) gives up
+ * (null): the caller then builds single-threaded, whose reader reports it by file and line as always.
  */
 
 /** Term ids of a chunk's documents: document i has ids[i]; its fields' counts are counts[F*i ..], tokens in order. */
@@ -32,39 +33,35 @@ export interface Chunk {
 export interface WorkerInput {
   path: string;
   mode: FieldsMode;
-  /** The chunks the worker analyses, in file order. */
   chunks: Chunk[];
-  /** [0]: chunks consumed so far by the builder; the worker keeps at most AHEAD chunks beyond it. */
-  consumed: Int32Array;
+  /** [TAKEN]: chunks taken so far by either thread; [CONSUMED]: chunks the builder has added; [GO]: see hold. */
+  shared: Int32Array;
+  /** Tests: the worker says when it is ready, then waits for GO (so that both threads surely take chunks). */
+  hold: boolean;
 }
 
-export type WorkerMessage = { index: number; chunk: AnalysedChunk; terms: string[] } | { index: number; chunk: null };
+/** Indexes into WorkerInput.shared. */
+export const TAKEN = 0;
+export const CONSUMED = 1;
+export const GO = 2;
 
-/** How far (in chunks) the worker may run ahead of the builder: bounds the analysed chunks waiting in memory. */
+export type WorkerMessage = { index: number; chunk: AnalysedChunk; terms: string[] } | { index: number; chunk: null } | { ready: true };
+
+/** How far (in chunks) either thread may take chunks ahead of the builder: bounds the chunks waiting in memory. */
 export const AHEAD = 3;
 
 /** 16 MiB chunks: a few hundred for a 5M-document corpus, few enough to plan, small enough to bound memory. */
 const CHUNK_BYTES = 16 << 20;
-/** Share of a corpus cut in two that this thread analyses: it also builds the index from both halves. */
-const OWN_SHARE = 0.5;
 
-/**
- * Cuts `size` bytes into chunks at line starts. Under 2 chunks' worth: two chunks, this thread's first (it
- * starts analysing while the worker starts up). Otherwise chunks of about `chunkBytes`, this thread taking two
- * of every five (it also builds).
- */
-export function planChunks(fd: number, size: number, chunkBytes: number): { own: Chunk[]; worker: Chunk[] } {
-  const cuts = size < 2 * chunkBytes ? [Math.floor(size * OWN_SHARE)] : Array.from({ length: Math.ceil(size / chunkBytes) - 1 }, (_, i) => (i + 1) * chunkBytes);
+/** Cuts `size` bytes into chunks of about `chunkBytes` (4 at least, for balance) at line starts. */
+export function planChunks(fd: number, size: number, chunkBytes: number): Chunk[] {
+  const step = Math.max(1, Math.min(chunkBytes, Math.ceil(size / 4)));
   const starts = [0];
-  for (const cut of cuts) {
+  for (let cut = step; cut < size; cut += step) {
     const at = lineStartFrom(fd, Math.max(cut, starts[starts.length - 1] + 1), size);
     if (at < size && at > starts[starts.length - 1]) starts.push(at);
   }
-  const chunks = starts.map((start, index) => ({ index, start, end: index + 1 < starts.length ? starts[index + 1] : size }));
-  // Of every five chunks this thread analyses the first and the fourth: with its share of building the index
-  // (~1/5 of analysing, measured at 200k documents) both threads are then about as busy.
-  const ownsIt = (c: Chunk) => (starts.length <= 2 ? c.index === 0 : c.index % 5 === 0 || c.index % 5 === 3);
-  return { own: chunks.filter(ownsIt), worker: chunks.filter((c) => !ownsIt(c)) };
+  return starts.map((start, index) => ({ index, start, end: index + 1 < starts.length ? starts[index + 1] : size }));
 }
 
 /** The first line start at or after `pos` (pos > 0), or `size`. */
@@ -159,12 +156,17 @@ export class ChunkAnalyser {
 export interface ParallelSetup {
   /** The worker's entry file: dist/bm25-worker.js, or analysisWorker.ts under tsx (tests). */
   entry: string;
-  /** Chunk size for large corpora; a smaller corpus is cut in two. */
+  /** Chunk size (a smaller corpus is cut in four). */
   chunkBytes?: number;
+  /**
+   * Tests: this thread analyses the first chunk and the worker the second, once it is ready; then both take
+   * chunks (left alone, a worker that starts slowly may find none left: same index, but the merge untested).
+   */
+  hold?: boolean;
 }
 
 /**
- * Plans the chunks of a plain corpus.jsonl and starts the worker on its share at once (so it can start up while
+ * Plans the chunks of a plain corpus.jsonl and starts the worker at once (so it can start up while
  * the caller still reads queries); null when the file is not one to share (a byte-order mark, one chunk).
  * `build()` then makes the index; `close()` stops the worker when no build follows.
  */
@@ -175,9 +177,9 @@ export function startParallelBuild(path: string, mode: FieldsMode, setup: Parall
     readSync(fd, head, 0, 3, 0);
     // The reader drops a BOM and says so: left to it.
     if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) throw new Declined();
-    const { own, worker } = planChunks(fd, statSync(path).size, setup.chunkBytes ?? CHUNK_BYTES);
-    if (worker.length === 0) throw new Declined();
-    return new ParallelBuild(path, mode, fd, own, worker, setup.entry);
+    const chunks = planChunks(fd, statSync(path).size, setup.chunkBytes ?? CHUNK_BYTES);
+    if (chunks.length < 2) throw new Declined();
+    return new ParallelBuild(path, mode, fd, chunks, setup.entry, setup.hold ?? false);
   } catch (e) {
     closeSync(fd);
     if (e instanceof Declined) return null;
@@ -190,18 +192,20 @@ class Declined extends Error {}
 export class ParallelBuild {
   private readonly worker: Worker;
   private readonly inbox: Inbox;
-  private readonly consumed = new Int32Array(new SharedArrayBuffer(4));
+  private readonly shared = new Int32Array(new SharedArrayBuffer(12));
   private closed = false;
+  /** Chunks analysed by this thread and by the worker (for tests). */
+  readonly analysed = { here: 0, worker: 0 };
 
   constructor(
     private readonly path: string,
     private readonly mode: FieldsMode,
     private readonly fd: number,
-    private readonly own: Chunk[],
-    private readonly theirs: Chunk[],
+    private readonly chunks: Chunk[],
     entry: string,
+    private readonly hold: boolean,
   ) {
-    const input: WorkerInput = { path, mode, chunks: theirs, consumed: this.consumed };
+    const input: WorkerInput = { path, mode, chunks, shared: this.shared, hold };
     this.worker = entry.endsWith('.ts')
       ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { eval: true, workerData: input })
       : new Worker(entry, { workerData: input });
@@ -212,7 +216,7 @@ export class ParallelBuild {
 
   /** The index, or null when it gave up (see above); closes. */
   async build(analyzer: Analyzer, { signal, onProgress }: { signal?: AbortSignal; onProgress?: (docs: number) => void } = {}): Promise<Bm25Index | null> {
-    const { path, mode, fd, consumed } = this;
+    const { path, mode, fd, shared, chunks } = this;
     try {
       const builder = new IndexBuilder(analyzer, mode);
       const fields = fieldNames(mode).length;
@@ -220,17 +224,39 @@ export class ParallelBuild {
       // worker term id -> this analyser's term id
       let termMap = new Int32Array(1024);
       let mapped = 0;
-      const mine = new Set(this.own.map((c) => c.index));
       const own = new ChunkAnalyser(path, fd, analyzer, mode);
-      const chunks = [...this.own, ...this.theirs].sort((a, b) => a.index - b.index);
-      for (const c of chunks) {
+      /** Chunks this thread analysed ahead of the builder (null: could not). */
+      const mine = new Map<number, AnalysedChunk | null>();
+      const take = (next: number, k: number) => {
+        mine.set(next, own.analyse(chunks[next], next !== k));
+        this.analysed.here++;
+      };
+      if (this.hold) {
+        // This thread takes chunk 0 and keeps chunk 1 for the worker.
+        Atomics.store(shared, TAKEN, 2);
+        take(0, -1);
+        await this.inbox.ready;
+        Atomics.store(shared, GO, 1);
+        Atomics.notify(shared, GO);
+      }
+      for (let k = 0; k < chunks.length; k++) {
         signal?.throwIfAborted();
+        // While chunk k is not here, take the next chunk nobody has taken, if it is not too far ahead.
+        while (!mine.has(k) && !this.inbox.has(k)) {
+          const next = Atomics.load(shared, TAKEN);
+          if (next >= chunks.length || next - k > AHEAD) break;
+          if (Atomics.compareExchange(shared, TAKEN, next, next + 1) !== next) continue;
+          take(next, k);
+        }
         let chunk: AnalysedChunk | null;
-        if (mine.has(c.index)) chunk = own.analyse(c, false);
-        else {
-          const m = await this.inbox.take(c.index);
+        if (mine.has(k)) {
+          chunk = mine.get(k)!;
+          mine.delete(k);
+        } else {
+          const m = await this.inbox.take(k);
           signal?.throwIfAborted();
           chunk = m?.chunk ?? null;
+          this.analysed.worker++;
           if (m?.chunk) {
             if (mapped + m.terms.length > termMap.length) {
               const next = new Int32Array(Math.max(mapped + m.terms.length, 2 * termMap.length));
@@ -251,8 +277,8 @@ export class ParallelBuild {
           builder.addAnalysed(id, chunk.tokens, from, chunk.counts, d * fields);
           for (let f = 0; f < fields; f++) from += chunk.counts[d * fields + f];
         }
-        Atomics.store(consumed, 0, c.index + 1);
-        Atomics.notify(consumed, 0);
+        Atomics.store(shared, CONSUMED, k + 1);
+        Atomics.notify(shared, CONSUMED);
         onProgress?.(builder.size);
       }
       return builder.finish();
@@ -271,24 +297,35 @@ export class ParallelBuild {
 
 /** The worker's messages by chunk index; a worker that errs or exits early answers null for what is missing. */
 class Inbox {
-  private readonly got = new Map<number, WorkerMessage>();
-  private wanted: { index: number; resolve: (m: WorkerMessage | null) => void } | null = null;
+  private readonly got = new Map<number, Exclude<WorkerMessage, { ready: true }>>();
+  /** Resolves when the worker says it is ready (hold), or has stopped. */
+  readonly ready: Promise<void>;
+  private isReady!: () => void;
+  private wanted: { index: number; resolve: (m: Exclude<WorkerMessage, { ready: true }> | null) => void } | null = null;
   private done = false;
 
   constructor(worker: Worker) {
+    this.ready = new Promise((resolve) => (this.isReady = resolve));
     worker.on('message', (m: WorkerMessage) => {
+      if ('ready' in m) return this.isReady();
       this.got.set(m.index, m);
       if (this.wanted?.index === m.index) this.answer();
     });
     const end = () => {
       this.done = true;
+      this.isReady();
       if (this.wanted) this.answer();
     };
     worker.on('error', end);
     worker.on('exit', end);
   }
 
-  take(index: number): Promise<WorkerMessage | null> {
+  /** Whether chunk `index` has arrived (or will never: the worker has stopped). */
+  has(index: number): boolean {
+    return this.got.has(index) || this.done;
+  }
+
+  take(index: number): Promise<Exclude<WorkerMessage, { ready: true }> | null> {
     return new Promise((resolve) => {
       this.wanted = { index, resolve };
       if (this.got.has(index) || this.done) this.answer();
