@@ -9,8 +9,8 @@ import { IndexBuilder, fieldNames, flatText, type Bm25Index, type FieldsMode } f
  * Index build on two cores: a plain corpus.jsonl is cut at line starts into chunks, which this thread and a
  * worker thread (analysisWorker.ts, dist/bm25-worker.js) take in turn from a shared counter, each the next one
  * not taken, and analyse into term ids; this thread feeds every chunk, in file order, to one IndexBuilder,
- * mapping the worker's term ids into its own analyser's, and analyses a chunk itself only when the worker has
- * not taken the one it needs next (so the thread that also builds takes less, on any machine and load). The
+ * mapping the worker's term ids into its own analyser's, and analyses a chunk itself only while the one it needs
+ * next is not there yet (so the thread that also builds takes less, on any machine and load). The
  * index is the one a single-threaded build makes (same documents, terms in the same first-seen order). Anything
  * unusual (a bad line, a duplicate id, a byte-order mark, a line over MAX_LINE, the worker failing) gives up
  * (null): the caller then builds single-threaded, whose reader reports it by file and line as always.
@@ -241,9 +241,13 @@ export class ParallelBuild {
       }
       for (let k = 0; k < chunks.length; k++) {
         signal?.throwIfAborted();
-        // Chunk k is analysed here only if the worker has not taken it: taking chunks ahead would leave the
-        // worker waiting (at most AHEAD chunks may wait) while this thread, which also builds, does its work.
-        if (!mine.has(k) && Atomics.compareExchange(shared, TAKEN, k, k + 1) === k) take(k, k);
+        // While chunk k is not here, this thread takes the next untaken chunk, k or k + 1 (not further: the
+        // worker may take chunks up to AHEAD ahead of the builder, and must always find room in that window).
+        while (!mine.has(k) && !this.inbox.has(k)) {
+          const next = Atomics.load(shared, TAKEN);
+          if (next >= chunks.length || next - k > AHEAD - 2) break;
+          if (Atomics.compareExchange(shared, TAKEN, next, next + 1) === next) take(next, k);
+        }
         let chunk: AnalysedChunk | null;
         if (mine.has(k)) {
           chunk = mine.get(k)!;
