@@ -37,6 +37,8 @@ builds.push({ ...node, entryPoints: { 'store-worker': 'src/core/store/worker.ts'
 builds.push({ ...node, entryPoints: { 'run-parser': 'src/core/store/runParser.ts' }, outdir: 'dist' });
 // irw eval reads the second part of a large run file in a worker thread of this.
 builds.push({ ...node, entryPoints: { 'run-reader': 'src/core/formats/runInParallel.ts' }, outdir: 'dist' });
+// BM25 index builds analyse part of the corpus in a worker thread of this entry.
+builds.push({ ...node, entryPoints: { 'bm25-worker': 'src/core/retrieval/bm25/analysisWorker.ts' }, outdir: 'dist' });
 if (existsSync('src/runner/child.ts')) {
   builds.push({ ...node, entryPoints: { runner: 'src/runner/child.ts' }, outdir: 'dist' });
 }

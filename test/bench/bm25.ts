@@ -5,7 +5,9 @@
  *     its English stopwords and PyStemmer; run by test/bench/bm25sPeer.py from the bm25s source folder given by
  *     --bm25s or BM25S_PATH, with --python or PYTHON, default /usr/bin/python3; skipped with a note when absent):
  *     a. cold whole process (read, analyse, index, top-1000 for every test query, write the run), best and
- *        median of 5, alternating ours and the peer; ratio = ours / bm25s (goal on SciFact: <= 0.5);
+ *        median of 5, alternating ours (two threads where a core is idle, see run.ts), ours forced to analyse
+ *        the corpus on one and on two threads (IRW_BM25_THREADS) and the peer; ratio = ours / bm25s (goal on
+ *        SciFact: <= 0.5);
  *     b. in one fresh process each: index build, warm queries/s at top-10 and top-1000 (after a warm-up pass,
  *        queries already analysed), peak RSS; ratios ours / bm25s;
  *  2. tokenizer: the hand-written UAX#29 tokenizer against Intl.Segmenter on SciFact's text;
@@ -14,7 +16,7 @@
  * Needs a build (`npm run build` is run by the npm script). Figures depend on the machine and its load.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -107,9 +109,14 @@ function sideBySide(peer: Peer | string, rounds: number): void {
   for (const name of ['scifact', 'nfcorpus']) {
     const dataset = join(DATASETS, name);
     const ours: { ms: number; cpuMs: number; rss: number }[] = [];
+    // The same run with the corpus analysed on one thread and on two, whatever the load: what the worker gains.
+    const threads = { '1': [] as { ms: number; cpuMs: number; rss: number }[], '2': [] as { ms: number; cpuMs: number; rss: number }[] };
     const theirs: { ms: number; cpuMs: number; rss: number }[] = [];
     for (let i = 0; i < rounds; i++) {
       ours.push(timed(process.execPath, [cli, 'run', '--dataset', dataset, '--out', join(WORK, `${name}.trec`)]));
+      for (const t of ['1', '2'] as const) {
+        threads[t].push(timed(process.execPath, [cli, 'run', '--dataset', dataset, '--out', join(WORK, `${name}.${t}.trec`)], { ...process.env, IRW_BM25_THREADS: t }));
+      }
       if (typeof peer !== 'string') theirs.push(timed(peer.python, [PEER, 'cold', dataset, join(WORK, `${name}.bm25s.trec`)], peer.env));
     }
     const best = (xs: { ms: number }[]) => (xs.length ? Math.min(...xs.map((x) => x.ms)) : undefined);
@@ -132,6 +139,12 @@ function sideBySide(peer: Peer | string, rounds: number): void {
       [`cold whole process, median (s)`, s(median(ours)), s(median(theirs)), ratio(median(ours)!, median(theirs))],
       [`cold whole process CPU (user + system), best of ${rounds} (s)`, s(best(cpu(ours))), s(best(cpu(theirs))), ratio(best(cpu(ours))!, best(cpu(theirs)))],
       [`cold whole process CPU, median (s)`, s(median(cpu(ours))), s(median(cpu(theirs))), ratio(median(cpu(ours))!, median(cpu(theirs)))],
+      [`cold, one thread (IRW_BM25_THREADS=1), best (s)`, s(best(threads['1'])), s(best(theirs)), ratio(best(threads['1'])!, best(theirs))],
+      [`cold, one thread, median (s)`, s(median(threads['1'])), s(median(theirs)), ratio(median(threads['1'])!, median(theirs))],
+      [`cold CPU, one thread, best (s)`, s(best(cpu(threads['1']))), s(best(cpu(theirs))), ratio(best(cpu(threads['1']))!, best(cpu(theirs)))],
+      [`cold, two threads (IRW_BM25_THREADS=2), best (s)`, s(best(threads['2'])), s(best(theirs)), ratio(best(threads['2'])!, best(theirs))],
+      [`cold, two threads, median (s)`, s(median(threads['2'])), s(median(theirs)), ratio(median(threads['2'])!, median(theirs))],
+      [`cold CPU, two threads, best (s)`, s(best(cpu(threads['2']))), s(best(cpu(theirs))), ratio(best(cpu(threads['2']))!, best(cpu(theirs)))],
       ['cold peak RSS (MB)', mb(peak(ours)!), theirs.length ? mb(peak(theirs)!) : '-', ratio(peak(ours)!, peak(theirs))],
       ['index build (s)', s(w.buildMs), s(p?.buildMs), ratio(w.buildMs, p?.buildMs)],
       ['warm queries/s, top-10', n(w.qps10), n(p?.qps10), ratio(w.qps10, p?.qps10)],
@@ -172,10 +185,12 @@ async function scaleChild(dir: string, queries: number): Promise<void> {
   const analyzer = await createAnalyzer();
   const t0 = performance.now();
   const c0 = process.cpuUsage();
+  const m0 = mainThreadCpuMs();
   const index = await buildIndex(join(dir, 'corpus.jsonl'), analyzer, 'flat');
   const buildMs = performance.now() - t0;
   const c1 = process.cpuUsage(c0);
   const buildCpuMs = (c1.user + c1.system) / 1000;
+  const buildMainCpuMs = m0 === null ? null : mainThreadCpuMs()! - m0;
   const key = cacheKey('bench', analyzer.id, 'flat');
   const file = cacheFile(join(dir, 'cache'), key);
   saveIndex(file, key, index);
@@ -198,7 +213,22 @@ async function scaleChild(dir: string, queries: number): Promise<void> {
   const [qps1000, cpuQps1000] = rate(1000);
   const postings = index.fieldIndexes[0].docs.length;
   const terms = index.fieldIndexes[0].terms.length;
-  process.stdout.write(JSON.stringify({ buildMs, buildCpuMs, buildRss, firstMs, qps10, qps1000, cpuQps10, cpuQps1000, queries: qs.length, bytes: statSync(file).size, terms, postings }) + '\n');
+  process.stdout.write(JSON.stringify({ buildMs, buildCpuMs, buildMainCpuMs, buildRss, firstMs, qps10, qps1000, cpuQps10, cpuQps1000, queries: qs.length, bytes: statSync(file).size, terms, postings }) + '\n');
+}
+
+/**
+ * CPU time of this process's main thread (Linux: /proc, 10 ms ticks), or null. Beside the process's CPU time
+ * (worker, compiler and GC threads included) it shows the build's critical path, which on a shared machine
+ * says more than the wall clock about what a quiet one would take.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 /** Loads a scale point's cached index in a fresh process: prints the time as a JSON line. */
@@ -214,9 +244,9 @@ function loadChild(dir: string): void {
 }
 
 function scale(sizes: number[], queries: number): void {
-  console.log(`\n3. Scale (synthetic corpora: ~100 words/doc text + 4-12 word title, Zipf vocabulary of 200k pseudo-words; ${queries} queries of 6 words; one core: the index is built and searched on one thread)`);
+  console.log(`\n3. Scale (synthetic corpora: ~100 words/doc text + 4-12 word title, Zipf vocabulary of 200k pseudo-words; ${queries} queries of 6 words; the corpus is analysed on two threads (IRW_BM25_THREADS=1 for one), the index built and searched on one)`);
   // CPU seconds next to wall seconds: on a loaded machine the wall clock says more about the neighbours.
-  const rows: (string | number)[][] = [['docs', 'build s', 'build CPU s', 'build peak RSS MB', 'index MB', 'load s (CPU)', 'load RSS MB', 'terms', 'postings', 'first query s', 'q/s top-10 (per CPU s)', 'q/s top-1000 (per CPU s)', 'load average']];
+  const rows: (string | number)[][] = [['docs', 'build s', 'build CPU s (main thread)', 'build peak RSS MB', 'index MB', 'load s (CPU)', 'load RSS MB', 'terms', 'postings', 'first query s', 'q/s top-10 (per CPU s)', 'q/s top-1000 (per CPU s)', 'load average']];
   for (const n of sizes) {
     const dir = join(WORK, `synthetic-${n}`);
     if (!existsSync(join(dir, 'qrels', 'test.tsv'))) writeSyntheticBeir(dir, { docs: n, queries: Math.max(queries, 1000), seed: 7 });
@@ -231,7 +261,7 @@ function scale(sizes: number[], queries: number): void {
     const lr = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--load', dir], { cwd: ROOT, encoding: 'utf8' });
     const l = lr.status === 0 ? lastJson<Record<string, number>>(lr.stdout) : null;
     const loadCell = l ? `${(l.loadMs / 1000).toFixed(2)} (${(l.loadCpuMs / 1000).toFixed(2)})` : `failed: ${lr.stderr.trim().split('\n').find((x) => /Error/.test(x))?.slice(0, 80) ?? ''}`;
-    rows.push([n, (m.buildMs / 1000).toFixed(1), (m.buildCpuMs / 1000).toFixed(1), mb(m.buildRss), mb(m.bytes), loadCell, l ? mb(l.rss) : '-', m.terms, m.postings, (m.firstMs / 1000).toFixed(2), `${m.qps10.toFixed(0)} (${m.cpuQps10.toFixed(0)})`, `${m.qps1000.toFixed(0)} (${m.cpuQps1000.toFixed(0)})`, loadavg().map((x) => x.toFixed(2)).join(' ')]);
+    rows.push([n, (m.buildMs / 1000).toFixed(1), `${(m.buildCpuMs / 1000).toFixed(1)} (${m.buildMainCpuMs === null ? '-' : (m.buildMainCpuMs / 1000).toFixed(1)})`, mb(m.buildRss), mb(m.bytes), loadCell, l ? mb(l.rss) : '-', m.terms, m.postings, (m.firstMs / 1000).toFixed(2), `${m.qps10.toFixed(0)} (${m.cpuQps10.toFixed(0)})`, `${m.qps1000.toFixed(0)} (${m.cpuQps1000.toFixed(0)})`, loadavg().map((x) => x.toFixed(2)).join(' ')]);
     console.log(table(rows));
     console.log('');
   }

@@ -78,6 +78,17 @@ export class Analyzer {
     return count;
   }
 
+  /** The id of an analysed term (as in `terms`), given one if it is new: maps another analyser's terms into this one. */
+  internTerm(term: string): number {
+    let id = this.idOf.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.terms.push(term);
+      this.idOf.set(term, id);
+    }
+    return id;
+  }
+
   /** The analysed terms of `text`, in order (duplicates kept). */
   analyze(text: string): string[] {
     const n = this.termIds(text);
@@ -111,16 +122,7 @@ export class Analyzer {
   private add(text: string, start: number, end: number, h: number): number {
     const len = end - start;
     const term = this.term(text.slice(start, end));
-    let id = NONE;
-    if (term !== null) {
-      const known = this.idOf.get(term);
-      if (known !== undefined) id = known;
-      else {
-        id = this.terms.length;
-        this.terms.push(term);
-        this.idOf.set(term, id);
-      }
-    }
+    const id = term === null ? NONE : this.internTerm(term);
     if (this.poolUsed + len > this.pool.length) {
       const next = new Uint16Array(Math.max(this.poolUsed + len, 2 * this.pool.length));
       next.set(this.pool.subarray(0, this.poolUsed));

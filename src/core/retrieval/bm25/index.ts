@@ -142,8 +142,12 @@ class FieldBuilder {
   ) {}
 
   addDocument(docNo: number, text: string, analyzer: Analyzer): void {
-    const n = analyzer.termIds(text);
-    const ids = analyzer.ids;
+    const n = analyzer.termIds(text); // before reading analyzer.ids: it may grow the array
+    this.addTerms(docNo, analyzer.ids, 0, n, analyzer);
+  }
+
+  /** Adds a document already analysed: its `n` term ids (the analyser's) are ids[from, from + n), in text order. */
+  addTerms(docNo: number, ids: Int32Array, from: number, n: number, analyzer: Analyzer): void {
     // Room for every token of this document in the current block, so the loop writes without checks.
     let b = this.blocks.length - 1;
     if (b < 0 || this.blockUsed + n > this.blocks[b]!.entries.length) {
@@ -169,7 +173,7 @@ class FieldBuilder {
     const lastDoc = this.lastDoc;
     const slot = this.slot;
     for (let k = 0; k < n; k++) {
-      const globalId = ids[k];
+      const globalId = ids[from + k];
       let t = globalId < this.localIds.length ? this.localIds.data[globalId] - 1 : -1;
       if (t < 0) t = this.newTerm(globalId, analyzer);
       if (lastDoc.data[t] !== mark) {
@@ -309,12 +313,24 @@ export class IndexBuilder {
   add(id: string, title: string, text: string): void {
     const docNo = this.docIds.length;
     this.docIds.push(id);
-    if (this.mode === 'flat') {
-      // Anserini's BEIR flat indexes store title + " " + text as one "contents" field.
-      this.builders[0].addDocument(docNo, title ? `${title} ${text}` : text, this.analyzer);
-    } else {
+    if (this.mode === 'flat') this.builders[0].addDocument(docNo, flatText(title, text), this.analyzer);
+    else {
       this.builders[0].addDocument(docNo, title, this.analyzer);
       this.builders[1].addDocument(docNo, text, this.analyzer);
+    }
+  }
+
+  /**
+   * Adds a document analysed elsewhere (parallelBuild.ts): field f's term ids (this builder's analyser's) are
+   * `counts[f]` consecutive values of `ids` from `from`, fields in fieldNames() order.
+   */
+  addAnalysed(id: string, ids: Int32Array, from: number, counts: ArrayLike<number>, countsAt: number): void {
+    const docNo = this.docIds.length;
+    this.docIds.push(id);
+    for (let f = 0; f < this.builders.length; f++) {
+      const n = counts[countsAt + f];
+      this.builders[f].addTerms(docNo, ids, from, n, this.analyzer);
+      from += n;
     }
   }
 
@@ -327,6 +343,11 @@ export class IndexBuilder {
       fieldIndexes: this.builders.map((b) => b.finish()),
     };
   }
+}
+
+/** Anserini's BEIR flat indexes store title + " " + text as one "contents" field. */
+export function flatText(title: string, text: string): string {
+  return title ? `${title} ${text}` : text;
 }
 
 /** Ranks of the ids in ascending string (UTF-16 code unit) order, as Anserini sorts ties by document id. */
