@@ -39,18 +39,18 @@ export async function run({ wb, shot, workspace, sharedRuns, logs }) {
     await setTheme(wb, logs, theme, cls);
     await wb.reset();
 
-    await wb.runCommand('IR Workbench: Show Results');
-    await wb.pick('Split of scifact', 'test');
+    await wb.commandWithPicks('IR Workbench: Show Results', [['Split of scifact', 'test']]);
     const results = await wb.webview('#results');
     await results.locator('#significance').waitFor({ timeout: 60_000 });
     await shot(`${tag} results`);
     await results.locator('#lengths').scrollIntoViewIfNeeded();
     await shot(`${tag} results box plot`);
 
-    await wb.runCommand('IR Workbench: Show Run Diff');
-    await wb.pick('Split of scifact', 'test');
-    await wb.pick('Run diff: run a', `ux-${RUNS[0]}`);
-    await wb.pick('Run diff: run b', `ux-${RUNS[1]}`);
+    await wb.commandWithPicks('IR Workbench: Show Run Diff', [
+      ['Split of scifact', 'test'],
+      ['Run diff: run a', `ux-${RUNS[0]}`],
+      ['Run diff: run b', `ux-${RUNS[1]}`],
+    ]);
     const diff = await wb.webview('#deltas');
     const first = diff.locator('#queries tr').first();
     await first.waitFor({ timeout: 30_000 });
@@ -62,14 +62,12 @@ export async function run({ wb, shot, workspace, sharedRuns, logs }) {
     await diff.locator('#detail-hidden').waitFor();
     await shot(`${tag} diff filter hides the selected query`);
 
-    await wb.runCommand('IR Workbench: Show Holes');
-    await wb.pick('Split of scifact', 'test');
+    await wb.commandWithPicks('IR Workbench: Show Holes', [['Split of scifact', 'test']]);
     const holes = await wb.webview('#holes');
     await holes.locator('#queue tbody tr').first().waitFor({ timeout: 30_000 });
     await shot(`${tag} holes`);
 
-    await wb.runCommand('IR Workbench: Judge Holes');
-    await wb.pick('Split of scifact', 'test');
+    await wb.commandWithPicks('IR Workbench: Judge Holes', [['Split of scifact', 'test']]);
     const side = await wb.webview('#grades', { timeout: 60_000 });
     await side.locator('#progress').waitFor();
     assert.match(await side.locator('#grades').textContent(), /0 not relevant.*1 relevant/);

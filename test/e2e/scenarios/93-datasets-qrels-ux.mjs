@@ -3,7 +3,7 @@
 // row's context menu; in the open qrels file, Change grade marks the line "yours: 0 (was 1)" and the hover
 // says where the grade comes from.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const title = 'Left-out run, all bad lines, run context menu, Re-index feedback, qrels overrides at 1280x800';
@@ -58,11 +58,23 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await wb.page.keyboard.press('Control+P');
   await wb.quickInputBox.fill('scifact/qrels/test.tsv');
   await wb.quickRow('test.tsv').click();
-  const lens = wb.page.locator('.monaco-editor .codelens-decoration a', { hasText: 'change grade' }).first();
-  await lens.waitFor({ timeout: 60_000 });
-  await lens.click();
-  // SciFact's scale is 0/1: the first judgement (grade 1) becomes 0.
+  const lenses = wb.page.locator('.monaco-editor .codelens-decoration a', { hasText: 'change grade' });
+  await lenses.first().waitFor({ timeout: 60_000 });
+  // The lens of the first judgement is the one just above its line (the editor's DOM order is not line order).
+  const lineTop = (await wb.page.locator('.monaco-editor .view-line', { hasText: '31715818' }).first().boundingBox()).y;
+  const tops = await lenses.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().top));
+  const above = tops.map((t, i) => [lineTop - t, i]).filter(([d]) => d > 0).sort((x, y) => x[0] - y[0]);
+  await lenses.nth(above[0][1]).click();
+  // SciFact's scale is 0/1: the first judgement (1 31715818 1) becomes 0, appended to the annotations file.
   await wb.pick('Grade of document', '0');
+  const annotations = join(workspace, 'scifact', 'qrels', 'test.annotations.tsv');
+  await wb.waitFor('1 31715818 0 in the annotations file', async () => {
+    try {
+      return readFileSync(annotations, 'utf8').trimEnd().split('\n').at(-1) === '1\t31715818\t0';
+    } catch {
+      return false;
+    }
+  });
   const mark = wb.page.locator('.monaco-editor .view-lines', { hasText: /yours: 0 \(was 1\)/ });
   await wb.waitFor('the overridden line marked', async () => {
     // The mark is an after-decoration: its text lives in a generated CSS rule, not in the line's DOM text.
