@@ -1,3 +1,4 @@
+import { watch as watchFs } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { StoreClient } from '../../core/store/client';
@@ -113,9 +114,19 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     return w;
   };
   let runWatcher = watch(`**/${runsFolder()}/**`);
-  // Each dataset folder also has a watcher of its own: one that appeared after the workspace's watcher started may
-  // not be watched inside by it (seen with code-server's watcher: a new folder's later changes gave no event).
+  // Each dataset folder also has watchers of its own: code-server's watcher gives no event inside a folder created
+  // after it started, and a VS Code watcher for that folder is served by the same one (tried). Node's watcher
+  // (inotify, one folder each) on the folder, its qrels/ and its runs folder sees them.
   const datasetWatchers = new Map<string, vscode.Disposable>();
+  const watchFolder = (folder: string): vscode.Disposable => {
+    try {
+      const w = watchFs(folder, (_event, name) => name && changed(vscode.Uri.file(join(folder, name.toString()))));
+      w.on('error', () => w.close());
+      return { dispose: () => w.close() };
+    } catch {
+      return { dispose: () => undefined }; // no such folder (yet): the workspace's watchers cover its creation
+    }
+  };
   const watchDatasets = (dirs: string[]) => {
     for (const [dir, w] of datasetWatchers) {
       if (dirs.includes(dir)) continue;
@@ -124,9 +135,8 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     }
     for (const dir of dirs) {
       if (datasetWatchers.has(dir)) continue;
-      // Every file ('**'): a narrower pattern is served by the workspace's watcher again (tried: no event). The
-      // index caches live in the extension's storage, not here.
-      datasetWatchers.set(dir, watch(new vscode.RelativePattern(vscode.Uri.file(dir), '**')));
+      const ws = [dir, join(dir, 'qrels'), join(dir, runsFolder())].map(watchFolder);
+      datasetWatchers.set(dir, { dispose: () => ws.forEach((w) => w.dispose()) });
     }
   };
   context.subscriptions.push({ dispose: () => datasetWatchers.forEach((w) => w.dispose()) });
@@ -144,6 +154,7 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
       if (e.affectsConfiguration('irWorkbench.runs.folder')) {
         runWatcher.dispose();
         runWatcher = watch(`**/${runsFolder()}/**`);
+        watchDatasets([]); // the next refresh watches each dataset's new runs folder
       }
       if (e.affectsConfiguration('irWorkbench.runs.folder') || e.affectsConfiguration('irWorkbench.evaluation')) soon();
     }),
