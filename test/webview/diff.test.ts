@@ -3,26 +3,20 @@
 // click posts a judgement, and hostile document text stays text.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { sessionWithRuns } from '../helpers/splitSession';
-import type { AnalysisSession } from '../../src/core/analysis/session';
+import { before, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { DiffModel, QueryDetail } from '../../src/protocol/webview';
-import { HOSTILE, launch, openView, pwned, until } from './harness';
+import { HOSTILE, openView, pwned, scifactFixture, until } from './harness';
 import { SHARED } from '../unit/support/paths';
 
 const A = join(SHARED, 'runs/scifact/bm25okapi.knarfthekant.trec');
 const B = join(SHARED, 'runs/scifact/minilm-faiss.knarfthekant.trec');
-let browser: Browser;
-let session: AnalysisSession;
+const fx = scifactFixture([A, B]);
 let model: DiffModel;
 
 before(async () => {
-  browser = await launch();
-  session = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', [A, B]);
-  model = session.diff(A, B);
+  model = (await fx.ready).diff(A, B);
 });
-after(() => browser?.close());
 
 const chartData = (page: Page) =>
   page.evaluate(() => {
@@ -31,7 +25,7 @@ const chartData = (page: Page) =>
   });
 
 test('chart holds every query sorted by delta; filters narrow it; a bar click loads that query', async () => {
-  const v = await openView(browser, 'diff');
+  const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', model);
   await v.page.locator('#status', { hasText: '300 of 300 queries shown' }).waitFor();
   const all = await chartData(v.page);
@@ -50,19 +44,19 @@ test('chart holds every query sorted by delta; filters narrow it; a bar click lo
     return { x: r.left + bar.x, y: r.top + (bar.y + bar.base) / 2 };
   });
   await v.page.mouse.click(point.x, point.y);
-  const req = await v.answer('query', await session.queryDetail(A, B, lost.labels[0], 10));
+  const req = await v.answer('query', await fx.session.queryDetail(A, B, lost.labels[0], 10));
   assert.deepEqual(req.params, { queryId: lost.labels[0], depth: 10 });
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.equal(await v.page.locator('#list-a .doc').count(), 10);
-  assert.equal(await v.page.locator('#query-text').textContent(), session.queries.get(lost.labels[0])!.text);
+  assert.equal(await v.page.locator('#query-text').textContent(), fx.session.queries.get(lost.labels[0])!.text);
   assert.deepEqual(await v.problems(), []);
 });
 
 test('query detail: grades, holes and moves; a grade click posts a judgement; more depth on demand', async () => {
-  const v = await openView(browser, 'diff');
+  const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().click();
-  const detail = await session.queryDetail(A, B, model.queries[0], 10);
+  const detail = await fx.session.queryDetail(A, B, model.queries[0], 10);
   await v.answer('query', detail);
   await v.page.locator('#list-b .doc').first().waitFor();
   const holes = detail.b.filter((d) => d.grade === null).length;
@@ -76,20 +70,20 @@ test('query detail: grades, holes and moves; a grade click posts a judgement; mo
   assert.deepEqual(judged.params, { queryId: detail.queryId, docId: hole.docId, grade: 1 });
   await v.page.locator('#status', { hasText: `judged ${hole.docId}: 1` }).waitFor();
   await v.page.locator('#more').click();
-  const more = await v.answer('query', await session.queryDetail(A, B, detail.queryId, 20));
+  const more = await v.answer('query', await fx.session.queryDetail(A, B, detail.queryId, 20));
   assert.equal(more.params!.depth, 20);
   await until(async () => (await v.page.locator('#list-a .doc').count()) === 20, () => 'depth 20');
   // Keyboard: j moves to the next query.
   await v.page.keyboard.press('j');
-  const next = await v.answer('query', await session.queryDetail(A, B, model.queries[1], 10));
+  const next = await v.answer('query', await fx.session.queryDetail(A, B, model.queries[1], 10));
   assert.equal(next.params!.queryId, model.queries[1]);
 });
 
 test('hostile titles, snippets and query text render as text', async () => {
-  const v = await openView(browser, 'diff');
+  const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', { ...model, a: { ...model.a, label: HOSTILE } });
   await v.page.locator('#queries tr').first().click();
-  const d = await session.queryDetail(A, B, model.queries[0], 10);
+  const d = await fx.session.queryDetail(A, B, model.queries[0], 10);
   const hostile: QueryDetail = { ...d, text: HOSTILE, a: d.a.map((x) => ({ ...x, title: HOSTILE, snippet: HOSTILE, docId: HOSTILE + x.docId })) };
   await v.answer('query', hostile);
   await v.page.locator('#list-a .doc').first().waitFor();

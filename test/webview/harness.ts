@@ -3,9 +3,13 @@
 // acquireVsCodeApi that records what the view posts. One browser per test file; a fresh page per view.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { AnalysisSession } from '../../src/core/analysis/session';
 import { pageHtml } from '../../src/extension/webview/page';
 import { WEBVIEW_PROTOCOL_VERSION, type ViewEvents, type ViewName } from '../../src/protocol/webview';
+import { sessionWithRuns } from '../helpers/splitSession';
+import { SHARED } from '../unit/support/paths';
 
 const ROOT = join(__dirname, '../..');
 const ORIGIN = 'https://irw.test';
@@ -120,4 +124,21 @@ export const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__p
 
 export async function pwned(page: Page): Promise<unknown> {
   return page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
+}
+
+/**
+ * A headless browser and the SciFact test split with `runs`, opened as the engine opens it, for the tests of one
+ * file: set up before them, the browser closed after. A hook of the file that needs the session awaits `ready`
+ * (root-level hooks are not run one after the other).
+ */
+export function scifactFixture(runs: readonly string[]): { browser: Browser; session: AnalysisSession; ready: Promise<AnalysisSession> } {
+  let opened: (s: AnalysisSession) => void = () => undefined;
+  const fx = { ready: new Promise<AnalysisSession>((resolve) => (opened = resolve)) } as { browser: Browser; session: AnalysisSession; ready: Promise<AnalysisSession> };
+  before(async () => {
+    fx.browser = await launch();
+    fx.session = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', runs);
+    opened(fx.session);
+  });
+  after(() => fx.browser?.close());
+  return fx;
 }

@@ -3,45 +3,35 @@
 // and hostile document text that stays text.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { sessionWithRuns } from '../helpers/splitSession';
-import type { AnalysisSession } from '../../src/core/analysis/session';
+import { test } from 'node:test';
 import { PAGE_COMMANDS, type AnnotationState, type ViewEvents } from '../../src/protocol/webview';
-import { HOSTILE, launch, openView, pwned, until } from './harness';
+import { HOSTILE, openView, pwned, scifactFixture, until } from './harness';
 import { SHARED } from '../unit/support/paths';
 
 const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(SHARED, 'runs/scifact', f));
-let browser: Browser;
-let session: AnalysisSession;
-
-before(async () => {
-  browser = await launch();
-  session = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', RUNS);
-});
-after(() => browser?.close());
+const fx = scifactFixture(RUNS);
 
 function holesModel(): ViewEvents['holes']['model'] {
-  const pool = session.pool(RUNS, 10);
+  const pool = fx.session.pool(RUNS, 10);
   return {
-    dataset: 'scifact', split: 'test', depth: 10, rows: session.holeRows(), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
-    grades: session.gradeScale(),
-    queue: pool.slice(0, 200).map((p) => ({ ...p, queryText: session.queries.get(p.queryId)!.text, grade: null })),
+    dataset: 'scifact', split: 'test', depth: 10, rows: fx.session.holeRows(), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
+    grades: fx.session.gradeScale(),
+    queue: pool.slice(0, 200).map((p) => ({ ...p, queryText: fx.session.queries.get(p.queryId)!.text, grade: null })),
   };
 }
 
 async function annotationState(index: number, text = ''): Promise<AnnotationState> {
-  const pool = session.pool(RUNS, 10);
+  const pool = fx.session.pool(RUNS, 10);
   const p = pool[index];
-  const doc = (await session.corpus.read(p.docId))!;
+  const doc = (await fx.session.corpus.read(p.docId))!;
   return {
-    dataset: 'scifact', split: 'test', grades: [0, 1], index, total: pool.length, judged: index, scores: session.annotatedScores(), message: null,
-    item: { queryId: p.queryId, queryText: session.queries.get(p.queryId)!.text, docId: p.docId, title: doc.title, text: text || doc.text, grade: null },
+    dataset: 'scifact', split: 'test', grades: [0, 1], index, total: pool.length, judged: index, scores: fx.session.annotatedScores(), message: null,
+    item: { queryId: p.queryId, queryText: fx.session.queries.get(p.queryId)!.text, docId: p.docId, title: doc.title, text: text || doc.text, grade: null },
   };
 }
 
 test('holes panel: both definitions labelled; pool controls and inline grades post requests', async () => {
-  const v = await openView(browser, 'holes');
+  const v = await openView(fx.browser, 'holes');
   const m = holesModel();
   await v.event('holes', 'model', m);
   await v.page.locator('#holes').waitFor();
@@ -67,10 +57,10 @@ test('holes panel: both definitions labelled; pool controls and inline grades po
 });
 
 test('annotation sidebar: digits grade, n/p move, u undoes; one request at a time; progress k of N', async () => {
-  const v = await openView(browser, 'annotate');
+  const v = await openView(fx.browser, 'annotate');
   await v.event('annotate', 'state', await annotationState(0));
   await v.page.locator('#progress').waitFor();
-  const total = session.pool(RUNS, 10).length;
+  const total = fx.session.pool(RUNS, 10).length;
   assert.equal(await v.page.locator('#progress').textContent(), `1 of ${total}`);
   assert.equal(await v.page.locator('#scores tbody tr').count(), 2);
   await v.page.keyboard.press('7'); // not on SciFact's 0/1 scale: ignored
@@ -103,7 +93,7 @@ test('annotation sidebar: digits grade, n/p move, u undoes; one request at a tim
 });
 
 test('annotation sidebar: hostile document text stays text and scrolls; the empty state explains itself', async () => {
-  const v = await openView(browser, 'annotate');
+  const v = await openView(fx.browser, 'annotate');
   const long = `${HOSTILE} ${'word '.repeat(5000)}`;
   await v.event('annotate', 'state', { ...(await annotationState(0, long)), item: { ...(await annotationState(0, long)).item!, title: HOSTILE, queryText: HOSTILE } });
   await v.page.locator('#doc-text').waitFor();

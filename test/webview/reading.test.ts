@@ -4,26 +4,20 @@
 // (and in the diff's snippets) as BM25 matched them (stems).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { sessionWithRuns } from '../helpers/splitSession';
-import type { AnalysisSession } from '../../src/core/analysis/session';
+import { before, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { AnnotationState, DiffModel } from '../../src/protocol/webview';
-import { launch, openView } from './harness';
+import { openView, scifactFixture } from './harness';
 import { SHARED } from '../unit/support/paths';
 
 const A = join(SHARED, 'runs/scifact/bm25okapi.knarfthekant.trec');
 const B = join(SHARED, 'runs/scifact/minilm-faiss.knarfthekant.trec');
-let browser: Browser;
-let session: AnalysisSession;
+const fx = scifactFixture([A, B]);
 let model: DiffModel;
 
 before(async () => {
-  browser = await launch();
-  session = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', [A, B]);
-  model = session.diff(A, B);
+  model = (await fx.ready).diff(A, B);
 });
-after(() => browser?.close());
 
 const chart = (page: Page) =>
   page.evaluate(() => {
@@ -34,17 +28,17 @@ const chart = (page: Page) =>
   });
 
 test('diff: the list shows query text; the selected bar is marked; a query the filters hide leaves the detail pane', async () => {
-  const v = await openView(browser, 'diff');
+  const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', model);
   const first = v.page.locator('#queries tr').first();
   await first.waitFor();
-  assert.equal(await first.locator('td.query-text').textContent(), session.queries.get(model.queries[0])!.text);
+  assert.equal(await first.locator('td.query-text').textContent(), fx.session.queries.get(model.queries[0])!.text);
   assert.ok((await v.page.locator('.query-list').evaluate((e) => getComputedStyle(e).resize)) === 'vertical', 'the list box is resizable');
   assert.ok((await v.page.locator('.query-list').evaluate((e) => e.getBoundingClientRect().height)) >= 300, 'and taller than before');
   // The first query is a win; select it.
   assert.ok(model.deltas[0] > 0);
   await first.click();
-  await v.answer('query', await session.queryDetail(A, B, model.queries[0], 10));
+  await v.answer('query', await fx.session.queryDetail(A, B, model.queries[0], 10));
   await v.page.locator('#list-a .doc').first().waitFor();
   const before = await chart(v.page);
   const marked = before.colors.filter((c) => c === '#007fd4');
@@ -57,13 +51,13 @@ test('diff: the list shows query text; the selected bar is marked; a query the f
   assert.ok(!(await chart(v.page)).colors.includes('#007fd4'));
   // Shown again when the filter is cleared.
   await v.page.locator('#filters vscode-checkbox', { hasText: 'losses' }).click();
-  await v.answer('query', await session.queryDetail(A, B, model.queries[0], 10));
+  await v.answer('query', await fx.session.queryDetail(A, B, model.queries[0], 10));
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.deepEqual(await v.problems(), []);
 });
 
 test('diff: the chart takes the new theme\'s colours when VS Code switches theme', async () => {
-  const v = await openView(browser, 'diff');
+  const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().waitFor();
   assert.equal((await chart(v.page)).tick, '#ccc');
@@ -80,17 +74,17 @@ test('diff: the chart takes the new theme\'s colours when VS Code switches theme
 });
 
 test('diff snippets mark the query terms by stem', async () => {
-  const v = await openView(browser, 'diff');
+  const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().click();
-  const d = await session.queryDetail(A, B, model.queries[0], 10);
+  const d = await fx.session.queryDetail(A, B, model.queries[0], 10);
   await v.answer('query', { ...d, text: 'Cells divide', a: d.a.map((x, i) => (i === 0 ? { ...x, snippet: 'A cell\'s division: cells divided, the cellar.' } : x)) });
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.deepEqual(await v.page.locator('#list-a .doc').first().locator('.snippet mark').allTextContents(), ['cell\'s', 'cells', 'divided']);
 });
 
 function annotation(grade: number | null): AnnotationState {
-  const pool = session.pool([A, B], 10);
+  const pool = fx.session.pool([A, B], 10);
   const p = pool[0];
   return {
     dataset: 'scifact', split: 'test', grades: [0, 1, 2], index: 0, total: pool.length, judged: 0, scores: [], message: null,
@@ -100,7 +94,7 @@ function annotation(grade: number | null): AnnotationState {
 
 test('judging: grade buttons carry the setting\'s labels, 1 and 2 look different, terms are marked, the title stands apart', async () => {
   const labels = { scifact: { '0': 'off topic', '1': 'relevant', '2': 'key evidence' }, '*': { '0': 'not relevant' } };
-  const v = await openView(browser, 'annotate', { settings: { gradeLabels: labels } });
+  const v = await openView(fx.browser, 'annotate', { settings: { gradeLabels: labels } });
   await v.event('annotate', 'state', annotation(2));
   await v.page.locator('#grades').waitFor();
   assert.deepEqual(await v.page.locator('#grades vscode-button').allTextContents(), ['0 off topic', '1 relevant', '2 key evidence']);
@@ -112,7 +106,7 @@ test('judging: grade buttons carry the setting\'s labels, 1 and 2 look different
   const weight = (sel: string) => v.page.locator(sel).evaluate((e) => Number(getComputedStyle(e).fontWeight));
   assert.ok((await weight('#doc-title')) > (await weight('#doc-text')), 'the title is bold, the text is not');
   // Another dataset falls back to "*"; with no label a button shows the grade alone.
-  const other = await openView(browser, 'annotate', { settings: { gradeLabels: labels } });
+  const other = await openView(fx.browser, 'annotate', { settings: { gradeLabels: labels } });
   await other.event('annotate', 'state', { ...annotation(null), dataset: 'nfcorpus' });
   await other.page.locator('#grades').waitFor();
   assert.deepEqual(await other.page.locator('#grades vscode-button').allTextContents(), ['0 not relevant', '1', '2']);
@@ -120,10 +114,10 @@ test('judging: grade buttons carry the setting\'s labels, 1 and 2 look different
 });
 
 test('diff and holes: grade buttons for 1 and 2 differ; the picker shows the labels', async () => {
-  const v = await openView(browser, 'diff', { settings: { gradeLabels: { '*': { '0': 'not relevant', '1': 'relevant', '2': 'highly relevant' } } } });
+  const v = await openView(fx.browser, 'diff', { settings: { gradeLabels: { '*': { '0': 'not relevant', '1': 'relevant', '2': 'highly relevant' } } } });
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().click();
-  const d = await session.queryDetail(A, B, model.queries[0], 10);
+  const d = await fx.session.queryDetail(A, B, model.queries[0], 10);
   await v.answer('query', { ...d, grades: [0, 1, 2], a: d.a.map((x, i) => ({ ...x, grade: i === 0 ? 1 : i === 1 ? 2 : x.grade })) });
   await v.page.locator('#list-a .doc').first().waitFor();
   const bg = (i: number) => v.page.locator('#list-a .doc').nth(i).locator('.grade').evaluate((e) => getComputedStyle(e).backgroundColor);

@@ -4,32 +4,22 @@
 // the real SciFact session and from fixtures; hostile run names in the meter stay text.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { sessionWithRuns } from '../helpers/splitSession';
-import type { AnalysisSession } from '../../src/core/analysis/session';
+import { test } from 'node:test';
 import type { AnnotationState, HoleVerdict, JudgingMeter, ViewEvents } from '../../src/protocol/webview';
-import { HOSTILE, launch, openView, pwned } from './harness';
+import { HOSTILE, openView, pwned, scifactFixture } from './harness';
 import { SHARED } from '../unit/support/paths';
 
 const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(SHARED, 'runs/scifact', f));
-let browser: Browser;
-let session: AnalysisSession;
-
-before(async () => {
-  browser = await launch();
-  session = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', RUNS);
-});
-after(() => browser?.close());
+const fx = scifactFixture(RUNS);
 
 const verdict = (o: Partial<HoleVerdict>): HoleVerdict => ({
   delta: 0.05, lo: -0.2, hi: 0.3, exact: true, holes: 40, verdict: 'open', direction: 0, openQueries: 12, openHoles: 37, significant: true, canLose: true, canGain: false, ...o,
 });
 
 test('results: each mean with its range (ends rounded outwards), each comparison settled or open', async () => {
-  const m = session.results(RUNS[0], { skipped: [], untrusted: false });
+  const m = fx.session.results(RUNS[0], { skipped: [], untrusted: false });
   const dense = m.rows.find((r) => r.key === RUNS[1])!;
-  const v = await openView(browser, 'results');
+  const v = await openView(fx.browser, 'results');
   await v.event('results', 'model', m);
   const cell = v.page.locator(`#results tr[data-run="${RUNS[1]}"] td[data-measure="ndcg_cut_10"]`);
   await cell.waitFor();
@@ -51,9 +41,9 @@ test('results: each mean with its range (ends rounded outwards), each comparison
 });
 
 test('results: with judgements the range goes with the annotated figure; a bound is marked', async () => {
-  const m = session.results(RUNS[0], { skipped: [], untrusted: false });
+  const m = fx.session.results(RUNS[0], { skipped: [], untrusted: false });
   const rows = m.rows.map((r) => ({ ...r, annotated: r.means.map((x) => x + 0.01), intervals: r.intervals!.map((i) => i && { ...i, exact: false }) }));
-  const v = await openView(browser, 'results');
+  const v = await openView(fx.browser, 'results');
   await v.event('results', 'model', { ...m, rows, judgements: 3 });
   const cell = v.page.locator(`#results tr[data-run="${RUNS[0]}"] td[data-measure="map"]`);
   await cell.waitFor();
@@ -63,8 +53,8 @@ test('results: with judgements the range goes with the annotated figure; a bound
 });
 
 test('diff: Δ range and verdict in the header, each mean\'s range, per-query ranges in the list and the detail', async () => {
-  const m = session.diff(RUNS[0], RUNS[1]);
-  const v = await openView(browser, 'diff');
+  const m = fx.session.diff(RUNS[0], RUNS[1]);
+  const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', m);
   const head = v.page.locator('#verdict');
   await head.waitFor();
@@ -82,7 +72,7 @@ test('diff: Δ range and verdict in the header, each mean\'s range, per-query ra
   const first = v.page.locator('#queries tbody tr').first();
   assert.match((await first.locator('td.range').textContent())!, /^\[[−+]?\d\.\d\d, [−+]?\d\.\d\d\]$/);
   await first.click();
-  await v.answer('query', await session.queryDetail(RUNS[0], RUNS[1], m.queries[0], 10));
+  await v.answer('query', await fx.session.queryDetail(RUNS[0], RUNS[1], m.queries[0], 10));
   const qr = v.page.locator('#query-range');
   await qr.waitFor();
   assert.match((await qr.textContent())!, /over every grading of this query's holes \[/);
@@ -90,16 +80,16 @@ test('diff: Δ range and verdict in the header, each mean\'s range, per-query ra
 });
 
 function holesModel(order: 'blind' | 'impact', meter: JudgingMeter | null): ViewEvents['holes']['model'] {
-  const pool = session.pool(RUNS, 10);
+  const pool = fx.session.pool(RUNS, 10);
   return {
-    dataset: 'scifact', split: 'test', depth: 10, rows: session.holeRows(), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
-    grades: session.gradeScale(), order, meter,
-    queue: pool.slice(0, 20).map((p) => ({ ...p, queryText: session.queries.get(p.queryId)!.text, grade: null })),
+    dataset: 'scifact', split: 'test', depth: 10, rows: fx.session.holeRows(), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
+    grades: fx.session.gradeScale(), order, meter,
+    queue: pool.slice(0, 20).map((p) => ({ ...p, queryText: fx.session.queries.get(p.queryId)!.text, grade: null })),
   };
 }
 
 test('holes panel: the order choice posts setPool with the order; the meter shows the open comparison', async () => {
-  const v = await openView(browser, 'holes');
+  const v = await openView(fx.browser, 'holes');
   await v.event('holes', 'model', holesModel('blind', null));
   await v.page.locator('#order').waitFor();
   assert.equal(await v.page.locator('#meter').count(), 0, 'blind order: no meter');
@@ -107,7 +97,7 @@ test('holes panel: the order choice posts setPool with the order; the meter show
   await v.page.locator('#order vscode-option[value="impact"]').click();
   const req = await v.answer('setPool', null);
   assert.deepEqual(req.params, { runs: RUNS, depth: 10, order: 'impact' });
-  const live = session.impactQueue(RUNS, 10)!;
+  const live = fx.session.impactQueue(RUNS, 10)!;
   await v.event('holes', 'model', holesModel('impact', live.meter));
   const meter = v.page.locator('#meter');
   await meter.waitFor();
@@ -117,13 +107,13 @@ test('holes panel: the order choice posts setPool with the order; the meter show
 });
 
 test('judge sidebar: the meter goes from open to "settled after N judgements"; hostile run names stay text', async () => {
-  const pool = session.pool(RUNS, 10);
-  const doc = (await session.corpus.read(pool[0].docId))!;
+  const pool = fx.session.pool(RUNS, 10);
+  const doc = (await fx.session.corpus.read(pool[0].docId))!;
   const state = (meter: JudgingMeter): AnnotationState => ({
-    dataset: 'scifact', split: 'test', grades: [0, 1], index: 0, total: pool.length, judged: meter.judged, scores: session.annotatedScores(), message: null, order: 'impact', meter,
-    item: { queryId: pool[0].queryId, queryText: session.queries.get(pool[0].queryId)!.text, docId: pool[0].docId, title: doc.title, text: doc.text, grade: null },
+    dataset: 'scifact', split: 'test', grades: [0, 1], index: 0, total: pool.length, judged: meter.judged, scores: fx.session.annotatedScores(), message: null, order: 'impact', meter,
+    item: { queryId: pool[0].queryId, queryText: fx.session.queries.get(pool[0].queryId)!.text, docId: pool[0].docId, title: doc.title, text: doc.text, grade: null },
   });
-  const v = await openView(browser, 'annotate');
+  const v = await openView(fx.browser, 'annotate');
   const a = { key: 'a', label: HOSTILE };
   const b = { key: 'b', label: 'BM25' };
   await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 0, verdict: verdict({}) }));

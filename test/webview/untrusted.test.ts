@@ -3,26 +3,17 @@
 // names end in an ellipsis with the whole name in the tooltip; running text wraps).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { sessionWithRuns } from '../helpers/splitSession';
-import type { AnalysisSession } from '../../src/core/analysis/session';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { AnnotationState, DiffModel, QueryDetail, ResultsModel, ViewEvents } from '../../src/protocol/webview';
-import { launch, openView } from './harness';
+import { openView, scifactFixture } from './harness';
 import { SHARED } from '../unit/support/paths';
 
 const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(SHARED, 'runs/scifact', f));
 /** A run name that, not isolated, reverses everything after it on its line (RIGHT-TO-LEFT OVERRIDE). */
 const RLO = 'run\u202e';
 const LONG = 'x'.repeat(100_000);
-let browser: Browser;
-let session: AnalysisSession;
-
-before(async () => {
-  browser = await launch();
-  session = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', RUNS);
-});
-after(() => browser?.close());
+const fx = scifactFixture(RUNS);
 
 /** Whether `text` inside the first element matching `selector` is laid out left to right (as written). */
 async function readsAsWritten(page: Page, selector: string, text: string): Promise<boolean> {
@@ -60,25 +51,25 @@ async function assertNarrow(page: Page, view: string): Promise<void> {
 }
 
 function results(label: string): ResultsModel {
-  const m = session.results(RUNS[0], { skipped: [{ file: label, reason: `bad ${LONG}` }], untrusted: false });
+  const m = fx.session.results(RUNS[0], { skipped: [{ file: label, reason: `bad ${LONG}` }], untrusted: false });
   return { ...m, dataset: label, rows: m.rows.map((r) => ({ ...r, label })) };
 }
 
 function diff(label: string): DiffModel {
-  const m = session.diff(RUNS[0], RUNS[1]);
+  const m = fx.session.diff(RUNS[0], RUNS[1]);
   return { ...m, a: { ...m.a, label }, b: { ...m.b, label }, queries: m.queries.map((q, i) => (i === 0 ? label : q)), texts: m.texts.map((t, i) => (i === 0 ? `${t} ${LONG}` : t)) };
 }
 
 async function detail(label: string): Promise<QueryDetail> {
-  const d = await session.queryDetail(RUNS[0], RUNS[1], session.diff(RUNS[0], RUNS[1]).queries[0], 10);
+  const d = await fx.session.queryDetail(RUNS[0], RUNS[1], fx.session.diff(RUNS[0], RUNS[1]).queries[0], 10);
   const doc = (x: QueryDetail['a'][number]) => ({ ...x, docId: label, title: `${label} title`, snippet: `${LONG} snippet` });
   return { ...d, queryId: label, text: `${label} ${LONG}`, a: d.a.map(doc), b: d.b.map(doc) };
 }
 
 function holes(label: string): ViewEvents['holes']['model'] {
-  const pool = session.pool(RUNS, 10);
+  const pool = fx.session.pool(RUNS, 10);
   return {
-    dataset: label, split: 'test', depth: 10, rows: session.holeRows().map((r) => ({ ...r, label })), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
+    dataset: label, split: 'test', depth: 10, rows: fx.session.holeRows().map((r) => ({ ...r, label })), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
     grades: [0, 1], queue: pool.slice(0, 5).map(() => ({ queryId: label, docId: label, queryText: LONG, grade: null })),
   };
 }
@@ -86,13 +77,13 @@ function holes(label: string): ViewEvents['holes']['model'] {
 function annotation(label: string): AnnotationState {
   return {
     dataset: label, split: 'test', grades: [0, 1, 2], index: 0, total: 1, judged: 0, message: null,
-    scores: session.annotatedScores().map((s) => ({ ...s, label })),
+    scores: fx.session.annotatedScores().map((s) => ({ ...s, label })),
     item: { queryId: label, queryText: `${label} ${LONG}`, docId: label, title: `${label} ${LONG}`, text: `${LONG} ${LONG}`, grade: null },
   };
 }
 
 test('results: a name with a bidi override is isolated; a 100k-character name keeps the page narrow', async () => {
-  const v = await openView(browser, 'results', { viewport: { width: 1280, height: 800 } });
+  const v = await openView(fx.browser, 'results', { viewport: { width: 1280, height: 800 } });
   await v.event('results', 'model', results(RLO));
   await v.page.locator('#results').waitFor();
   assert.ok(await readsAsWritten(v.page, '#results tr.baseline td:first-child', '(baseline)'), '"(baseline)" after an RLO name reads as written');
@@ -106,7 +97,7 @@ test('results: a name with a bidi override is isolated; a 100k-character name ke
 });
 
 test('diff: names isolated in the heading and lists; long ids, query text and snippets keep the page narrow', async () => {
-  const v = await openView(browser, 'diff', { viewport: { width: 1280, height: 800 } });
+  const v = await openView(fx.browser, 'diff', { viewport: { width: 1280, height: 800 } });
   await v.event('diff', 'model', diff(RLO));
   await v.page.locator('#queries tr').first().waitFor();
   assert.ok(await readsAsWritten(v.page, 'h1', ' vs '.trim()));
@@ -123,14 +114,14 @@ test('diff: names isolated in the heading and lists; long ids, query text and sn
 });
 
 test('holes panel and judging sidebar: isolated names, narrow pages', async () => {
-  const h = await openView(browser, 'holes', { viewport: { width: 1280, height: 800 } });
+  const h = await openView(fx.browser, 'holes', { viewport: { width: 1280, height: 800 } });
   await h.event('holes', 'model', holes(RLO));
   await h.page.locator('#holes').waitFor();
   assert.ok(await readsAsWritten(h.page, 'h1', '(test)'));
   await h.event('holes', 'model', holes(LONG));
   await h.page.locator('#queue tbody tr').first().waitFor();
   await assertNarrow(h.page, 'holes');
-  const a = await openView(browser, 'annotate', { viewport: { width: 400, height: 800 } });
+  const a = await openView(fx.browser, 'annotate', { viewport: { width: 400, height: 800 } });
   await a.event('annotate', 'state', annotation(RLO));
   await a.page.locator('#progress').waitFor();
   assert.ok(await readsAsWritten(a.page, '.toolbar .muted', '(test)'));

@@ -38,50 +38,25 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
 
   let problemCount = 0;
   let last: IndexSummary | undefined;
-  // Coalesced like reindex: the engine's split events come in bursts while it computes in the background.
-  let refreshing: Promise<void> | undefined;
-  let refreshAgain = false;
-  const refresh = (): Promise<void> => {
-    if (refreshing) {
-      refreshAgain = true;
-      return refreshing;
-    }
-    refreshing = (async () => {
-      do {
-        refreshAgain = false;
-        const c = await client;
-        tree.setData(await c.request('tree', {}));
-        watchDatasets(tree.data.map((d) => d.dir));
-        const problems = await c.request('problems', {});
-        problemCount = problems.length;
-        showProblems(diagnostics, problems);
-      } while (refreshAgain);
-    })().finally(() => (refreshing = undefined));
-    return refreshing;
-  };
+  // The engine's split events come in bursts while it computes in the background.
+  const refresh = coalesced(async () => {
+    const c = await client;
+    tree.setData(await c.request('tree', {}));
+    watchDatasets(tree.data.map((d) => d.dir));
+    const problems = await c.request('problems', {});
+    problemCount = problems.length;
+    showProblems(diagnostics, problems);
+  });
 
-  let running: Promise<void> | undefined;
-  let again = false;
-  const reindex = async (): Promise<void> => {
-    // Coalesce: one pass at a time, plus at most one more for whatever changed during it.
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        last = undefined;
-        last = await indexOnce(await client, tree, output).catch((e: Error) => {
-          output.appendLine(`indexing failed: ${e.message}`);
-          void vscode.window.showErrorMessage(`IR Workbench: indexing failed: ${e.message}`);
-          return undefined;
-        });
-        await refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
-      } while (again);
-    })().finally(() => (running = undefined));
-    return running;
-  };
+  const reindex = coalesced(async () => {
+    last = undefined;
+    last = await indexOnce(await client, tree, output).catch((e: Error) => {
+      output.appendLine(`indexing failed: ${e.message}`);
+      void vscode.window.showErrorMessage(`IR Workbench: indexing failed: ${e.message}`);
+      return undefined;
+    });
+    await refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
+  });
 
   void client.then(
     (c) => {
@@ -169,6 +144,28 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     vscode.commands.registerCommand('irWorkbench.exportJudgements', async (e?: DatasetsElement) => exportJudgementsCommand(await client, tree, e)),
   );
   return { client, reindex, tree };
+}
+
+/**
+ * `work` one call at a time: a call while one runs asks for at most one more run after it, for whatever changed
+ * meanwhile, and waits for that.
+ */
+function coalesced(work: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let again = false;
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await work();
+      } while (again);
+    })().finally(() => (running = undefined));
+    return running;
+  };
 }
 
 // datasetFilePatterns() as watcher globs, one per folder (qrels/ has its own): a glob group holds plain names.
