@@ -15,13 +15,14 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   mkdirSync(runs, { recursive: true });
   for (const r of [A, B]) copyFileSync(join(sharedRuns, 'scifact', `${r}.trec`), join(runs, `${r}.trec`));
 
-  await wb.runCommand('IR Workbench: Show Run Diff');
-  await wb.pick('Split of scifact', 'test');
   // Runs are named as in the Datasets view: the file stem, with its folder when another run shares the stem
   // (an earlier scenario imports B into runs/scifact/ too).
   const label = (r) => (existsSync(join(workspace, 'runs', 'scifact', `${r}.trec`)) ? `runs/${r}` : r);
-  await wb.pick('Run diff: run a', label(A));
-  await wb.pick('Run diff: run b', label(B));
+  await wb.commandWithPicks('IR Workbench: Show Run Diff', [
+    ['Split of scifact', 'test'],
+    ['Run diff: run a', label(A)],
+    ['Run diff: run b', label(B)],
+  ]);
 
   const panel = await wb.webview('#deltas');
   const heading = panel.locator('h1', { hasText: 'Run diff' });

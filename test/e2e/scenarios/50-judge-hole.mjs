@@ -17,8 +17,7 @@ export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
   mkdirSync(join(dataset, 'runs'), { recursive: true });
   copyFileSync(join(sharedRuns, 'scifact', `${RUN}.trec`), join(dataset, 'runs', `${RUN}.trec`));
 
-  await wb.runCommand('IR Workbench: Judge Holes');
-  await wb.pick('Split of scifact', 'test');
+  await wb.commandWithPicks('IR Workbench: Judge Holes', [['Split of scifact', 'test']]);
   const side = await wb.webview('#grades', { timeout: 60_000 });
   await side.locator('#progress').waitFor();
   const before = await scores(side);
@@ -42,8 +41,7 @@ export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
   assert.ok(judged.some((r) => r.annotated !== r.original), `some run's nDCG@10 moved: ${JSON.stringify(judged)}`);
 
   // The Results panel shows the same figure under the original one.
-  await wb.runCommand('IR Workbench: Show Results');
-  await wb.pick('Split of scifact', 'test');
+  await wb.commandWithPicks('IR Workbench: Show Results', [['Split of scifact', 'test']]);
   const results = await wb.webview('#results');
   const cell = results.locator('#results tbody tr', { hasText: RUN }).first().locator('td[data-measure="ndcg_cut_10"]');
   await wb.waitFor('the annotated figure in the Results panel', async () => /annotated/.test(await cell.textContent()));

@@ -15,8 +15,7 @@ export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
   mkdirSync(join(dataset, 'runs'), { recursive: true });
   copyFileSync(join(sharedRuns, 'scifact', `${RUN}.trec`), join(dataset, 'runs', `${RUN}.trec`));
 
-  await wb.runCommand('IR Workbench: Show Holes');
-  await wb.pick('Split of scifact', 'test');
+  await wb.commandWithPicks('IR Workbench: Show Holes', [['Split of scifact', 'test']]);
   const panel = await wb.webview('#holes');
   const row = panel.locator('#holes tbody tr', { hasText: RUN }).first();
   await row.waitFor();

@@ -61,8 +61,7 @@ export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
 
   // Judge Holes over the split's runs, by keyboard in the sidebar, until a judgement moves one of the two means
   // (a hole of a query where neither run scores leaves both as they are).
-  await wb.runCommand('IR Workbench: Judge Holes');
-  await wb.pick('Split of scifact', 'test');
+  await wb.commandWithPicks('IR Workbench: Judge Holes', [['Split of scifact', 'test']]);
   const side = await wb.webview('#grades', { timeout: 60_000 });
   let expected = before;
   for (let n = 1; JSON.stringify(expected) === JSON.stringify(before); n++) {

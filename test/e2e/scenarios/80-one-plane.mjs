@@ -23,8 +23,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
     return rows.length >= 2 && rows.every((r) => r.ndcg !== undefined) && rows;
   }, { timeout: 60_000 });
 
-  await wb.runCommand('IR Workbench: Show Results');
-  await wb.pick('Split of scifact', 'test');
+  await wb.commandWithPicks('IR Workbench: Show Results', [['Split of scifact', 'test']]);
   const results = await wb.webview('#results');
   await results.locator('#results tbody tr td[data-measure="ndcg_cut_10"]').first().waitFor();
   const panel = await results.locator('#results tbody tr').evaluateAll((trs) => trs.flatMap((tr) => {
@@ -41,8 +40,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
 
   // Judge one hole in the sidebar, then undo it: the tree's "yours" and the sidebar's "judged" move together.
   await wb.runCommand('View: Close All Editors', { screenshot: false });
-  await wb.runCommand('IR Workbench: Judge Holes');
-  await wb.pick('Split of scifact', 'test');
+  await wb.commandWithPicks('IR Workbench: Judge Holes', [['Split of scifact', 'test']]);
   const side = await wb.webview('#grades', { timeout: 60_000 });
   const counts = async () => ({ tree: yoursOf(await split.textContent()), side: judgedOf(await side.getByText(/ judged · /).first().textContent()) });
   const start = await wb.waitFor('both counts', async () => {

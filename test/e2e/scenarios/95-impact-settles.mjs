@@ -29,8 +29,7 @@ export async function run({ wb, shot, workspace }) {
   makeDataset(dataset);
   await wb.runCommand('IR Workbench: Re-index Workspace');
 
-  await wb.runCommand('IR Workbench: Show Holes');
-  await wb.pick('Dataset', 'toyholes');
+  await wb.commandWithPicks('IR Workbench: Show Holes', [['Dataset', 'toyholes']]);
   // #pool-size is the Holes panel's own (the Judge sidebar has an #order choice too).
   const panel = await wb.webview('#pool-size');
   await wb.waitFor('the toyholes pool', async () => /of 2 runs; 6 still unjudged/.test(await panel.locator('#pool-size').textContent()));
