@@ -7,15 +7,7 @@ import * as vscode from 'vscode';
 import { baselineKey, copyPath, deleteRun, diffWith, revealRun, setBaseline, type RunRow } from '../../src/extension/commands/runActions';
 import { DatasetsTreeProvider } from '../../src/extension/views/datasetsTree';
 import type { DatasetNode, RunNode, SplitNode } from '../../src/core/store/model';
-import { activateExtension, datasetUri, manifest, waitFor } from './helpers';
-
-const restores: (() => void)[] = [];
-function stub(target: object, name: string, impl: unknown): void {
-  const t = target as Record<string, unknown>;
-  const original = t[name];
-  t[name] = impl;
-  restores.push(() => (t[name] = original));
-}
+import { activateExtension, datasetUri, manifest, restoreStubs, stub, waitFor } from './helpers';
 
 const written: vscode.Uri[] = [];
 async function writeRun(name: string, lines: string[]): Promise<vscode.Uri> {
@@ -49,7 +41,7 @@ suite('Datasets view', () => {
     await activateExtension();
   });
   teardown(async () => {
-    while (restores.length) restores.pop()!();
+    restoreStubs();
     for (const uri of written.splice(0)) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

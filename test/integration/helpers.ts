@@ -50,3 +50,23 @@ export async function waitFor<T>(what: string, probe: () => T | Promise<T>, time
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+const restores: (() => void)[] = [];
+
+/** Replaces `target[name]` with `impl` (a dialog or message that would block a test) until restoreStubs(). */
+export function stub(target: object, name: string, impl: unknown): void {
+  const t = target as Record<string, unknown>;
+  const original = t[name];
+  t[name] = impl;
+  restores.push(() => (t[name] = original));
+}
+
+/** Runs `undo` at the next restoreStubs() (a setting a test changed). */
+export function onRestore(undo: () => void): void {
+  restores.push(undo);
+}
+
+/** Puts back everything stub() replaced, last first (a suite's teardown). */
+export function restoreStubs(): void {
+  while (restores.length) restores.pop()!();
+}

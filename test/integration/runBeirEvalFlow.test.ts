@@ -6,18 +6,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateExtension, datasetUri, waitFor } from './helpers';
+import { activateExtension, datasetUri, onRestore, restoreStubs, stub, waitFor } from './helpers';
 
-type Window = Record<string, unknown>;
-const restores: (() => void)[] = [];
-
-/** Replaces vscode.window[name] (or vscode.commands[name]) until the test ends. */
-function stub(target: object, name: string, impl: unknown): void {
-  const t = target as Window;
-  const original = t[name];
-  t[name] = impl;
-  restores.push(() => (t[name] = original));
-}
 
 interface ErrorShown {
   message: string;
@@ -100,7 +90,7 @@ suite('Run BEIR Eval: flows', () => {
     await activateExtension();
   });
   teardown(async () => {
-    while (restores.length) restores.pop()!();
+    restoreStubs();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -197,7 +187,7 @@ suite('Run BEIR Eval: flows', () => {
     this.timeout(60_000);
     const config = vscode.workspace.getConfiguration('irWorkbench');
     await config.update('runs.folder', 'runs-cancelled', vscode.ConfigurationTarget.Workspace);
-    restores.push(() => void config.update('runs.folder', undefined, vscode.ConfigurationTarget.Workspace));
+    onRestore(() => void config.update('runs.folder', undefined, vscode.ConfigurationTarget.Workspace));
     const folder = join(datasetUri('scifact').fsPath, 'runs-cancelled');
     const infos: string[] = [];
     stub(vscode.window, 'showInformationMessage', (m: string) => {

@@ -6,19 +6,11 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { saveExport } from '../../src/extension/ui/saveExport';
-import { datasetUri, waitFor, workspaceRoot } from './helpers';
-
-const restores: (() => void)[] = [];
-function stub(target: object, name: string, impl: unknown): void {
-  const t = target as Record<string, unknown>;
-  const original = t[name];
-  t[name] = impl;
-  restores.push(() => (t[name] = original));
-}
+import { datasetUri, restoreStubs, stub, waitFor, workspaceRoot } from './helpers';
 
 suite('Exports', () => {
   teardown(async () => {
-    while (restores.length) restores.pop()!();
+    restoreStubs();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
