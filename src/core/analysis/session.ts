@@ -22,6 +22,7 @@ import type {
 } from '../../protocol/webview';
 import { HoleRanges, ImpactJudging, RANGED } from './trust';
 import { snippet } from './text';
+import { runSteps } from '../steps';
 import { columnsOf, EXTRA_COLUMNS, meansOf, RESULT_MEASURES, scoreRun, sessionMeasures, type Scores } from './scores';
 
 /** Where the views read documents: by offset from the corpus file (the store's index, or a CorpusIndex). */
@@ -256,8 +257,8 @@ export class AnalysisSession {
   results(baselineKey: string, extra: Pick<ResultsModel, 'skipped'> & Partial<Pick<ResultsModel, 'untrusted'>>, options: { pending?: boolean } = {}): ResultsModel {
     const keys = [...this.runs.keys()];
     const baseline = this.runs.has(baselineKey) ? baselineKey : keys[0];
-    if (baseline !== undefined && !options.pending) drain(this.significanceSteps(baseline));
-    if (!options.pending) drain(this.trustSteps(baseline));
+    if (baseline !== undefined && !options.pending) runSteps(this.significanceSteps(baseline));
+    if (!options.pending) runSteps(this.trustSteps(baseline));
     const comparisons = baseline !== undefined && this.comparisonCache?.key === this.comparisonKey(baseline) ? this.comparisonCache.value : undefined;
     const rows: ResultsRow[] = keys.map((k) => {
       const e = this.entry(k);
@@ -326,8 +327,8 @@ export class AnalysisSession {
   /** Per-query nDCG@10 of b minus a (with the user's judgements), sorted by delta, best gain first. */
   diff(aKey: string, bKey: string, options: { pending?: boolean } = {}): DiffModel {
     if (!options.pending) {
-      drain(this.trustSteps(undefined, [[aKey, bKey]]));
-      drain(this.similaritySteps(aKey, bKey));
+      runSteps(this.trustSteps(undefined, [[aKey, bKey]]));
+      runSteps(this.similaritySteps(aKey, bKey));
     }
     const mi = 0;
     const sa = this.scores(aKey, 'effective');
@@ -744,9 +745,6 @@ function similarityDiff(sim: ReadonlyMap<string, number> | undefined, queries: s
   return { rbo, rboMean: rbo.length ? rbo.reduce((x, y) => x + y, 0) / rbo.length : 0 };
 }
 
-function drain(steps: Iterator<void>): void {
-  while (!steps.next().done);
-}
 
 /** The two runs' values of measure `mi` on the queries both were evaluated on, in the same order. */
 function aligned(a: Scores, b: Scores, mi: number): [Float64Array, Float64Array] {

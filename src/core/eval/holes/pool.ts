@@ -1,4 +1,5 @@
 import type { Qrels } from '../../formats/qrels';
+import { runSteps } from '../../steps';
 import type { Run } from '../../formats/run';
 import { JudgementTable } from '../judgementTable';
 
@@ -43,11 +44,7 @@ export interface PoolOptions {
 }
 
 export function prepareHoles(qrels: Qrels, runs: readonly Run[], options: PoolOptions = {}): HoleSet {
-  const steps = prepareHolesSteps(qrels, runs, options);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(prepareHolesSteps(qrels, runs, options));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Ranking, Run } from '../../formats/run';
+import { runSteps } from '../../steps';
 import { jaccardAt } from './jaccard';
 import { rbo, rboTies, tieGroups } from './rbo';
 import { tauAp } from './tauAp';
@@ -24,11 +25,7 @@ export interface RunSimilarity {
 
 /** Per query and on average over the queries both runs answer; sort perQuery ascending for "diverge most". */
 export function runSimilarity(a: Run, b: Run, name: string, depth = 100): RunSimilarity {
-  const steps = runSimilaritySteps(a, b, name, depth);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runSteps(runSimilaritySteps(a, b, name, depth));
 }
 
 /** runSimilarity() one query a step (a caller with other work to do between queries, e.g. the engine). */

@@ -1,4 +1,5 @@
 import { mulberry32 } from '../../random';
+import { runSteps } from '../../steps';
 import { checkPaired } from './paired';
 
 export interface RandomizationOptions {
@@ -16,11 +17,7 @@ export interface RandomizationOptions {
  * so p is never 0 (Phipson and Smyth, 2010). Deterministic for a given seed (mulberry32 generator).
  */
 export function randomizationTest(a: ArrayLike<number>, b: ArrayLike<number>, options: RandomizationOptions = {}): number {
-  const steps = randomizationSteps(a, b, options);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(randomizationSteps(a, b, options));
 }
 
 /**
