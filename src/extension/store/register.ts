@@ -48,6 +48,9 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
     showProblems(diagnostics, problems);
   });
 
+  // A failed refresh is logged: the tree keeps what it showed.
+  const refreshQuietly = () => refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
+
   const reindex = coalesced(async () => {
     last = undefined;
     last = await indexOnce(await client, tree, output).catch((e: Error) => {
@@ -55,15 +58,17 @@ export function registerStore(context: vscode.ExtensionContext): StoreHandle {
       void vscode.window.showErrorMessage(`IR Workbench: indexing failed: ${e.message}`);
       return undefined;
     });
-    await refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
+    await refreshQuietly();
   });
 
   void client.then(
     (c) => {
       if (c.discarded) output.appendLine(`The previous database snapshot was not used (${c.discarded}); rebuilding it from the files.`);
       // A split's figures changed (e.g. its ranges under the holes are computed): the tree's tooltips follow.
-      const quietly = () => void refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
-      context.subscriptions.push(c.onChanged(quietly), c.onSplitChanged(quietly));
+      context.subscriptions.push(
+        c.onChanged(() => void refreshQuietly()),
+        c.onSplitChanged(() => void refreshQuietly()),
+      );
       return refresh().then(reindex);
     },
     (e: Error) => void vscode.window.showErrorMessage(`IR Workbench: the workspace store could not start: ${e.message}`),
