@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { corpusFile, datasetFiles, forEachDatasetDoc, readDatasetQueries, readQueryFile } from '../../formats/datasetFolder';
 import { InputError } from '../../formats/errors';
@@ -262,17 +262,18 @@ export async function buildIndex(
   return builder.finish();
 }
 
-/** Plain (not gzipped) corpus.jsonl files of at least this size may be analysed on two threads. */
-const PARALLEL_MIN_BYTES = 1 << 20;
-/** From this size on, always: the worker's start-up (~30 ms CPU) and its second JIT warm-up are noise. */
-const PARALLEL_ALWAYS_BYTES = 64 << 20;
+/**
+ * Plain (not gzipped) corpus.jsonl files of at least this size are analysed on two threads. Below it the worker's
+ * start-up and its second JIT warm-up cost more than it gains, even on an idle core: a cold SciFact run (8 MB)
+ * took 0.43 s with one thread and 0.49 s with two on a quiet machine; SciFact copied 2, 4 and 8 times (16-64 MB),
+ * best of 5 at real-time priority: 0.65/0.70, 0.93/0.97, 1.48/1.42 s (one/two threads).
+ */
+const PARALLEL_MIN_BYTES = 64 << 20;
 
 /**
  * A two-thread build of a plain corpus.jsonl, or null for one thread (the single-threaded reader also reports
- * any problem with the file). Two threads need two cores and the worker's entry; a corpus under
- * PARALLEL_ALWAYS_BYTES (SciFact is 8 MB) gets them only while the 1-minute load average leaves a core idle: on a
- * busy machine the worker's start-up and duplicated warm-up cost more than it gains (measured: a cold SciFact run
- * at load 7-8 took 0.87 s with two threads and 0.73 s with one). IRW_BM25_THREADS=1 or 2 decides instead.
+ * any problem with the file). Two threads need two cores, the worker's entry and a corpus of PARALLEL_MIN_BYTES.
+ * IRW_BM25_THREADS=1 or 2 decides instead.
  */
 export function startDefaultParallel(corpusPath: string, fields: FieldsMode): ParallelBuild | null {
   const forced = process.env.IRW_BM25_THREADS;
@@ -280,7 +281,7 @@ export function startDefaultParallel(corpusPath: string, fields: FieldsMode): Pa
   const entry = analysisWorkerEntry();
   try {
     const size = statSync(corpusPath).size;
-    const worthIt = forced === '2' ? size > 0 : size >= PARALLEL_ALWAYS_BYTES || (size >= PARALLEL_MIN_BYTES && loadavg()[0] < availableParallelism() - 0.5);
+    const worthIt = forced === '2' ? size > 0 : size >= PARALLEL_MIN_BYTES;
     return entry && worthIt ? startParallelBuild(corpusPath, fields, { entry }) : null;
   } catch {
     return null;
