@@ -48,7 +48,7 @@ is ignored. Negative grades are pooled-but-unjudged (gain 0). nDCG gain is the g
 exit codes: 0 ok, 1 bad input (file, line and what to do are printed), 2 usage error.
 `;
 
-/** The run reader's worker: bundled beside dist/cli.js, or the TypeScript source when run through tsx. */
+/** The run reader's worker: bundled beside dist/irw.js, or the TypeScript source when run through tsx. */
 const RUN_READER = __filename.endsWith('.ts') ? join(__dirname, '..', 'core', 'formats', 'runInParallel.ts') : join(__dirname, 'run-reader.js');
 
 /**

@@ -72,8 +72,9 @@ export async function main(argv: string[]): Promise<number> {
 declare const IRW_VERSION: string | undefined;
 const VERSION = typeof IRW_VERSION === 'string' ? IRW_VERSION : 'dev';
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
+/** Runs `irw` with these arguments and sets the process's exit code. */
+export function start(argv: string[]): void {
+  main(argv).then(
     (code) => {
       process.exitCode = code;
     },
@@ -83,3 +84,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) start(process.argv.slice(2));

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, wrap } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/**
+ * Loads a CommonJS bundle with a V8 code cache, so that a cold `irw` skips most of its JavaScript compilation.
+ * The cache is made at exit, after the command ran, so it holds the functions the command compiled lazily too;
+ * one per command (`key`), as `irw eval` and `irw run` compile different code. Node 22's
+ * module.enableCompileCache() does this; Node 20, our floor, lacks it. Measured on a cold SciFact `irw run`:
+ * about 20 ms less, of 0.45 s. Any problem with the cache (no writable home, a cache from another Node or
+ * another build) falls back to a plain compile: V8 checks the data against the source and rejects a mismatch.
+ */
+export function requireWithCodeCache(file: string, key: string, cacheDir = defaultCacheDir()): unknown {
+  const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
+  const cacheFile = cacheDir === null ? null : join(cacheDir, `${key.replace(/\W/g, '_')}-${fingerprint(file)}.bin`);
+  let cachedData: Buffer | undefined;
+  try {
+    if (cacheFile) cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache yet: this process writes it.
+  }
+  const script = new Script(wrap(source), { filename: file, cachedData });
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => save(cacheFile, script));
+  const module = { exports: {} as unknown };
+  const fn = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: unknown, filename: string, dirname: string) => void;
+  fn.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  return module.exports;
+}
+
+/** `$XDG_CACHE_HOME/irw/v8` or `~/.cache/irw/v8`; null (no cache) when IRW_CODE_CACHE=0. */
+function defaultCacheDir(): string | null {
+  if (process.env.IRW_CODE_CACHE === '0') return null;
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'irw', 'v8');
+}
+
+/** Ties a cache to this bundle (path, size, time) and this Node (V8's data is specific to its version). */
+function fingerprint(file: string): string {
+  const s = statSync(file);
+  return createHash('sha1').update(`${file}\0${s.size}\0${s.mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
+}
+
+/** Written beside and renamed into place, so a concurrent `irw` reads a whole cache or none. */
+function save(cacheFile: string, script: Script): void {
+  const tmp = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(cacheFile), { recursive: true });
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, cacheFile);
+  } catch {
+    // A read-only or full disk only costs the next start its compile time.
+  }
+}

@@ -1,0 +1,81 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, REPO } from '../support/paths';
+
+/** Loads `bundle` through requireWithCodeCache in a fresh process and prints what the bundle exports. */
+function load(tmp: string, bundle: string): string {
+  const child = join(tmp, 'child.cjs');
+  writeFileSync(
+    child,
+    `const { requireWithCodeCache } = require(${JSON.stringify(join(REPO, 'src/cli/codeCache.ts'))});
+     const m = requireWithCodeCache(${JSON.stringify(bundle)}, 'cmd', ${JSON.stringify(join(tmp, 'cache'))});
+     process.stdout.write(JSON.stringify(m.describe()));`,
+  );
+  const r = spawnSync(process.execPath, ['--import', 'tsx', child], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+const caches = (tmp: string) => readdirSync(join(tmp, 'cache')).filter((f) => f.endsWith('.bin'));
+
+describe('requireWithCodeCache', () => {
+  let tmp: string;
+  let bundle: string;
+  before(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'irw-codecache-'));
+    bundle = join(tmp, 'bundle.js');
+    // A bundle sees its own file name and a require() that resolves beside it, as a plain require gives it.
+    writeFileSync(bundle, `#!/usr/bin/env node\nconst path = require('node:path');\nexports.describe = () => ({ file: __filename, dir: __dirname, sep: path.sep, self: require.resolve('./bundle.js') });\n`);
+  });
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('runs the bundle as require would, writes the cache at exit and reuses it unchanged', () => {
+    const expected = JSON.stringify({ file: bundle, dir: tmp, sep: '/', self: bundle });
+    assert.equal(load(tmp, bundle), expected);
+    const [cache] = caches(tmp);
+    assert.match(cache, /^cmd-[0-9a-f]{16}\.bin$/);
+    const first = readFileSync(join(tmp, 'cache', cache));
+    assert.ok(first.length > 0);
+    const mtime = statSync(join(tmp, 'cache', cache)).mtimeMs;
+    assert.equal(load(tmp, bundle), expected);
+    // Accepted by V8, so not written again.
+    assert.equal(statSync(join(tmp, 'cache', cache)).mtimeMs, mtime);
+  });
+
+  it('a damaged cache is rejected, the bundle still runs, and a good cache replaces it', () => {
+    const [cache] = caches(tmp);
+    const good = readFileSync(join(tmp, 'cache', cache));
+    writeFileSync(join(tmp, 'cache', cache), Buffer.from('not a V8 code cache'));
+    assert.equal(JSON.parse(load(tmp, bundle)).file, bundle);
+    assert.equal(readFileSync(join(tmp, 'cache', cache)).length, good.length);
+  });
+
+  it('a changed bundle gets a cache of its own', () => {
+    writeFileSync(bundle, `exports.describe = () => ({ changed: true });\n`);
+    assert.equal(load(tmp, bundle), '{"changed":true}');
+    assert.equal(caches(tmp).length, 2);
+  });
+});
+
+describe('irw (dist/cli.js, the launcher)', () => {
+  it('keeps exit codes and output, with or without a cache', () => {
+    const home = mkdtempSync(join(tmpdir(), 'irw-codecache-home-'));
+    try {
+      for (const env of [{ XDG_CACHE_HOME: home }, { XDG_CACHE_HOME: home }, { IRW_CODE_CACHE: '0' }]) {
+        const version = spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8', env: { ...process.env, ...env } });
+        assert.equal(version.status, 0, version.stderr);
+        assert.match(version.stdout, /^irw \S+\n$/);
+        const unknown = spawnSync(process.execPath, [CLI, 'nosuch'], { encoding: 'utf8', env: { ...process.env, ...env } });
+        assert.equal(unknown.status, 2);
+        assert.match(unknown.stderr, /unknown command 'nosuch'/);
+      }
+      assert.deepEqual(readdirSync(join(home, 'irw', 'v8')).map((f) => f.replace(/-[0-9a-f]+\.bin$/, '')).sort(), ['__version', 'nosuch']);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
