@@ -54,10 +54,13 @@ describe('requireWithCodeCache', () => {
     assert.equal(readFileSync(join(tmp, 'cache', cache)).length, good.length);
   });
 
-  it('a changed bundle gets a cache of its own', () => {
+  it('a changed bundle gets a cache of its own, which replaces the old one', () => {
+    const [old] = caches(tmp);
     writeFileSync(bundle, `exports.describe = () => ({ changed: true });\n`);
     assert.equal(load(tmp, bundle), '{"changed":true}');
-    assert.equal(caches(tmp).length, 2);
+    const now = caches(tmp);
+    assert.equal(now.length, 1);
+    assert.notEqual(now[0], old);
   });
 });
 
