@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { DocArena, EntrySet, type ArenaParts, type DocIds } from './docArena';
 import { compareBytes, decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync, quotable, sameBytes, splitFields, type ByteRange } from './lines';
+import { forEachLine, forEachLineSync, isSpace, quotable, sameBytes, splitFields, type BulkLineHandler, type ByteRange } from './lines';
 import { parseFloatBytes } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -215,6 +215,17 @@ function sortTies(docIds: Int32Array, scores: Float64Array, start: number, end: 
   }
 }
 
+/** Where the field at or after `i` starts, past separators; `end` if the line (or the chunk) ends first. */
+function startOfField(buf: Buffer, i: number, end: number): number {
+  while (i < end && buf[i] !== 10 && isSpace(buf[i])) i++;
+  return i < end && buf[i] !== 10 ? i : end;
+}
+
+function endOfField(buf: Buffer, i: number, end: number): number {
+  while (i < end && !isSpace(buf[i])) i++;
+  return i;
+}
+
 const RUN_HINT = 'A TREC run line is "qid Q0 docid rank score tag", separated by spaces or TABs.';
 
 /**
@@ -246,7 +257,7 @@ export interface ReadRunOptions {
 /** As readRun(), yielding to the event loop between 1 MiB chunks (for the editor's thread). */
 export async function readRunAsync(path: string, signal?: AbortSignal, options: ReadRunOptions = {}): Promise<Run> {
   const parser = new RunParser(path, options);
-  await forEachLine(path, parser.onLine, signal);
+  await forEachLine(path, parser.onLine, signal, parser.bulk);
   return parser.finish();
 }
 
@@ -281,8 +292,77 @@ export class RunParser {
 
   /** Reads the file, or only `range` of it (line numbers in errors then count from the range's start); returns the lines read. */
   parse(range?: ByteRange): number {
-    return forEachLineSync(this.path, this.onLine, range);
+    return forEachLineSync(this.path, this.onLine, range, this.bulk);
   }
+
+  /**
+   * onLine's fast path (most of a 10-million-line run's CPU time is here): a line of six or more fields whose
+   * first byte starts a query id and whose score is a number is read in one pass over its bytes (the document
+   * id copied and hashed as it is found); any other line (blank, comment, bad) is left to onLine, which reads
+   * it exactly as before, so both paths accept and refuse the same lines.
+   */
+  readonly bulk: BulkLineHandler = {
+    handled: 0,
+    lines: (buf, start, end) => {
+      const b = this.b;
+      const docs = b.docs;
+      let handled = 0;
+      let tagStart = 0;
+      let tagEnd = 0;
+      let line = start;
+      // A line that fails a check (break) is left to onLine: the loop then stops at its start.
+      for (let i = start; i < end; line = i) {
+        // Query id: most often the previous line's.
+        if (isSpace(buf[i]) || buf[i] === 35 /* # */) break;
+        const last = this.lastQid;
+        let k = 0;
+        while (k < last.length && i + k < end && buf[i + k] === last[k]) k++;
+        const qStart = i;
+        const sameQuery = this.lastQ >= 0 && k === last.length && i + k < end && isSpace(buf[i + k]);
+        i = sameQuery ? i + k : endOfField(buf, i, end);
+        const qEnd = i;
+        // Q0
+        i = startOfField(buf, i, end);
+        if (i === end) break;
+        i = endOfField(buf, i, end);
+        // Document id
+        i = startOfField(buf, i, end);
+        if (i === end) break;
+        i = docs.scanField(buf, i, end);
+        // Rank
+        i = startOfField(buf, i, end);
+        if (i === end) break;
+        i = endOfField(buf, i, end);
+        // Score
+        i = startOfField(buf, i, end);
+        if (i === end) break;
+        const scoreStart = i;
+        i = endOfField(buf, i, end);
+        const score = parseFloatBytes(buf, scoreStart, i);
+        if (Number.isNaN(score)) break;
+        // Tag, then any further columns up to the line break.
+        i = startOfField(buf, i, end);
+        if (i === end) break;
+        const t = i;
+        i = endOfField(buf, i, end);
+        const te = i;
+        while (i < end && buf[i] !== 10) i++;
+        if (i === end) break; // the partial last line of the chunk
+        i++;
+        if (!sameQuery) {
+          this.lastQ = this.qids.intern(buf, qStart, qEnd);
+          this.lastQid = Buffer.from(buf.subarray(qStart, qEnd));
+        }
+        b.push(this.lastQ, docs.commit(), score);
+        tagStart = t;
+        tagEnd = te;
+        handled++;
+      }
+      if (handled > 0 && !sameBytes(this.tag, buf, tagStart, tagEnd)) this.tag = Buffer.from(buf.subarray(tagStart, tagEnd));
+      this.bulk.handled = handled;
+      return line;
+    },
+  };
 
   /**
    * Ranks what this parser read as a part of the file, to hand it to the parser of the part before it
