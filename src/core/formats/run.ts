@@ -58,7 +58,10 @@ export class Run {
     const qids = new IdTable(64);
     for (const [qid, docs, scores] of rankings) {
       const q = qids.internString(qid);
-      for (let i = 0; i < docs.length; i++) b.push(q, b.docs.addString(docs[i]), scores[i]);
+      for (let i = 0; i < docs.length; i++) {
+        b.docs.addString(docs[i]);
+        b.push(q, scores[i]);
+      }
     }
     return b.finish(tag, qids, (qid, docid) => {
       throw new InputError({ code: 'duplicate', message: `document '${docid}' appears twice in the ranking of query '${qid}'` });
@@ -66,11 +69,13 @@ export class Run {
   }
 }
 
-/** Growable columns; grouping and ranking happen once in finish(). */
+/**
+ * Growable columns; grouping and ranking happen once in finish(). Line i's document is the arena's entry i
+ * (each line adds one), so only its query and score are kept here.
+ */
 class RunBuilder {
   readonly docs: DocArena;
   private q: Int32Array;
-  private d: Int32Array;
   private s: Float64Array;
   n = 0;
 
@@ -79,14 +84,13 @@ class RunBuilder {
     const cap = Math.max(1024, expectedLines);
     this.docs = new DocArena(cap);
     this.q = new Int32Array(cap);
-    this.d = new Int32Array(cap);
     this.s = new Float64Array(cap);
   }
 
-  push(qid: number, doc: number, score: number): void {
+  /** Adds a line: its query, and its score for the document just added to `docs`. */
+  push(qid: number, score: number): void {
     if (this.n === this.q.length) this.grow();
     this.q[this.n] = qid;
-    this.d[this.n] = doc;
     this.s[this.n] = score;
     this.n++;
   }
@@ -95,41 +99,52 @@ class RunBuilder {
     const cap = Math.ceil(this.q.length * 1.5);
     const q = new Int32Array(cap);
     q.set(this.q);
-    const d = new Int32Array(cap);
-    d.set(this.d);
     const s = new Float64Array(cap);
     s.set(this.s);
     this.q = q;
-    this.d = d;
     this.s = s;
+  }
+
+  /** The queries in byte order of their ids (as `qids` ids), and how many lines each has. */
+  queries(qids: IdTable): { order: number[]; counts: Int32Array } {
+    const nq = qids.size;
+    const order = Array.from({ length: nq }, (_, i) => i).sort((a, b) => qids.compare(a, b));
+    const counts = new Int32Array(nq);
+    for (let i = 0; i < this.n; i++) counts[this.q[i]]++;
+    return { order, counts: Int32Array.from(order, (q) => counts[q]) };
+  }
+
+  /**
+   * Moves the lines to their queries' places: line i of query q goes to `fill[q]` (which then advances), its
+   * document as arena entry i + `base`; file order is kept within a query. The columns are released.
+   */
+  scatter(fill: Int32Array, docIds: Int32Array, scores: Float64Array, base = 0): void {
+    const { q, s } = this;
+    for (let i = 0; i < this.n; i++) {
+      const at = fill[q[i]]++;
+      docIds[at] = i + base;
+      scores[at] = s[i];
+    }
+    this.q = new Int32Array(0);
+    this.s = new Float64Array(0);
   }
 
   /** `onDuplicate` throws, or returns to keep going (the run then holds the pair twice: only for finding every bad line). */
   finish(tag: string, qids: IdTable, onDuplicate: (qid: string, docid: string) => void, precision: ScorePrecision = 'float32', duplicatesWithin = Infinity): Run {
-    const nq = qids.size;
-    const n = this.n;
-    // Queries in byte order of their ids.
-    const order = Array.from({ length: nq }, (_, i) => i).sort((a, b) => qids.compare(a, b));
-    const pos = new Int32Array(nq);
-    order.forEach((q, i) => (pos[q] = i));
+    const { order, counts } = this.queries(qids);
+    const nq = order.length;
     const offsets = new Int32Array(nq + 1);
-    for (let i = 0; i < n; i++) offsets[pos[this.q[i]] + 1]++;
-    for (let i = 0; i < nq; i++) offsets[i + 1] += offsets[i];
-    // Counting sort of lines by query, keeping file order within a query.
-    const fill = offsets.slice(0, nq);
-    const docIds = new Int32Array(n);
-    const scores = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const at = fill[pos[this.q[i]]]++;
-      docIds[at] = this.d[i];
-      scores[at] = this.s[i];
+    const fill = new Int32Array(nq);
+    for (let k = 0; k < nq; k++) {
+      fill[order[k]] = offsets[k];
+      offsets[k + 1] = offsets[k] + counts[k];
     }
-    this.q = this.d = new Int32Array(0);
-    this.s = new Float64Array(0);
-
+    const docIds = new Int32Array(this.n);
+    const scores = new Float64Array(this.n);
+    this.scatter(fill, docIds, scores);
     const ranker = new Ranker(this.docs, precision, duplicatesWithin);
-    for (let qi = 0; qi < nq; qi++) {
-      ranker.rank(docIds, scores, offsets[qi], offsets[qi + 1], (docid) => onDuplicate(qids.string(order[qi]), docid));
+    for (let k = 0; k < nq; k++) {
+      ranker.rank(docIds, scores, offsets[k], offsets[k + 1], (docid) => onDuplicate(qids.string(order[k]), docid));
     }
     return new Run(tag, order.map((q) => qids.string(q)), offsets, docIds, scores, this.docs);
   }
@@ -353,7 +368,8 @@ export class RunParser {
           this.lastQ = this.qids.intern(buf, qStart, qEnd);
           this.lastQid = Buffer.from(buf.subarray(qStart, qEnd));
         }
-        b.push(this.lastQ, docs.commit(), score);
+        docs.commit();
+        b.push(this.lastQ, score);
         tagStart = t;
         tagEnd = te;
         handled++;
@@ -384,33 +400,33 @@ export class RunParser {
 
   /**
    * finish() for a file read in two parts: this parser's, then `tail` (ranked by the thread that read it).
-   * Queries found in one part keep that part's ranking; a query in both, or flagged, is ranked and checked
-   * again here, in trec_eval's query order, so the first error is the one finish() would give.
+   * This part's lines go straight to their places in the run and are ranked there (with the tail's lines of
+   * the same query, if any); a query only in the tail keeps the tail's ranking unless flagged. Ranking and
+   * checks go in trec_eval's query order, so the first error is the one finish() would give.
    */
   finishWith(tail: RankedPart): Run {
-    const head = this.rankPart();
-    const n = head.docIds.length + tail.docIds.length;
+    const b = this.b;
+    const n = b.n + tail.docIds.length;
     if (n === 0) throw this.noResultLines();
-    const docs = this.b.docs;
+    const { order, counts } = b.queries(this.qids);
+    const headQids = order.map((q) => this.qids.string(q));
+    const docs = b.docs;
     const base = docs.size;
     docs.append(tail.docs);
-    const flagged = new Set([...head.flagged, ...tail.flagged]);
-    const ranker = new Ranker(docs, this.options.precision ?? 'float32', this.options.duplicatesWithin ?? Infinity);
+    const flagged = new Set(tail.flagged);
     const qids: string[] = [];
-    const offsets = new Int32Array(head.qids.length + tail.qids.length + 1);
+    const offsets = new Int32Array(headQids.length + tail.qids.length + 1);
+    const toRank = new Uint8Array(headQids.length + tail.qids.length);
+    const fill = new Int32Array(headQids.length);
     const docIds = new Int32Array(n);
     const scores = new Float64Array(n);
     let at = 0;
-    for (let i = 0, j = 0; i < head.qids.length || j < tail.qids.length; ) {
-      const c = i === head.qids.length ? 1 : j === tail.qids.length ? -1 : compareBytes(head.qids[i], tail.qids[j]);
-      const qid = c <= 0 ? head.qids[i] : tail.qids[j];
-      const start = at;
+    for (let i = 0, j = 0; i < headQids.length || j < tail.qids.length; ) {
+      const c = i === headQids.length ? 1 : j === tail.qids.length ? -1 : compareBytes(headQids[i], tail.qids[j]);
+      const qid = c <= 0 ? headQids[i] : tail.qids[j];
       if (c <= 0) {
-        const s = head.offsets[i];
-        const e = head.offsets[++i];
-        docIds.set(head.docIds.subarray(s, e), at);
-        scores.set(head.scores.subarray(s, e), at);
-        at += e - s;
+        fill[order[i]] = at;
+        at += counts[i++];
       }
       if (c >= 0) {
         const s = tail.offsets[j];
@@ -419,11 +435,17 @@ export class RunParser {
         scores.set(tail.scores.subarray(s, e), at);
         at += e - s;
       }
-      if (c === 0 || flagged.has(qid)) ranker.rank(docIds, scores, start, at, (docid) => this.onDuplicate(qid, docid));
+      toRank[qids.length] = c <= 0 || flagged.has(qid) ? 1 : 0;
       qids.push(qid);
       offsets[qids.length] = at;
     }
-    return new Run(tail.tag ?? head.tag!, qids, offsets.subarray(0, qids.length + 1), docIds, scores, docs);
+    b.scatter(fill, docIds, scores);
+    const ranker = new Ranker(docs, this.options.precision ?? 'float32', this.options.duplicatesWithin ?? Infinity);
+    for (let k = 0; k < qids.length; k++) {
+      if (toRank[k]) ranker.rank(docIds, scores, offsets[k], offsets[k + 1], (docid) => this.onDuplicate(qids[k], docid));
+    }
+    const tag = tail.tag ?? (b.n > 0 ? decodeId(this.tag, 0, this.tag.length) : undefined);
+    return new Run(tag!, qids, offsets.subarray(0, qids.length + 1), docIds, scores, docs);
   }
 
   private bad(e: InputError): void {
@@ -461,7 +483,8 @@ export class RunParser {
       this.lastQ = this.qids.intern(buf, f[0], f[1]);
       this.lastQid = Buffer.from(buf.subarray(f[0], f[1]));
     }
-    this.b.push(this.lastQ, this.b.docs.add(buf, f[4], f[5]), score);
+    this.b.docs.add(buf, f[4], f[5]);
+    this.b.push(this.lastQ, score);
     if (!sameBytes(this.tag, buf, f[10], f[11])) this.tag = Buffer.from(buf.subarray(f[10], f[11]));
   };
 
