@@ -71,38 +71,44 @@ export class Run {
 
 /**
  * Growable columns; grouping and ranking happen once in finish(). Line i's document is the arena's entry i
- * (each line adds one), so only its query and score are kept here.
+ * (each line adds one); lines come in runs of one query (a run file lists a query's lines together), so
+ * the query is kept once per run, not per line.
  */
 class RunBuilder {
   readonly docs: DocArena;
-  private q: Int32Array;
   private s: Float64Array;
+  // Pairs (query, first line) per run of lines of one query.
+  private runs = new Int32Array(2048);
+  private numRuns = 0;
+  private lastQ = -1;
   n = 0;
 
   /** `expectedLines` sizes the columns up front (a run file's size / ~32 bytes a line) to avoid regrowth. */
   constructor(expectedLines = 1 << 16) {
     const cap = Math.max(1024, expectedLines);
     this.docs = new DocArena(cap);
-    this.q = new Int32Array(cap);
     this.s = new Float64Array(cap);
   }
 
   /** Adds a line: its query, and its score for the document just added to `docs`. */
   push(qid: number, score: number): void {
-    if (this.n === this.q.length) this.grow();
-    this.q[this.n] = qid;
-    this.s[this.n] = score;
-    this.n++;
-  }
-
-  private grow(): void {
-    const cap = Math.ceil(this.q.length * 1.5);
-    const q = new Int32Array(cap);
-    q.set(this.q);
-    const s = new Float64Array(cap);
-    s.set(this.s);
-    this.q = q;
-    this.s = s;
+    if (this.n === this.s.length) {
+      const s = new Float64Array(Math.ceil(this.s.length * 1.5));
+      s.set(this.s);
+      this.s = s;
+    }
+    if (qid !== this.lastQ) {
+      if (2 * this.numRuns === this.runs.length) {
+        const runs = new Int32Array(this.runs.length * 2);
+        runs.set(this.runs);
+        this.runs = runs;
+      }
+      this.runs[2 * this.numRuns] = qid;
+      this.runs[2 * this.numRuns + 1] = this.n;
+      this.numRuns++;
+      this.lastQ = qid;
+    }
+    this.s[this.n++] = score;
   }
 
   /** The queries in byte order of their ids (as `qids` ids), and how many lines each has. */
@@ -110,7 +116,8 @@ class RunBuilder {
     const nq = qids.size;
     const order = Array.from({ length: nq }, (_, i) => i).sort((a, b) => qids.compare(a, b));
     const counts = new Int32Array(nq);
-    for (let i = 0; i < this.n; i++) counts[this.q[i]]++;
+    const runs = this.runs;
+    for (let r = 0; r < this.numRuns; r++) counts[runs[2 * r]] += (r + 1 < this.numRuns ? runs[2 * r + 3] : this.n) - runs[2 * r + 1];
     return { order, counts: Int32Array.from(order, (q) => counts[q]) };
   }
 
@@ -119,13 +126,19 @@ class RunBuilder {
    * document as arena entry i + `base`; file order is kept within a query. The columns are released.
    */
   scatter(fill: Int32Array, docIds: Int32Array, scores: Float64Array, base = 0): void {
-    const { q, s } = this;
-    for (let i = 0; i < this.n; i++) {
-      const at = fill[q[i]]++;
-      docIds[at] = i + base;
-      scores[at] = s[i];
+    const { runs, s } = this;
+    for (let r = 0; r < this.numRuns; r++) {
+      const q = runs[2 * r];
+      const from = runs[2 * r + 1];
+      const to = r + 1 < this.numRuns ? runs[2 * r + 3] : this.n;
+      const at = fill[q];
+      fill[q] += to - from;
+      if (to - from > 16) scores.set(s.subarray(from, to), at);
+      else for (let i = from; i < to; i++) scores[at + i - from] = s[i];
+      for (let i = from; i < to; i++) docIds[at + i - from] = i + base;
     }
-    this.q = new Int32Array(0);
+    this.runs = new Int32Array(0);
+    this.numRuns = 0;
     this.s = new Float64Array(0);
   }
 
