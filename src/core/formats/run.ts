@@ -3,7 +3,7 @@ import { DocArena, EntrySet, type ArenaParts, type DocIds } from './docArena';
 import { compareBytes, decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
 import { forEachLine, forEachLineSync, isSpace, quotable, sameBytes, splitFields, type BulkLineHandler, type ByteRange } from './lines';
-import { parseFloatBytes } from './numbers';
+import { floatFieldEnd, parseFloatBytes, parseFloatField } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
 export interface Ranking {
@@ -364,10 +364,9 @@ export class RunParser {
         // Score
         i = startOfField(buf, i, end);
         if (i === end) break;
-        const scoreStart = i;
-        i = endOfField(buf, i, end);
-        const score = parseFloatBytes(buf, scoreStart, i);
+        const score = parseFloatField(buf, i, end);
         if (Number.isNaN(score)) break;
+        i = floatFieldEnd();
         // Tag, then any further columns up to the line break.
         i = startOfField(buf, i, end);
         if (i === end) break;
