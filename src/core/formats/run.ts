@@ -113,11 +113,8 @@ class RunBuilder {
 
   /** The queries in byte order of their ids (as `qids` ids), and how many lines each has. */
   queries(qids: IdTable): { order: number[]; counts: Int32Array } {
-    const nq = qids.size;
-    const order = Array.from({ length: nq }, (_, i) => i).sort((a, b) => qids.compare(a, b));
-    const counts = new Int32Array(nq);
-    const runs = this.runs;
-    for (let r = 0; r < this.numRuns; r++) counts[runs[2 * r]] += (r + 1 < this.numRuns ? runs[2 * r + 3] : this.n) - runs[2 * r + 1];
+    const order = Array.from({ length: qids.size }, (_, i) => i).sort((a, b) => qids.compare(a, b));
+    const counts = linesPerQuery(this.part(), qids.size);
     return { order, counts: Int32Array.from(order, (q) => counts[q]) };
   }
 
@@ -126,20 +123,15 @@ class RunBuilder {
    * document as arena entry i + `base`; file order is kept within a query. The columns are released.
    */
   scatter(fill: Int32Array, docIds: Int32Array, scores: Float64Array, base = 0): void {
-    const { runs, s } = this;
-    for (let r = 0; r < this.numRuns; r++) {
-      const q = runs[2 * r];
-      const from = runs[2 * r + 1];
-      const to = r + 1 < this.numRuns ? runs[2 * r + 3] : this.n;
-      const at = fill[q];
-      fill[q] += to - from;
-      if (to - from > 16) scores.set(s.subarray(from, to), at);
-      else for (let i = from; i < to; i++) scores[at + i - from] = s[i];
-      for (let i = from; i < to; i++) docIds[at + i - from] = i + base;
-    }
+    scatterRuns(this.part(), fill, docIds, scores, base);
     this.runs = new Int32Array(0);
     this.numRuns = 0;
     this.s = new Float64Array(0);
+  }
+
+  /** The columns as they are (for another thread to place them). */
+  part(): LineColumns {
+    return { runs: this.runs.subarray(0, 2 * this.numRuns), n: this.n, scores: this.s };
   }
 
   /** `onDuplicate` throws, or returns to keep going (the run then holds the pair twice: only for finding every bad line). */
@@ -160,6 +152,35 @@ class RunBuilder {
       ranker.rank(docIds, scores, offsets[k], offsets[k + 1], (docid) => onDuplicate(qids.string(order[k]), docid));
     }
     return new Run(tag, order.map((q) => qids.string(q)), offsets, docIds, scores, this.docs);
+  }
+}
+
+/** A part's lines in file order: runs of one query (pairs: query, first line), and each line's score. */
+export interface LineColumns {
+  runs: Int32Array;
+  n: number;
+  scores: Float64Array;
+}
+
+function linesPerQuery(c: LineColumns, numQueries: number): Int32Array {
+  const counts = new Int32Array(numQueries);
+  const { runs } = c;
+  for (let r = 0; r < runs.length; r += 2) counts[runs[r]] += (r + 2 < runs.length ? runs[r + 3] : c.n) - runs[r + 1];
+  return counts;
+}
+
+/** RunBuilder.scatter() of any part's columns. */
+function scatterRuns(c: LineColumns, fill: Int32Array, docIds: Int32Array, scores: Float64Array, base: number): void {
+  const { runs, scores: s } = c;
+  for (let r = 0; r < runs.length; r += 2) {
+    const q = runs[r];
+    const from = runs[r + 1];
+    const to = r + 2 < runs.length ? runs[r + 3] : c.n;
+    const at = fill[q];
+    fill[q] += to - from;
+    if (to - from > 16) scores.set(s.subarray(from, to), at);
+    else for (let i = from; i < to; i++) scores[at + i - from] = s[i];
+    for (let i = from; i < to; i++) docIds[at + i - from] = i + base;
   }
 }
 
@@ -291,7 +312,7 @@ export async function readRunAsync(path: string, signal?: AbortSignal, options: 
 
 /**
  * Turns a run file's lines into columns; finish() groups and ranks them. Two threads can each parse and rank a
- * part of one file (parse(range), rankPart()): the first part's parser then merges the second's (finishWith).
+ * part of one file (parse(range), linePart()): the first part's parser then places and ranks both (finishWith).
  */
 export class RunParser {
   private readonly b: RunBuilder;
@@ -392,70 +413,57 @@ export class RunParser {
     },
   };
 
-  /**
-   * Ranks what this parser read as a part of the file, to hand it to the parser of the part before it
-   * (finishWith); a query with a document listed twice is only flagged, the whole run decides.
-   */
-  rankPart(): RankedPart {
-    const flagged = new Set<string>();
-    const run = this.b.finish('', this.qids, (qid) => void flagged.add(qid), this.options.precision, this.options.duplicatesWithin);
+  /** What this parser read as a part of the file, to hand it to the parser of the part before it (finishWith). */
+  linePart(): LinePart {
     return {
       tag: this.b.n > 0 ? decodeId(this.tag, 0, this.tag.length) : undefined,
-      qids: [...run.qids],
-      offsets: run.offsets,
-      docIds: run.docIds,
-      scores: run.scores,
+      qids: Array.from({ length: this.qids.size }, (_, q) => this.qids.string(q)),
+      lines: this.b.part(),
       docs: this.b.docs.toParts(),
-      flagged: [...flagged],
     };
   }
 
   /**
-   * finish() for a file read in two parts: this parser's, then `tail` (ranked by the thread that read it).
-   * This part's lines go straight to their places in the run and are ranked there (with the tail's lines of
-   * the same query, if any); a query only in the tail keeps the tail's ranking unless flagged. Ranking and
-   * checks go in trec_eval's query order, so the first error is the one finish() would give.
+   * finish() for a file read in two parts: this parser's, then `tail` (read by another thread). Each part's
+   * lines go straight to their places in the run (a query's lines of this part first, as in the file), and
+   * every query is ranked and checked there, in trec_eval's query order, so the run and the first error are
+   * the ones finish() would give.
    */
-  finishWith(tail: RankedPart): Run {
+  finishWith(tail: LinePart): Run {
     const b = this.b;
-    const n = b.n + tail.docIds.length;
+    const n = b.n + tail.lines.n;
     if (n === 0) throw this.noResultLines();
     const { order, counts } = b.queries(this.qids);
     const headQids = order.map((q) => this.qids.string(q));
+    const tailOrder = Array.from(tail.qids.keys()).sort((x, y) => compareBytes(tail.qids[x], tail.qids[y]));
+    const tailCounts = linesPerQuery(tail.lines, tail.qids.length);
     const docs = b.docs;
     const base = docs.size;
     docs.append(tail.docs);
-    const flagged = new Set(tail.flagged);
     const qids: string[] = [];
     const offsets = new Int32Array(headQids.length + tail.qids.length + 1);
-    const toRank = new Uint8Array(headQids.length + tail.qids.length);
     const fill = new Int32Array(headQids.length);
-    const docIds = new Int32Array(n);
-    const scores = new Float64Array(n);
+    const tailFill = new Int32Array(tail.qids.length);
     let at = 0;
-    for (let i = 0, j = 0; i < headQids.length || j < tail.qids.length; ) {
-      const c = i === headQids.length ? 1 : j === tail.qids.length ? -1 : compareBytes(headQids[i], tail.qids[j]);
-      const qid = c <= 0 ? headQids[i] : tail.qids[j];
+    for (let i = 0, j = 0; i < headQids.length || j < tailOrder.length; ) {
+      const c = i === headQids.length ? 1 : j === tailOrder.length ? -1 : compareBytes(headQids[i], tail.qids[tailOrder[j]]);
+      qids.push(c <= 0 ? headQids[i] : tail.qids[tailOrder[j]]);
       if (c <= 0) {
         fill[order[i]] = at;
         at += counts[i++];
       }
       if (c >= 0) {
-        const s = tail.offsets[j];
-        const e = tail.offsets[++j];
-        for (let k = s; k < e; k++) docIds[at + k - s] = tail.docIds[k] + base;
-        scores.set(tail.scores.subarray(s, e), at);
-        at += e - s;
+        tailFill[tailOrder[j]] = at;
+        at += tailCounts[tailOrder[j++]];
       }
-      toRank[qids.length] = c <= 0 || flagged.has(qid) ? 1 : 0;
-      qids.push(qid);
       offsets[qids.length] = at;
     }
+    const docIds = new Int32Array(n);
+    const scores = new Float64Array(n);
     b.scatter(fill, docIds, scores);
+    scatterRuns(tail.lines, tailFill, docIds, scores, base);
     const ranker = new Ranker(docs, this.options.precision ?? 'float32', this.options.duplicatesWithin ?? Infinity);
-    for (let k = 0; k < qids.length; k++) {
-      if (toRank[k]) ranker.rank(docIds, scores, offsets[k], offsets[k + 1], (docid) => this.onDuplicate(qids[k], docid));
-    }
+    for (let k = 0; k < qids.length; k++) ranker.rank(docIds, scores, offsets[k], offsets[k + 1], (docid) => this.onDuplicate(qids[k], docid));
     const tag = tail.tag ?? (b.n > 0 ? decodeId(this.tag, 0, this.tag.length) : undefined);
     return new Run(tag!, qids, offsets.subarray(0, qids.length + 1), docIds, scores, docs);
   }
@@ -536,17 +544,14 @@ function duplicate(path: string, qid: string, docid: string, lines: number[] & {
   });
 }
 
-/** One part of a run file, ranked by the thread that read it (its own documents, queries in byte order). */
-export interface RankedPart {
+/** One part of a run file as the thread that read it parsed it (its own query ids and documents). */
+export interface LinePart {
   /** The tag of the part's last result line; absent when the part has none. */
   tag?: string;
+  /** By the part's query numbers (LineColumns.runs). */
   qids: string[];
-  offsets: Int32Array;
-  docIds: Int32Array;
-  scores: Float64Array;
+  lines: LineColumns;
   docs: ArenaParts;
-  /** Queries with a document listed twice in the part (checked again on the whole run). */
-  flagged: string[];
 }
 
 
