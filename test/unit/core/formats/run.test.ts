@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { InputError } from '../../../../src/core/formats/errors';
 import { forEachLineSync } from '../../../../src/core/formats/lines';
-import { readRun, RunParser, type ReadRunOptions, type Run } from '../../../../src/core/formats/run';
+import { readRun, readRunAsync, RunParser, type ReadRunOptions, type Run } from '../../../../src/core/formats/run';
 import { uniform } from '../../../../src/core/random';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-run-'));
@@ -51,7 +51,7 @@ function line(rnd: () => number, n: number): string {
 }
 
 describe('readRun fast path', () => {
-  it('reads random lines as onLine alone does, across 1 MiB reads, with and without -M', () => {
+  it('reads random lines as onLine alone does, across 1 MiB reads, with and without -M', async () => {
     const rnd = uniform(7);
     for (let k = 0; k < 3; k++) {
       // ~2.5 MB: several reads, each cutting a line; the last line with or without a line break.
@@ -65,6 +65,10 @@ describe('readRun fast path', () => {
         assert.ok(expected.bad.length > 0 && expected.run !== undefined);
         assert.deepEqual(read(path, false, options), expected, `file ${k}, ${JSON.stringify(options)}`);
       }
+      // The editor's reader (async, through the same fast path).
+      const bad: string[] = [];
+      const run = await readRunAsync(path, undefined, { onBadLine: (e) => void bad.push(e.format()) });
+      assert.deepEqual({ run: dump(run), bad }, read(path, true), `file ${k}, async`);
     }
   });
 
