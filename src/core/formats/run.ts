@@ -311,8 +311,8 @@ export async function readRunAsync(path: string, signal?: AbortSignal, options: 
 }
 
 /**
- * Turns a run file's lines into columns; finish() groups and ranks them. Two threads can each parse and rank a
- * part of one file (parse(range), linePart()): the first part's parser then places and ranks both (finishWith).
+ * Turns a run file's lines into columns; finish() groups and ranks them. Two threads can each parse a part of
+ * one file (parse(range), linePart()): the first part's parser then places and ranks both (finishWith).
  */
 export class RunParser {
   private readonly b: RunBuilder;
