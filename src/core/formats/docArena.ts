@@ -1,4 +1,5 @@
 import { decodeId, encodeId } from './idTable';
+import { isSpace } from './lines';
 
 /** What a run needs of its document ids: strings on demand, byte order, and per-entry hashes and bytes. */
 export interface DocIds {
@@ -24,6 +25,9 @@ export class DocArena implements DocIds {
   private starts: Int32Array; // starts[i] .. starts[i + 1] are entry i's bytes
   private hashes: Int32Array;
   private count = 0;
+  // The field read by scanField(), until commit().
+  private scannedEnd = 0;
+  private scannedHash = 0;
 
   constructor(capacity = 1024) {
     this.starts = new Int32Array(capacity + 1);
@@ -94,6 +98,37 @@ export class DocArena implements DocIds {
     return id;
   }
 
+  /**
+   * add() for a field whose end is not known yet: copies and hashes buf[start..] up to the first whitespace
+   * byte (or `end`) in one pass, and returns where the field ends. The entry becomes the next id only on
+   * commit() (a line found bad afterwards leaves the arena as it was).
+   */
+  scanField(buf: Buffer, start: number, end: number): number {
+    if (this.used + (end - start) > this.bytes.length || this.count + 1 >= this.starts.length) this.reserve(end - start, 1);
+    const bytes = this.bytes;
+    let at = this.used;
+    let h = FNV_OFFSET;
+    let i = start;
+    for (; i < end; i++) {
+      const c = buf[i];
+      if (isSpace(c)) break;
+      h = Math.imul(h ^ c, FNV_PRIME);
+      bytes[at++] = c;
+    }
+    this.scannedEnd = at;
+    this.scannedHash = avalanche(h);
+    return i;
+  }
+
+  /** Adds the field read by the last scanField(); returns its id. */
+  commit(): number {
+    const id = this.count++;
+    this.used = this.scannedEnd;
+    this.starts[id + 1] = this.used;
+    this.hashes[id] = this.scannedHash;
+    return id;
+  }
+
   addString(s: string): number {
     const b = encodeId(s);
     return this.add(b, 0, b.length);
@@ -158,11 +193,15 @@ export interface ArenaParts {
 
 /** FNV-1a over bytes with a final avalanche, so the low bits index small tables well. */
 export function hashBytes(buf: Buffer, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) {
-    h ^= buf[i];
-    h = Math.imul(h, 0x01000193);
-  }
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
+  return avalanche(h);
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+function avalanche(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

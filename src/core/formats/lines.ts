@@ -10,6 +10,17 @@ import { InputError } from './errors';
  */
 export type LineHandler = (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => void;
 
+/**
+ * An optional fast path beside a LineHandler, for files of millions of lines: given a chunk, it handles whole
+ * lines from `start` on by itself (no callback and no line-break search per line) and returns where it
+ * stopped: at the first line it leaves to the LineHandler (e.g. a bad line, for its error), or at the partial
+ * last line. It sets `handled` to the number of lines it handled, for line numbers.
+ */
+export interface BulkLineHandler {
+  lines(buf: Buffer, start: number, end: number): number;
+  handled: number;
+}
+
 const CHUNK = 1 << 20;
 /** Longer lines are refused: no TREC or BEIR file has them, and a file without line breaks must not fill memory. */
 export const MAX_LINE = 32 << 20;
@@ -26,7 +37,7 @@ export interface ByteRange {
  * InputError('unreadable') naming the file. With `range`, reads only those bytes of a plain file (line
  * numbers then count from the range's first line). Returns the number of lines read.
  */
-export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteRange): number {
+export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteRange, bulk?: BulkLineHandler): number {
   let fd: number;
   try {
     fd = path === '-' ? 0 : openSync(path, 'r');
@@ -34,7 +45,7 @@ export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteR
     throw unreadable(path, e);
   }
   try {
-    const splitter = new LineSplitter(onLine, path, range?.start ?? 0);
+    const splitter = new LineSplitter(onLine, path, range?.start ?? 0, bulk);
     let first = !range;
     let at = range?.start ?? 0;
     for (;;) {
@@ -80,7 +91,7 @@ function gunzipFailed(path: string, e: unknown): InputError {
 }
 
 /** Async variant for callers that must not block their thread for long (yields between chunks); reads gzip too. */
-export async function forEachLine(path: string, onLine: LineHandler, signal?: AbortSignal): Promise<void> {
+export async function forEachLine(path: string, onLine: LineHandler, signal?: AbortSignal, bulk?: BulkLineHandler): Promise<void> {
   let fh;
   try {
     fh = await open(path, 'r');
@@ -88,7 +99,7 @@ export async function forEachLine(path: string, onLine: LineHandler, signal?: Ab
     throw unreadable(path, e);
   }
   try {
-    const splitter = new LineSplitter(onLine, path);
+    const splitter = new LineSplitter(onLine, path, 0, bulk);
     const magic = Buffer.alloc(2);
     const { bytesRead } = await fh.read(magic, 0, 2, 0);
     if (bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b) {
@@ -135,6 +146,7 @@ class LineSplitter {
     private readonly onLine: LineHandler,
     private readonly path: string,
     offset = 0,
+    private readonly bulk?: BulkLineHandler,
   ) {
     this.offset = offset;
   }
@@ -167,6 +179,10 @@ class LineSplitter {
     // A UTF-8 byte-order mark is not part of the first line (it would become part of the first id).
     let start = this.lineNo === 0 && this.offset === 0 ? bomLength(buf, len) : 0;
     for (;;) {
+      if (this.bulk) {
+        start = this.bulk.lines(buf, start, len);
+        this.lineNo += this.bulk.handled;
+      }
       const nl = buf.indexOf(10, start);
       if (nl === -1 || nl >= len) break;
       this.emit(buf, start, nl);
@@ -236,8 +252,9 @@ export function splitFields(buf: Buffer, start: number, end: number, out: number
   return count;
 }
 
-function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
+/** C's isspace(): space, TAB, LF, VT, FF, CR (one comparison for the common byte above space: ~8 % of reading a run). */
+export function isSpace(c: number): boolean {
+  return c <= 32 && (c === 32 || (c >= 9 && c <= 13));
 }
 function bomLength(buf: Buffer, len: number): number {
   return len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;

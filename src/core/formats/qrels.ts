@@ -199,10 +199,17 @@ export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
   let columns = 0;
   let lastQidBytes = Buffer.alloc(0);
   let lastQid = '';
+  // The current line, quoted only for an error (one closure, not one per line).
+  let lineBuf: Buffer = Buffer.alloc(0);
+  let lineStart = 0;
+  let lineEnd = 0;
+  const text = () => quotable(lineBuf, lineStart, lineEnd);
   forEachLineSync(path, (buf, start, end, lineNo) => {
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;
-    const text = () => quotable(buf, start, end);
+    lineBuf = buf;
+    lineStart = start;
+    lineEnd = end;
     if (columns === 0) {
       if (n !== 3 && n !== 4) {
         return bad(new InputError({

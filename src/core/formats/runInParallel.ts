@@ -2,13 +2,14 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve as absolute } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { InputError, type InputErrorInit } from './errors';
-import { readRun, RunParser, type RankedPart, type ReadRunOptions, type Run } from './run';
+import { readRun, RunParser, type LinePart, type ReadRunOptions, type Run } from './run';
 
 /**
  * Reading one large run file on both cores: a worker thread (this module, bundled as dist/run-reader.js) parses
- * and ranks the file's second part while this thread does other work (e.g. reads the qrels) and then parses
- * and ranks the first part; the two are merged query by query (a query with lines in both parts is ranked
- * again), so the run is exactly what readRun() gives, whatever the order of the file's lines. Errors are the ones readRun() would throw first: a bad line of the
+ * the file's second part while this thread does other work (e.g. reads the qrels) and then parses the first
+ * part; both parts' lines are then placed query by query straight into the run and ranked once (ranking in
+ * the worker would copy its part once more), so the run is exactly what readRun() gives, whatever the order
+ * of the file's lines. Errors are the ones readRun() would throw first: a bad line of the
  * first part, else one of the second part (its line number counted from the file's start), else what only
  * the whole run shows (a duplicate, no result lines).
  */
@@ -20,7 +21,7 @@ interface SliceRequest {
   runSlice: { path: string; start: number; end: number; options: ReadRunOptions };
 }
 
-type SliceReply = { part: RankedPart } | { error: InputErrorInit } | { crash: string };
+type SliceReply = { part: LinePart } | { error: InputErrorInit } | { crash: string };
 
 export interface ParallelRead {
   /** Parses the first part here, waits for the second, and ranks the run (as readRun). */
@@ -60,10 +61,13 @@ export function startRunRead(path: string, options: ReadRunOptions, entry: strin
   const mid = lineStartAfter(path, Math.floor(size * headShare), size);
   if (mid === undefined) return sequential;
   const tail = inWorker(entry, { runSlice: { path, start: mid, end: size, options } });
+  // Its columns now, while this thread's heap is small: allocating that much memory makes V8 collect garbage
+  // (a full collection), which later, with the qrels in the heap, costs more (bench:eval, --trace-gc: main
+  // thread's full collections ~70 -> ~25 ms).
+  const head = new RunParser(path, options, size);
   return {
     cancel: tail.stop,
     async finish() {
-      const head = new RunParser(path, options, size);
       let lines: number;
       try {
         lines = head.parse({ start: 0, end: mid });
@@ -130,11 +134,11 @@ if (request && parentPort) {
   try {
     const parser = new RunParser(request.path, request.options, request.end - request.start);
     parser.parse({ start: request.start, end: request.end });
-    const part = parser.rankPart();
+    const part = parser.linePart();
     // Large Buffers own their memory, but a pooled one would share it: copy it out then.
     const bytes = part.docs.bytes;
     if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) part.docs.bytes = new Uint8Array(bytes);
-    const buffers = [part.offsets, part.docIds, part.scores, part.docs.bytes, part.docs.starts, part.docs.hashes].map((a) => a.buffer as ArrayBuffer);
+    const buffers = [part.lines.runs, part.lines.scores, part.docs.bytes, part.docs.starts, part.docs.hashes].map((a) => a.buffer as ArrayBuffer);
     port.postMessage({ part } satisfies SliceReply, [...new Set(buffers)]);
   } catch (e) {
     if (e instanceof InputError) {
