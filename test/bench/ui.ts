@@ -8,8 +8,13 @@
  *     four shared runs, and under 300 ms on the 10,000-query split with four runs: the engine's durable append
  *     (fsync) + in-place re-score, its one update event, then the models the open views ask for (results,
  *     diff, holes, the sidebar's next pair), and the results webview rendering the new table.
- * usage: npm run bench:ui   (builds first; BENCH_QUERIES, BENCH_JUDGEMENTS override the sizes)
+ * usage: npm run bench:ui [-- --busy N] [-- --only diff,scifact,synthetic]   (builds first; BENCH_QUERIES,
+ *   BENCH_JUDGEMENTS override the sizes). --busy N (or BENCH_BUSY=N) runs N CPU-burning child processes for the
+ *   whole measurement, so that the issue's loads are reproducible: the bench itself keeps about one core busy,
+ *   so on an otherwise idle machine --busy 1 gives a load average of about 2 and --busy 3 about 4. Every figure
+ *   is printed with the load average of its minute.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,6 +32,12 @@ const WORKER = join(REPO, 'dist', 'store-worker.js');
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 10_000);
 const JUDGEMENTS = Number(process.env.BENCH_JUDGEMENTS ?? 30);
 const DIR = join(REPO, '.bench', `ui-${QUERIES}`);
+const flag = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+};
+const BUSY = Number(flag('busy') ?? process.env.BENCH_BUSY ?? 0);
+const ONLY = new Set((flag('only') ?? 'diff,scifact,synthetic').split(','));
 const SETTINGS = { measures: ['ndcg_cut.10', 'hole.10'], complete: true, relevanceLevel: 1 };
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
@@ -182,10 +193,28 @@ async function benchJudge(name: string, source: string, runs: string[], goalMs: 
   }
 }
 
+/** N child processes that each keep one core busy until killed (the load the issue's goals are measured at). */
+function burn(n: number): ChildProcess[] {
+  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }));
+}
+
+/** Waits until the 1-minute load average has risen to what the busy loops add (it follows them in about a minute). */
+async function settle(n: number): Promise<void> {
+  const start = performance.now();
+  while (loadavg()[0] < n + 0.5 && performance.now() - start < 90_000) await new Promise((r) => setTimeout(r, 2000));
+  console.log(`${n} busy process${n === 1 ? '' : 'es'} beside the bench; ${load()}`);
+}
+
 void (async () => {
-  await benchDiff();
-  await benchJudge('scifact', join(SHARED, 'datasets/scifact'), runFiles(join(SHARED, 'runs/scifact')).sort(), 100);
-  await benchJudge(`synthetic-${QUERIES}`, DIR, [...runFiles(join(DIR, 'runs')), ...runFiles(join(DIR, 'more-runs'))].sort(), 300);
+  if (!Number.isInteger(BUSY) || BUSY < 0) throw new Error(`--busy takes a number of processes (0 or more), not ${BUSY}`);
+  const busy = burn(BUSY);
+  process.on('exit', () => busy.forEach((c) => c.kill()));
+  process.on('SIGINT', () => process.exit(130));
+  if (BUSY > 0) await settle(BUSY);
+  if (ONLY.has('diff')) await benchDiff();
+  if (ONLY.has('scifact')) await benchJudge('scifact', join(SHARED, 'datasets/scifact'), runFiles(join(SHARED, 'runs/scifact')).sort(), 100);
+  if (ONLY.has('synthetic')) await benchJudge(`synthetic-${QUERIES}`, DIR, [...runFiles(join(DIR, 'runs')), ...runFiles(join(DIR, 'more-runs'))].sort(), 300);
+  process.exit(0);
 })().catch((e: Error) => {
   console.error(e);
   process.exit(1);
