@@ -193,9 +193,13 @@ async function benchJudge(name: string, source: string, runs: string[], goalMs: 
   }
 }
 
-/** N child processes that each keep one core busy until killed (the load the issue's goals are measured at). */
+/**
+ * N child processes that each keep one core busy (the load the issue's goals are measured at) until killed or
+ * until this process is gone (each checks its parent ten times a second, so none outlives a killed bench).
+ */
 function burn(n: number): ChildProcess[] {
-  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }));
+  const loop = `for (;;) { const t = Date.now() + 100; while (Date.now() < t); if (process.ppid !== ${process.pid}) process.exit(); }`;
+  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', loop], { stdio: 'ignore' }));
 }
 
 /** Waits until the 1-minute load average has risen to what the busy loops add (it follows them in about a minute). */
@@ -209,7 +213,7 @@ void (async () => {
   if (!Number.isInteger(BUSY) || BUSY < 0) throw new Error(`--busy takes a number of processes (0 or more), not ${BUSY}`);
   const busy = burn(BUSY);
   process.on('exit', () => busy.forEach((c) => c.kill()));
-  process.on('SIGINT', () => process.exit(130));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
   if (BUSY > 0) await settle(BUSY);
   if (ONLY.has('diff')) await benchDiff();
   if (ONLY.has('scifact')) await benchJudge('scifact', join(SHARED, 'datasets/scifact'), runFiles(join(SHARED, 'runs/scifact')).sort(), 100);
