@@ -114,6 +114,37 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
     }
   });
 
+  test('a verdict is kept until a delta of its pair changes; judgements give what a fresh computation gives, significance included', () => {
+    const h = new HoleRanges({ qrels, runs, scale: [0, 1], relevanceLevel: 1 });
+    const before = h.verdict(FILES[1], FILES[0], 'ndcg_cut_10');
+    assert.equal(h.verdict(FILES[1], FILES[0], 'ndcg_cut_10'), before, 'asked again: the kept answer');
+    const ordered = prepareHoles(qrels, [...runs.values()]).queries.map((q) => q.qid).reverse();
+    const inOrder = h.verdict(FILES[1], FILES[0], 'ndcg_cut_10', ordered);
+    assert.notEqual(inOrder, before, 'other queries (or another order of the sums) are another question');
+    assert.equal(h.verdict(FILES[1], FILES[0], 'ndcg_cut_10'), before, 'both questions are kept');
+    const asked = () => columns.flatMap((c) => [h.verdict(FILES[1], FILES[0], c), h.verdict(FILES[1], FILES[0], c, ordered)]);
+    const first = asked();
+    // Every hole of the pool judged, a query at a time (as the judge goes): the kept deltas, their columns and
+    // the verdicts follow each step, until no hole is left and the ranges are points.
+    const extra: { qid: string; docid: string; grade: number }[] = [];
+    let next = qrels;
+    for (const q of prepareHoles(qrels, [...runs.values()]).queries) {
+      if (q.holes.length === 0) continue;
+      q.holes.forEach((docid, i) => extra.push({ qid: q.qid, docid, grade: i % 3 === 0 ? 1 : 0 }));
+      next = withJudgements(qrels, extra);
+      h.updateQueries(next, [q.qid]);
+      asked();
+    }
+    const fresh = new HoleRanges({ qrels: next, runs, scale: [0, 1], relevanceLevel: 1 });
+    const last = asked();
+    assert.deepEqual(last, columns.flatMap((c) => [fresh.verdict(FILES[1], FILES[0], c), fresh.verdict(FILES[1], FILES[0], c, ordered)]));
+    // The judgements moved the figures, and significance at the extremes with them: with no hole left nothing can
+    // be lost or gained (so the lows and highs the t-tests read were kept in step with the deltas).
+    assert.notDeepEqual(last, first);
+    assert.ok(first.some((v) => v.canLose || v.canGain));
+    for (const v of last) assert.deepEqual([v.lo, v.hi, v.canLose, v.canGain], [v.delta, v.delta, false, false]);
+  });
+
   test('verdicts: a run minus itself is settled at 0; MiniLM vs BM25 on nDCG@10 is open over SciFact\'s holes', () => {
     const h = new HoleRanges({ qrels, runs, scale: [0, 1], relevanceLevel: 1 });
     const self = h.verdict(FILES[0], FILES[0], 'ndcg_cut_10');
