@@ -1,6 +1,7 @@
 import { evaluate } from '../eval';
 import { judgedDocsTable } from '../eval/judgementTable';
 import { runSimilaritySteps } from '../eval/similarity';
+import { hashBytes } from '../formats/docArena';
 import { encodeId, type IdTable } from '../formats/idTable';
 import { holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
 import type { BeirQuery } from '../formats/beir';
@@ -807,15 +808,34 @@ function cloneScores(s: Scores): Scores {
 function queriesRanking(run: Run, docId: string, depth: number): string[] {
   const b = encodeId(docId);
   const out: string[] = [];
-  for (let q = 0; q < run.qids.length; q++) {
-    const s = run.offsets[q];
-    const e = Math.min(run.offsets[q + 1], s + depth);
-    for (let i = s; i < e; i++) {
-      if (run.docs.equalsBytes(run.docIds[i], b, 0, b.length)) {
-        out.push(run.qids[q]);
-        break;
-      }
-    }
+  // Entries (entry, query) whose id hashes as docId's, in run order: compare their bytes to tell collisions apart.
+  const entries = topIndex(run, depth).get(hashBytes(b, 0, b.length)) ?? [];
+  for (let k = 0; k < entries.length; k += 2) {
+    const q = entries[k + 1];
+    if (out[out.length - 1] !== run.qids[q] && run.docs.equalsBytes(run.docIds[entries[k]], b, 0, b.length)) out.push(run.qids[q]);
   }
   return out;
+}
+
+/**
+ * Per run (runs do not change once read), the entries of the first `depth` documents of every query by the hash
+ * of their id: built once, so a judgement looks its document up instead of scanning every ranking.
+ */
+const topIndexes = new WeakMap<Run, { depth: number; byHash: Map<number, number[]> }>();
+
+function topIndex(run: Run, depth: number): Map<number, number[]> {
+  const kept = topIndexes.get(run);
+  if (kept?.depth === depth) return kept.byHash;
+  const byHash = new Map<number, number[]>();
+  for (let q = 0; q < run.qids.length; q++) {
+    const s = run.offsets[q];
+    for (let i = s; i < Math.min(run.offsets[q + 1], s + depth); i++) {
+      const h = run.docs.hash(run.docIds[i]);
+      const list = byHash.get(h);
+      if (list) list.push(i, q);
+      else byHash.set(h, [i, q]);
+    }
+  }
+  topIndexes.set(run, { depth, byHash });
+  return byHash;
 }
