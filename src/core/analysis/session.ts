@@ -91,6 +91,8 @@ export class AnalysisSession {
   private comparisonCache: { key: string; value: Map<string, (Comparison | null)[]> } | undefined;
   /** hasHole()'s answers by run, then by query. */
   private readonly holeFlags = new Map<string, Map<string, boolean>>();
+  /** diff()'s last order of each run pair (indices into a's queries), with the query lists it is of. */
+  private readonly diffOrders = new Map<string, { a: readonly string[]; b: readonly string[]; order: number[] }>();
   /** similarity()'s answers by run pair. */
   private readonly similarities = new Map<string, ReadonlyMap<string, number>>();
   /** userPool()'s parts by (depth, runs), then by query. */
@@ -128,6 +130,7 @@ export class AnalysisSession {
   addRun(key: string, label: string, run: Run, original?: Scores): void {
     this.runs.set(key, { key, label, run, original });
     this.comparisonCache = undefined;
+    this.diffOrders.clear();
     this.userPools.clear();
     this.holeFlags.clear();
     this.similarities.clear();
@@ -142,6 +145,7 @@ export class AnalysisSession {
   removeRun(key: string): void {
     if (!this.runs.delete(key)) return;
     this.comparisonCache = undefined;
+    this.diffOrders.clear();
     this.userPools.clear();
     this.holeFlags.clear();
     this.similarities.clear();
@@ -334,17 +338,21 @@ export class AnalysisSession {
     const mi = 0;
     const sa = this.scores(aKey, 'effective');
     const sb = this.scores(bKey, 'effective');
-    const bIndex = new Map(sb.queries.map((q, i) => [q, i]));
+    const bIndex = rowsOf(sb.queries);
     const n = sa.queries.length;
-    const order: number[] = [];
     const deltas = new Float64Array(n);
+    const last = this.diffOrders.get(`${aKey}\n${bKey}`);
+    // The last order of this pair, when of the same queries: a judgement moves a few deltas, and the sort
+    // (the same total order either way) finishes in about one pass over an almost sorted list.
+    const order: number[] = last && last.a === sa.queries && last.b === sb.queries ? last.order.slice() : [];
     for (let i = 0; i < n; i++) {
       const j = bIndex.get(sa.queries[i]);
       if (j === undefined) continue;
       deltas[i] = sb.columns[mi][j] - sa.columns[mi][i];
-      order.push(i);
+      if (!last || last.a !== sa.queries || last.b !== sb.queries) order.push(i);
     }
     order.sort((x, y) => deltas[y] - deltas[x] || (sa.queries[x] < sa.queries[y] ? -1 : 1));
+    this.diffOrders.set(`${aKey}\n${bKey}`, { a: sa.queries, b: sb.queries, order });
     const queries = order.map((i) => sa.queries[i]);
     return {
       dataset: this.datasetName,
@@ -457,11 +465,17 @@ export class AnalysisSession {
     return out;
   }
 
-  /** How many pairs of userPool() are still unjudged (kept per query as the pool is). */
-  userPoolUnjudged(keys: readonly string[], depth: number): number {
-    let n = 0;
-    for (const part of this.userPoolParts(keys, depth)) n += part.unjudged;
-    return n;
+  /** The first `n` pairs of userPool(), its size and how many of it are unjudged, without building the whole list. */
+  userPoolHead(keys: readonly string[], depth: number, n: number): { items: { queryId: string; docId: string }[]; size: number; unjudged: number } {
+    const items: { queryId: string; docId: string }[] = [];
+    let size = 0;
+    let unjudged = 0;
+    for (const part of this.userPoolParts(keys, depth)) {
+      size += part.items.length;
+      unjudged += part.unjudged;
+      for (let i = 0; i < part.items.length && items.length < n; i++) items.push(part.items[i]);
+    }
+    return { items, size, unjudged };
   }
 
   private userPoolParts(keys: readonly string[], depth: number): { items: { queryId: string; docId: string }[]; unjudged: number }[] {
@@ -546,7 +560,7 @@ export class AnalysisSession {
       onlyQueries: queries,
       judgedDocs: this.judged(),
     });
-    const rows = new Map(into.queries.map((q, i) => [q, i]));
+    const rows = rowsOf(into.queries);
     const cols = columnsOf(res);
     for (const [qi, q] of res.queries.entries()) {
       const at = rows.get(q);
@@ -798,6 +812,15 @@ export function boxSummary(values: number[]): LengthSummary {
     return v[lo] + (v[Math.min(lo + 1, v.length - 1)] - v[lo]) * (pos - lo);
   };
   return { min: v[0], q1: q(0.25), median: q(0.5), q3: q(0.75), max: v[v.length - 1], mean: v.reduce((s, x) => s + x, 0) / v.length, queries: v.length };
+}
+
+/** Each query's row in a Scores' queries (kept per array: the clones of a run's scores share it). */
+const rowIndexes = new WeakMap<readonly string[], Map<string, number>>();
+
+function rowsOf(queries: readonly string[]): Map<string, number> {
+  let rows = rowIndexes.get(queries);
+  if (!rows) rowIndexes.set(queries, (rows = new Map(queries.map((q, i) => [q, i]))));
+  return rows;
 }
 
 function cloneScores(s: Scores): Scores {
