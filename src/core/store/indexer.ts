@@ -7,7 +7,7 @@ import { evaluationOf, type EvaluationSettings } from './metrics';
 import type { IndexSummary } from './model';
 import type { Problem } from './problems';
 import { runCache } from './runCache';
-import { changedRunFiles, parseRunsInParallel, type ScoringJob } from './runParser';
+import { changedRunFiles, parseRunsInParallel } from './runParser';
 import { SplitModels, splitKey } from './splits';
 import { rows, scalar } from './sql';
 
@@ -74,25 +74,12 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     datasetIds.set(d.dir, indexed.id);
     changedSplits.set(indexed.id, { dir: d.dir, splits: indexed.changedSplits });
   }
-  // Metrics follow their inputs: a changed run, a changed split (qrels or annotations), new evaluation settings.
-  const sameSettings = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'") === JSON.stringify(evaluation);
-  db.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('evaluation', ?)", [JSON.stringify(evaluation)]);
-  if (!sameSettings) models.clear();
-  const changed: string[] = [];
-  // A split whose qrels or annotations changed is built again when next asked (before the runs are scored on it).
-  for (const [datasetId, { dir, splits }] of changedSplits) {
-    for (const { split } of rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])) {
-      if (splits.has(split) && models.forget(dir, split)) changed.push(splitKey(dir, split));
-    }
-  }
-
   const changedRuns = new Set<number>();
   let runCount = 0;
   const toParse = options.runParser ? changedRunFiles(db, found.runs.map((r) => r.path)) : [];
   if (toParse.length >= 2) {
     ctx.progress(`Reading ${toParse.length} run files`);
-    const datasetOf = new Map(found.runs.map((r) => [r.path, r.datasetDir]));
-    await parseRunsInParallel(toParse, options.runParser!, runCache, { jobsFor: (path) => scoringJobs(db, models, datasetOf.get(path), datasetIds, toParse) });
+    await parseRunsInParallel(toParse, options.runParser!, runCache);
   }
   for (const r of found.runs) {
     options.signal?.throwIfAborted();
@@ -102,9 +89,15 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     if (run.changed) changedRuns.add(run.id);
   }
 
+  // Metrics follow their inputs: a changed run, a changed split (qrels or annotations), new evaluation settings.
   ctx.progress('Evaluating runs');
+  const sameSettings = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'") === JSON.stringify(evaluation);
+  db.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('evaluation', ?)", [JSON.stringify(evaluation)]);
+  if (!sameSettings) models.clear();
+  const changed: string[] = [];
   for (const [datasetId, { dir, splits }] of changedSplits) {
     for (const { split } of rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])) {
+      if (splits.has(split) && models.forget(dir, split)) changed.push(splitKey(dir, split));
       const runIds = rows<{ id: number }>(db, 'SELECT id FROM runs WHERE dataset_id = ?', [datasetId])
         .map((r) => r.id)
         .filter((id) => !sameSettings || splits.has(split) || changedRuns.has(id));
@@ -131,27 +124,6 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     changedSplits: changed,
     ms: Math.round(performance.now() - started),
   };
-}
-
-/**
- * The splits a new run of `datasetDir` will be scored on, for the parser's worker to score it there (the same
- * qrels object and settings as the split's session: the engine takes those scores only for that session). A
- * split whose session is not built yet and would read one of the files being parsed to build it gets none:
- * building it now would parse that file here, before the workers.
- */
-function scoringJobs(db: Database, models: SplitModels, datasetDir: string | undefined, datasetIds: Map<string, number>, parsing: readonly string[]): ScoringJob[] {
-  const id = datasetDir === undefined ? undefined : datasetIds.get(datasetDir);
-  if (datasetDir === undefined || id === undefined) return [];
-  const jobs: ScoringJob[] = [];
-  for (const { split } of rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [id])) {
-    if (!models.isOpen(datasetDir, split)) {
-      const scored = rows<{ path: string }>(db, 'SELECT DISTINCT r.path FROM runs r JOIN run_means m ON m.run_id = r.id WHERE r.dataset_id = ? AND m.split = ?', [id, split]);
-      if (scored.some((r) => parsing.includes(r.path))) continue;
-    }
-    const job = models.scoringJob(datasetDir, split);
-    if (job) jobs.push(job);
-  }
-  return jobs;
 }
 
 function likeEscape(s: string): string {

@@ -2,9 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve as absolute } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
-import { scoreRun, type Scores } from '../analysis/scores';
 import { DocArena, type ArenaParts } from '../formats/docArena';
-import { Qrels, type Judgement } from '../formats/qrels';
 import { readRun, Run } from '../formats/run';
 import type { RunCache } from './runCache';
 
@@ -13,42 +11,7 @@ import type { RunCache } from './runCache';
  * this module (dist/run-parser.js), two at a time, and keeps them in its run cache, so a first diff of two new
  * 1 M-line runs does not parse them one after the other. A run that fails to parse here is left to the index
  * pass, which reads it again and reports the problem with its file and line.
- * Each worker also scores its run on the splits it is given (their qrels and settings), so the two new runs of
- * a first diff are evaluated side by side too, not one after the other on the engine's thread.
  */
-
-/** A split to score a parsed run on: its qrels and evaluation settings (the engine's session's own). */
-export interface ScoringJob {
-  qrels: Qrels;
-  complete: boolean;
-  relevanceLevel: number;
-  measures: readonly string[];
-}
-
-/** The scores the workers computed, by run, with the job each is of (the engine takes them for that job only). */
-const scoredInWorkers = new WeakMap<Run, { job: ScoringJob; scores: Scores }[]>();
-
-/** A run's scores for exactly this job (the same qrels object and settings), when a worker computed them. */
-export function workerScores(run: Run, job: ScoringJob): Scores | undefined {
-  return scoredInWorkers
-    .get(run)
-    ?.find(
-      (s) =>
-        s.job.qrels === job.qrels &&
-        s.job.complete === job.complete &&
-        s.job.relevanceLevel === job.relevanceLevel &&
-        s.job.measures.length === job.measures.length &&
-        s.job.measures.every((m, i) => m === job.measures[i]),
-    )?.scores;
-}
-
-interface WorkerJob {
-  judgements: Judgement[];
-  complete: boolean;
-  relevanceLevel: number;
-  measures: readonly string[];
-}
-
 interface Parsed {
   tag: string;
   qids: string[];
@@ -57,8 +20,6 @@ interface Parsed {
   scores: Float64Array;
   docs: ArenaParts;
   stamp: string;
-  /** The run's per-query figures for each job given, in order. */
-  evaluated: Scores[];
 }
 
 function stampOf(path: string): string {
@@ -79,38 +40,25 @@ export function changedRunFiles(db: Database, paths: readonly string[]): string[
   });
 }
 
-/**
- * Parses `paths` in worker threads of `entry`, `concurrency` at a time, into `cache`, and scores each on the
- * jobs `jobsFor` gives for it (see workerScores). Never throws.
- */
-export async function parseRunsInParallel(
-  paths: readonly string[],
-  entry: string,
-  cache: RunCache,
-  options: { concurrency?: number; jobsFor?: (path: string) => ScoringJob[] } = {},
-): Promise<void> {
+/** Parses `paths` in worker threads of `entry`, `concurrency` at a time, into `cache`. Never throws. */
+export async function parseRunsInParallel(paths: readonly string[], entry: string, cache: RunCache, concurrency = 2): Promise<void> {
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(options.concurrency ?? 2, paths.length) }, async () => {
+    Array.from({ length: Math.min(concurrency, paths.length) }, async () => {
       while (next < paths.length) {
         const path = paths[next++];
-        const jobs = options.jobsFor?.(path) ?? [];
-        const parsed = await inWorker(entry, path, jobs);
-        if (!parsed) continue;
-        const run = new Run(parsed.tag, parsed.qids, parsed.offsets, parsed.docIds, parsed.scores, DocArena.fromParts(parsed.docs));
-        cache.put(path, parsed.stamp, run);
-        if (jobs.length > 0) scoredInWorkers.set(run, jobs.map((job, i) => ({ job, scores: parsed.evaluated[i] })));
+        const parsed = await inWorker(entry, path);
+        if (parsed) cache.put(path, parsed.stamp, new Run(parsed.tag, parsed.qids, parsed.offsets, parsed.docIds, parsed.scores, DocArena.fromParts(parsed.docs)));
       }
     }),
   );
 }
 
-function inWorker(entry: string, path: string, scoring: ScoringJob[]): Promise<Parsed | undefined> {
-  const jobs: WorkerJob[] = scoring.map((j) => ({ judgements: [...j.qrels.entries()], complete: j.complete, relevanceLevel: j.relevanceLevel, measures: j.measures }));
+function inWorker(entry: string, path: string): Promise<Parsed | undefined> {
   return new Promise((resolve) => {
     const w = entry.endsWith('.ts')
-      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { eval: true, workerData: { path, jobs } })
-      : new Worker(absolute(entry), { workerData: { path, jobs }, execArgv: [] });
+      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { eval: true, workerData: { path } })
+      : new Worker(absolute(entry), { workerData: { path }, execArgv: [] });
     let settled = false;
     const done = (p: Parsed | undefined) => {
       if (settled) return;
@@ -126,16 +74,15 @@ function inWorker(entry: string, path: string, scoring: ScoringJob[]): Promise<P
 
 // The worker's side: parse, then hand the arrays over (transferred, not copied).
 if (!isMainThread && (workerData as { path?: unknown } | undefined)?.path !== undefined && parentPort) {
-  const { path, jobs } = workerData as { path: string; jobs: WorkerJob[] };
+  const { path } = workerData as { path: string };
   try {
     const stamp = stampOf(path);
     const run = readRun(path);
-    const evaluated = jobs.map((j) => scoreRun(Qrels.fromJudgements(j.judgements, 'error'), run, j));
     // The arena's bytes may live in Node's shared Buffer pool, which cannot be transferred: copy them out.
     const arena = (run.docs as DocArena).toParts();
     const docs = { ...arena, bytes: new Uint8Array(arena.bytes.subarray(0, arena.used)) };
-    const parsed: Parsed = { tag: run.tag, qids: [...run.qids], offsets: run.offsets, docIds: run.docIds, scores: run.scores, docs, stamp, evaluated };
-    const buffers = [parsed.offsets, parsed.docIds, parsed.scores, docs.bytes, docs.starts, docs.hashes, ...evaluated.flatMap((e) => e.columns)].map((a) => a.buffer as ArrayBuffer);
+    const parsed: Parsed = { tag: run.tag, qids: [...run.qids], offsets: run.offsets, docIds: run.docIds, scores: run.scores, docs, stamp };
+    const buffers = [parsed.offsets, parsed.docIds, parsed.scores, docs.bytes, docs.starts, docs.hashes].map((a) => a.buffer as ArrayBuffer);
     parentPort.postMessage(parsed, [...new Set(buffers)]);
   } catch {
     parentPort.postMessage(null);

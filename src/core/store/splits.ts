@@ -10,7 +10,6 @@ import type { EvaluationSettings } from './metrics';
 import { problemFrom, type Problem } from './problems';
 import { datasetId, readDocument } from './queries';
 import { runCache } from './runCache';
-import { workerScores, type ScoringJob } from './runParser';
 import { rows, transaction } from './sql';
 
 /** A split as the engine and its clients name it: `${datasetDir}\t${split}`. */
@@ -38,10 +37,6 @@ class IndexedCorpus implements DocumentSource {
     this.wordCounts ??= new Map(rows<{ doc_id: string; words: number }>(this.db, 'SELECT doc_id, words FROM documents WHERE dataset_id = ?', [this.id]).map((r) => [r.doc_id, r.words]));
     return this.wordCounts.get(docId) ?? -1;
   }
-}
-
-function jobOf(s: AnalysisSession): ScoringJob {
-  return { qrels: s.original, complete: s.complete, relevanceLevel: s.relevanceLevel, measures: s.measures };
 }
 
 /** Names a split's runs by the one rule the tree uses (runLabels), after runs came or went. */
@@ -90,17 +85,6 @@ export class SplitModels {
   ndcgRange(datasetDir: string, split: string, run: string): { lo: number; hi: number; exact: boolean; holes: number } | undefined {
     const r = this.entries.get(splitKey(datasetDir, split))?.session.rangeIfKnown(run, 'ndcg_cut_10');
     return r && { lo: r.lo, hi: r.hi, exact: r.exact, holes: r.holes };
-  }
-
-  /** Whether the split's state is built (asking for it builds it). */
-  isOpen(datasetDir: string, split: string): boolean {
-    return this.entries.has(splitKey(datasetDir, split));
-  }
-
-  /** What a run parser's worker needs to score a run as the split's session would (see workerScores). */
-  scoringJob(datasetDir: string, split: string): ScoringJob | undefined {
-    const s = this.session(datasetDir, split);
-    return s && jobOf(s);
   }
 
   /** Keys of the splits built so far. */
@@ -192,8 +176,7 @@ export class SplitModels {
   private addRun(session: AnalysisSession, path: string): void {
     const run = runCache.get(path);
     if (!session.original.queryIds().some((q) => run.queryIndex(q) >= 0)) return;
-    // Scored by the worker that parsed it, on this session's qrels and settings (else evaluated when first asked).
-    session.addRun(path, basename(path), run, workerScores(run, jobOf(session)));
+    session.addRun(path, basename(path), run);
   }
 
   private storeMeans(runId: number, split: string, session: AnalysisSession, path: string): void {
