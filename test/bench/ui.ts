@@ -174,6 +174,8 @@ async function benchJudge(name: string, source: string, runs: string[], goalMs: 
     const v = await openView(browser, 'results');
     const times: number[] = [];
     const renders: number[] = [];
+    // CPU of this process (the bench's thread and the engine's) per judgement: what the load cannot blur.
+    const cpu = process.cpuUsage();
     for (const [i, p] of pool.entries()) {
       const t0 = performance.now();
       const updated = new Promise<void>((resolve) => {
@@ -203,11 +205,13 @@ async function benchJudge(name: string, source: string, runs: string[], goalMs: 
       times.push(t1 - t0);
       renders.push(drawn);
     }
+    const used = process.cpuUsage(cpu);
     await browser.close();
     const total = times.map((x, i) => x + renders[i]);
     console.log(`judgement on ${name} (${keys.length} runs, ${JUDGEMENTS} judgements): durable append + re-score + update + models median ${ms(median(times))}, ` +
       `p95 ${ms(p95(times))}; webview render median ${ms(median(renders))}; total median ${ms(median(total))}, p95 ${ms(p95(total))}, ` +
-      `max ${ms(Math.max(...total))} (goal p95 < ${goalMs} ms) ${p95(total) < goalMs ? 'OK' : 'SLOW'}; ${load()}`);
+      `max ${ms(Math.max(...total))} (goal p95 < ${goalMs} ms) ${p95(total) < goalMs ? 'OK' : 'SLOW'}; ` +
+      `CPU of the bench + engine ${ms((used.user + used.system) / 1000 / pool.length)} a judgement; ${load()}`);
   } finally {
     await client.close();
     rmSync(tmp, { recursive: true, force: true });
