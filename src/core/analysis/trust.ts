@@ -1,4 +1,4 @@
-import { HoleScorer, ImpactQueue, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, significanceOf, significanceUnderHoles, summarise, type Comparison, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
+import { deltaColumns, HoleScorer, ImpactQueue, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, significanceOf, significanceUnderHoles, summariseColumns, type Comparison, type DeltaColumns, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
 import { freeHoles } from '../eval/holes/interval';
 import { PAIRED_TESTS } from '../eval/stats';
 import { Qrels } from '../formats/qrels';
@@ -175,7 +175,7 @@ export class HoleRanges {
       if (!sameDelta(ds[qi], d)) this.verdicts.delete(key);
       ds[qi] = d;
       const columns = this.deltaColumns.get(key);
-      if (columns) [columns.value[qi], columns.lo[qi], columns.hi[qi]] = [d.value, d.lo, d.hi];
+      if (columns) [columns.value[qi], columns.lo[qi], columns.hi[qi], columns.exact[qi], columns.holes[qi]] = [d.value, d.lo, d.hi, d.exact ? 1 : 0, d.holes];
     }
     for (const [key, { per, done }] of this.partialRanges) {
       if (qi >= done) continue;
@@ -354,29 +354,25 @@ export class HoleRanges {
     const hit = kept.find((v) => v.alpha === alpha && sameQueries(v.queries, queries));
     if (hit) return hit.value;
     let columns = this.deltaColumns.get(k);
-    if (!columns) this.deltaColumns.set(k, (columns = toColumns(ds)));
-    let comparison;
-    if (queries === undefined) comparison = summarise(this.set, this.run(a), this.run(b), column, ds);
-    else {
+    if (!columns) this.deltaColumns.set(k, (columns = deltaColumns(ds)));
+    let asked = ds;
+    if (queries !== undefined) {
       const at = this.positions(queries);
-      comparison = summarise(this.set, this.run(a), this.run(b), column, at.map((qi) => ds[qi]));
-      columns = { value: Float64Array.from(at, (qi) => columns!.value[qi]), lo: Float64Array.from(at, (qi) => columns!.lo[qi]), hi: Float64Array.from(at, (qi) => columns!.hi[qi]) };
+      const all = columns;
+      asked = at.map((qi) => ds[qi]);
+      columns = {
+        value: Float64Array.from(at, (qi) => all.value[qi]),
+        lo: Float64Array.from(at, (qi) => all.lo[qi]),
+        hi: Float64Array.from(at, (qi) => all.hi[qi]),
+        exact: Uint8Array.from(at, (qi) => all.exact[qi]),
+        holes: Int32Array.from(at, (qi) => all.holes[qi]),
+      };
     }
-    const value = toVerdict(comparison, alpha, columns);
+    const value = toVerdict(summariseColumns(this.set, this.run(a), this.run(b), column, asked, columns), alpha, columns);
     // A few question shapes per key (the results table's, the diff's): the oldest goes first.
     this.verdicts.set(k, [...kept.slice(-3), { queries: queries && [...queries], alpha, value }]);
     return value;
   }
-}
-
-interface DeltaColumns {
-  value: Float64Array;
-  lo: Float64Array;
-  hi: Float64Array;
-}
-
-function toColumns(ds: readonly QueryDelta[]): DeltaColumns {
-  return { value: Float64Array.from(ds, (d) => d.value), lo: Float64Array.from(ds, (d) => d.lo), hi: Float64Array.from(ds, (d) => d.hi) };
 }
 
 /**
@@ -385,12 +381,15 @@ function toColumns(ds: readonly QueryDelta[]): DeltaColumns {
  */
 export function toVerdict(c: Comparison, alpha = 0.05, columns?: DeltaColumns): HoleVerdict {
   const sig = columns ? significanceOf(c, columns, SIGNIFICANCE_TEST, alpha) : significanceUnderHoles(c, SIGNIFICANCE_TEST, alpha);
+  let holes = 0;
+  if (columns) for (let i = 0; i < columns.holes.length; i++) holes += columns.holes[i];
+  else for (const d of c.queries) holes += d.holes;
   return {
     delta: c.mean,
     lo: c.lo,
     hi: c.hi,
     exact: c.exact,
-    holes: c.queries.reduce((acc, d) => acc + d.holes, 0),
+    holes,
     verdict: c.verdict,
     direction: c.direction,
     openQueries: c.openQueries,

@@ -118,6 +118,14 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
     const h = new HoleRanges({ qrels, runs, scale: [0, 1], relevanceLevel: 1 });
     const before = h.verdict(FILES[1], FILES[0], 'ndcg_cut_10');
     assert.equal(h.verdict(FILES[1], FILES[0], 'ndcg_cut_10'), before, 'asked again: the kept answer');
+    // Summed from the kept columns: what the per-query deltas themselves give, in the same order.
+    const ds = h.queryDeltas(FILES[1], FILES[0], 'ndcg_cut_10');
+    const sum = (f: (d: (typeof ds)[number]) => number) => ds.reduce((acc, d) => acc + f(d) / ds.length, 0);
+    const open = ds.filter((d) => d.hi - d.lo > 1e-12);
+    assert.deepEqual(
+      [before.delta, before.lo, before.hi, before.holes, before.exact, before.openQueries, before.openHoles],
+      [sum((d) => d.value), sum((d) => d.lo), sum((d) => d.hi), ds.reduce((acc, d) => acc + d.holes, 0), ds.every((d) => d.exact), open.length, open.reduce((acc, d) => acc + d.holes, 0)],
+    );
     const ordered = prepareHoles(qrels, [...runs.values()]).queries.map((q) => q.qid).reverse();
     const inOrder = h.verdict(FILES[1], FILES[0], 'ndcg_cut_10', ordered);
     assert.notEqual(inOrder, before, 'other queries (or another order of the sums) are another question');
