@@ -708,10 +708,10 @@ export class AnalysisSession {
     const h = this.holeRanges();
     const column = RESULT_MEASURES[0].key;
     if (!h.hasDeltas(bKey, aKey, column) || !h.has(aKey, column) || !h.has(bKey, column)) return {};
-    const byQuery = new Map(h.queryDeltas(bKey, aKey, column).map((d) => [d.qid, d]));
+    const ranged = h.deltasOf(bKey, aKey, column, queries);
     return {
       range: h.verdict(bKey, aKey, column, queries, SIGNIFICANCE.alpha),
-      perQuery: { lo: queries.map((q, i) => byQuery.get(q)?.lo ?? deltas[i]), hi: queries.map((q, i) => byQuery.get(q)?.hi ?? deltas[i]) },
+      perQuery: { lo: ranged.map((d, i) => d?.lo ?? deltas[i]), hi: ranged.map((d, i) => d?.hi ?? deltas[i]) },
       intervalA: h.range(aKey, column, this.scores(aKey, 'effective').queries),
       intervalB: h.range(bKey, column, this.scores(bKey, 'effective').queries),
     };

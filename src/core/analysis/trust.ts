@@ -346,6 +346,15 @@ export class HoleRanges {
     return ds;
   }
 
+  /** The range of a - b on `column` for each of `queries` (undefined for a query not in the set). */
+  deltasOf(a: string, b: string, column: string, queries: readonly string[]): (QueryDelta | undefined)[] {
+    const ds = this.queryDeltas(a, b, column);
+    return queries.map((q) => {
+      const qi = this.queryIndex.get(q);
+      return qi === undefined ? undefined : ds[qi];
+    });
+  }
+
   /** a against b on `column` over `queries` (default all): the range of the mean of a - b and the verdict. */
   verdict(a: string, b: string, column: string, queries?: readonly string[], alpha = 0.05): HoleVerdict {
     const ds = this.queryDeltas(a, b, column);

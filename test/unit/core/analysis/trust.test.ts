@@ -241,6 +241,8 @@ test('session: results rows and the diff carry ranges and verdicts, the impact q
   const d = s.diff(base, join(RUNS, FILES[1]));
   assert.equal(d.perQuery!.lo.length, d.queries.length);
   d.deltas.forEach((x, i) => assert.ok(d.perQuery!.lo[i] - EPS <= x && x <= d.perQuery!.hi[i] + EPS, d.queries[i]));
+  const byQid = new Map(s.holeRanges().queryDeltas(join(RUNS, FILES[1]), base, 'ndcg_cut_10').map((x) => [x.qid, x]));
+  assert.deepEqual(d.perQuery, { lo: d.queries.map((q) => byQid.get(q)!.lo), hi: d.queries.map((q) => byQid.get(q)!.hi) }, 'each query its own range, in the diff\'s order');
   assert.ok(Math.abs(d.range!.delta - (d.meanB - d.meanA)) < 1e-9);
   assert.ok(d.intervalA!.lo <= d.meanA && d.meanA <= d.intervalA!.hi);
   // The diff's RBO per query is the similarity module's (top 100, p = 0.9), a run against itself is 1.
