@@ -75,7 +75,7 @@ export function columnsOf(res: EvalResult): Float64Array[] {
 export function meansOf(columns: Float64Array[], names: readonly string[], evaluated: Column[], qrels: Qrels, complete: boolean, numQ: number): number[] {
   return columns.map((col, i) => {
     let sum = 0;
-    for (const v of col) sum += v;
+    for (let q = 0; q < col.length; q++) sum += col[q];
     const c = evaluated.find((x) => x.name === names[i]);
     return c ? summaryOf(c, sum, numQ, complete, qrels) : numQ === 0 ? 0 : sum / numQ;
   });

@@ -1,6 +1,7 @@
 import { evaluate } from '../eval';
 import { judgedDocsTable } from '../eval/judgementTable';
 import { runSimilaritySteps } from '../eval/similarity';
+import { hashBytes } from '../formats/docArena';
 import { encodeId, type IdTable } from '../formats/idTable';
 import { holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
 import type { BeirQuery } from '../formats/beir';
@@ -90,6 +91,8 @@ export class AnalysisSession {
   private comparisonCache: { key: string; value: Map<string, (Comparison | null)[]> } | undefined;
   /** hasHole()'s answers by run, then by query. */
   private readonly holeFlags = new Map<string, Map<string, boolean>>();
+  /** diff()'s last order of each run pair (indices into a's queries), with the query lists it is of. */
+  private readonly diffOrders = new Map<string, { a: readonly string[]; b: readonly string[]; order: number[] }>();
   /** similarity()'s answers by run pair. */
   private readonly similarities = new Map<string, ReadonlyMap<string, number>>();
   /** userPool()'s parts by (depth, runs), then by query. */
@@ -127,6 +130,7 @@ export class AnalysisSession {
   addRun(key: string, label: string, run: Run, original?: Scores): void {
     this.runs.set(key, { key, label, run, original });
     this.comparisonCache = undefined;
+    this.diffOrders.clear();
     this.userPools.clear();
     this.holeFlags.clear();
     this.similarities.clear();
@@ -141,6 +145,7 @@ export class AnalysisSession {
   removeRun(key: string): void {
     if (!this.runs.delete(key)) return;
     this.comparisonCache = undefined;
+    this.diffOrders.clear();
     this.userPools.clear();
     this.holeFlags.clear();
     this.similarities.clear();
@@ -333,17 +338,21 @@ export class AnalysisSession {
     const mi = 0;
     const sa = this.scores(aKey, 'effective');
     const sb = this.scores(bKey, 'effective');
-    const bIndex = new Map(sb.queries.map((q, i) => [q, i]));
+    const bIndex = rowsOf(sb.queries);
     const n = sa.queries.length;
-    const order: number[] = [];
     const deltas = new Float64Array(n);
+    const last = this.diffOrders.get(`${aKey}\n${bKey}`);
+    // The last order of this pair, when of the same queries: a judgement moves a few deltas, and the sort
+    // (the same total order either way) finishes in about one pass over an almost sorted list.
+    const order: number[] = last && last.a === sa.queries && last.b === sb.queries ? last.order.slice() : [];
     for (let i = 0; i < n; i++) {
       const j = bIndex.get(sa.queries[i]);
       if (j === undefined) continue;
       deltas[i] = sb.columns[mi][j] - sa.columns[mi][i];
-      order.push(i);
+      if (!last || last.a !== sa.queries || last.b !== sb.queries) order.push(i);
     }
     order.sort((x, y) => deltas[y] - deltas[x] || (sa.queries[x] < sa.queries[y] ? -1 : 1));
+    this.diffOrders.set(`${aKey}\n${bKey}`, { a: sa.queries, b: sb.queries, order });
     const queries = order.map((i) => sa.queries[i]);
     return {
       dataset: this.datasetName,
@@ -456,11 +465,17 @@ export class AnalysisSession {
     return out;
   }
 
-  /** How many pairs of userPool() are still unjudged (kept per query as the pool is). */
-  userPoolUnjudged(keys: readonly string[], depth: number): number {
-    let n = 0;
-    for (const part of this.userPoolParts(keys, depth)) n += part.unjudged;
-    return n;
+  /** The first `n` pairs of userPool(), its size and how many of it are unjudged, without building the whole list. */
+  userPoolHead(keys: readonly string[], depth: number, n: number): { items: { queryId: string; docId: string }[]; size: number; unjudged: number } {
+    const items: { queryId: string; docId: string }[] = [];
+    let size = 0;
+    let unjudged = 0;
+    for (const part of this.userPoolParts(keys, depth)) {
+      size += part.items.length;
+      unjudged += part.unjudged;
+      for (let i = 0; i < part.items.length && items.length < n; i++) items.push(part.items[i]);
+    }
+    return { items, size, unjudged };
   }
 
   private userPoolParts(keys: readonly string[], depth: number): { items: { queryId: string; docId: string }[]; unjudged: number }[] {
@@ -545,7 +560,7 @@ export class AnalysisSession {
       onlyQueries: queries,
       judgedDocs: this.judged(),
     });
-    const rows = new Map(into.queries.map((q, i) => [q, i]));
+    const rows = rowsOf(into.queries);
     const cols = columnsOf(res);
     for (const [qi, q] of res.queries.entries()) {
       const at = rows.get(q);
@@ -693,10 +708,10 @@ export class AnalysisSession {
     const h = this.holeRanges();
     const column = RESULT_MEASURES[0].key;
     if (!h.hasDeltas(bKey, aKey, column) || !h.has(aKey, column) || !h.has(bKey, column)) return {};
-    const byQuery = new Map(h.queryDeltas(bKey, aKey, column).map((d) => [d.qid, d]));
+    const ranged = h.deltasOf(bKey, aKey, column, queries);
     return {
       range: h.verdict(bKey, aKey, column, queries, SIGNIFICANCE.alpha),
-      perQuery: { lo: queries.map((q, i) => byQuery.get(q)?.lo ?? deltas[i]), hi: queries.map((q, i) => byQuery.get(q)?.hi ?? deltas[i]) },
+      perQuery: { lo: ranged.map((d, i) => d?.lo ?? deltas[i]), hi: ranged.map((d, i) => d?.hi ?? deltas[i]) },
       intervalA: h.range(aKey, column, this.scores(aKey, 'effective').queries),
       intervalB: h.range(bKey, column, this.scores(bKey, 'effective').queries),
     };
@@ -799,6 +814,15 @@ export function boxSummary(values: number[]): LengthSummary {
   return { min: v[0], q1: q(0.25), median: q(0.5), q3: q(0.75), max: v[v.length - 1], mean: v.reduce((s, x) => s + x, 0) / v.length, queries: v.length };
 }
 
+/** Each query's row in a Scores' queries (kept per array: the clones of a run's scores share it). */
+const rowIndexes = new WeakMap<readonly string[], Map<string, number>>();
+
+function rowsOf(queries: readonly string[]): Map<string, number> {
+  let rows = rowIndexes.get(queries);
+  if (!rows) rowIndexes.set(queries, (rows = new Map(queries.map((q, i) => [q, i]))));
+  return rows;
+}
+
 function cloneScores(s: Scores): Scores {
   return { queries: s.queries, names: s.names, columns: s.columns.map((c) => c.slice()), means: [...s.means] };
 }
@@ -807,15 +831,34 @@ function cloneScores(s: Scores): Scores {
 function queriesRanking(run: Run, docId: string, depth: number): string[] {
   const b = encodeId(docId);
   const out: string[] = [];
-  for (let q = 0; q < run.qids.length; q++) {
-    const s = run.offsets[q];
-    const e = Math.min(run.offsets[q + 1], s + depth);
-    for (let i = s; i < e; i++) {
-      if (run.docs.equalsBytes(run.docIds[i], b, 0, b.length)) {
-        out.push(run.qids[q]);
-        break;
-      }
-    }
+  // Entries (entry, query) whose id hashes as docId's, in run order: compare their bytes to tell collisions apart.
+  const entries = topIndex(run, depth).get(hashBytes(b, 0, b.length)) ?? [];
+  for (let k = 0; k < entries.length; k += 2) {
+    const q = entries[k + 1];
+    if (out[out.length - 1] !== run.qids[q] && run.docs.equalsBytes(run.docIds[entries[k]], b, 0, b.length)) out.push(run.qids[q]);
   }
   return out;
+}
+
+/**
+ * Per run (runs do not change once read), the entries of the first `depth` documents of every query by the hash
+ * of their id: built once, so a judgement looks its document up instead of scanning every ranking.
+ */
+const topIndexes = new WeakMap<Run, { depth: number; byHash: Map<number, number[]> }>();
+
+function topIndex(run: Run, depth: number): Map<number, number[]> {
+  const kept = topIndexes.get(run);
+  if (kept?.depth === depth) return kept.byHash;
+  const byHash = new Map<number, number[]>();
+  for (let q = 0; q < run.qids.length; q++) {
+    const s = run.offsets[q];
+    for (let i = s; i < Math.min(run.offsets[q + 1], s + depth); i++) {
+      const h = run.docs.hash(run.docIds[i]);
+      const list = byHash.get(h);
+      if (list) list.push(i, q);
+      else byHash.set(h, [i, q]);
+    }
+  }
+  topIndexes.set(run, { depth, byHash });
+  return byHash;
 }

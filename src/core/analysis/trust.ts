@@ -1,4 +1,4 @@
-import { HoleScorer, ImpactQueue, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, significanceUnderHoles, summarise, type Comparison, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
+import { deltaColumns, HoleScorer, ImpactQueue, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, significanceOf, significanceUnderHoles, summariseColumns, type Comparison, type DeltaColumns, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
 import { freeHoles } from '../eval/holes/interval';
 import { PAIRED_TESTS } from '../eval/stats';
 import { Qrels } from '../formats/qrels';
@@ -72,6 +72,15 @@ export class HoleRanges {
   /** fill()s under way: what they computed so far, which a judgement re-ranges like the finished ones. */
   private readonly partialRanges = new Map<string, { per: PerQuery; done: number }>();
   private readonly partialDeltas = new Map<string, QueryDelta[]>();
+  /**
+   * verdict()'s answers by `${a}\t${b}\t${column}` (each with the queries and alpha asked): a summary over every
+   * query and three t-tests, asked by every view on every judgement, kept until a delta of that key changes.
+   */
+  private readonly verdicts = new Map<string, { queries: readonly string[] | undefined; alpha: number; value: HoleVerdict }[]>();
+  /** The deltas' value, lo and hi as columns, by the deltas' key: what the verdicts' t-tests read, kept in step. */
+  private readonly deltaColumns = new Map<string, DeltaColumns>();
+  /** positions() of every query (the usual question), kept while the set is the same. */
+  private allPositions: number[] | undefined;
 
   /** `set`: the pool prepareHoles() gives for the input, when the caller built it already (build()). */
   constructor(
@@ -119,6 +128,9 @@ export class HoleRanges {
       this.set.queries.forEach((q, i) => this.queryIndex.set(q.qid, i));
       this.ranges.clear();
       this.deltas.clear();
+      this.verdicts.clear();
+      this.deltaColumns.clear();
+      this.allPositions = undefined;
       this.generation++;
       return ids.length;
     }
@@ -159,7 +171,11 @@ export class HoleRanges {
     for (const [key, ds] of [...this.deltas, ...this.partialDeltas]) {
       if (qi >= ds.length) continue;
       const [a, b, column] = key.split('\t');
-      ds[qi] = this.deltaQuery(this.set.queries[qi], this.keys.indexOf(a), this.keys.indexOf(b), column);
+      const d = this.deltaQuery(this.set.queries[qi], this.keys.indexOf(a), this.keys.indexOf(b), column);
+      if (!sameDelta(ds[qi], d)) this.verdicts.delete(key);
+      ds[qi] = d;
+      const columns = this.deltaColumns.get(key);
+      if (columns) [columns.value[qi], columns.lo[qi], columns.hi[qi], columns.exact[qi], columns.holes[qi]] = [d.value, d.lo, d.hi, d.exact ? 1 : 0, d.holes];
     }
     for (const [key, { per, done }] of this.partialRanges) {
       if (qi >= done) continue;
@@ -255,7 +271,11 @@ export class HoleRanges {
       } finally {
         this.partialDeltas.delete(k);
       }
-      if (!stale) this.deltas.set(k, ds);
+      if (!stale) {
+        this.deltas.set(k, ds);
+        this.verdicts.delete(k);
+        this.deltaColumns.delete(k);
+      }
     }
   }
 
@@ -294,7 +314,7 @@ export class HoleRanges {
   }
 
   private positions(queries?: readonly string[]): number[] {
-    if (!queries) return this.set.queries.map((_, i) => i);
+    if (!queries) return (this.allPositions ??= this.set.queries.map((_, i) => i));
     const out: number[] = [];
     for (const q of queries) {
       const i = this.queryIndex.get(q);
@@ -320,28 +340,65 @@ export class HoleRanges {
       const rb = this.run(b);
       ds = this.set.queries.map((q) => this.deltaQuery(q, ra, rb, column));
       this.deltas.set(k, ds);
+      this.verdicts.delete(k);
+      this.deltaColumns.delete(k);
     }
     return ds;
+  }
+
+  /** The range of a - b on `column` for each of `queries` (undefined for a query not in the set). */
+  deltasOf(a: string, b: string, column: string, queries: readonly string[]): (QueryDelta | undefined)[] {
+    const ds = this.queryDeltas(a, b, column);
+    return queries.map((q) => {
+      const qi = this.queryIndex.get(q);
+      return qi === undefined ? undefined : ds[qi];
+    });
   }
 
   /** a against b on `column` over `queries` (default all): the range of the mean of a - b and the verdict. */
   verdict(a: string, b: string, column: string, queries?: readonly string[], alpha = 0.05): HoleVerdict {
     const ds = this.queryDeltas(a, b, column);
-    const at = this.positions(queries);
-    const c = summarise(this.set, this.run(a), this.run(b), column, at.map((qi) => ds[qi]));
-    return toVerdict(c, alpha);
+    const k = `${a}\t${b}\t${column}`;
+    const kept = this.verdicts.get(k) ?? [];
+    const hit = kept.find((v) => v.alpha === alpha && sameQueries(v.queries, queries));
+    if (hit) return hit.value;
+    let columns = this.deltaColumns.get(k);
+    if (!columns) this.deltaColumns.set(k, (columns = deltaColumns(ds)));
+    let asked = ds;
+    if (queries !== undefined) {
+      const at = this.positions(queries);
+      const all = columns;
+      asked = at.map((qi) => ds[qi]);
+      columns = {
+        value: Float64Array.from(at, (qi) => all.value[qi]),
+        lo: Float64Array.from(at, (qi) => all.lo[qi]),
+        hi: Float64Array.from(at, (qi) => all.hi[qi]),
+        exact: Uint8Array.from(at, (qi) => all.exact[qi]),
+        holes: Int32Array.from(at, (qi) => all.holes[qi]),
+      };
+    }
+    const value = toVerdict(summariseColumns(this.set, this.run(a), this.run(b), column, asked, columns), alpha, columns);
+    // A few question shapes per key (the results table's, the diff's): the oldest goes first.
+    this.verdicts.set(k, [...kept.slice(-3), { queries: queries && [...queries], alpha, value }]);
+    return value;
   }
 }
 
-/** The protocol's verdict from a core comparison, with significance (paired t-test) at the two extremes. */
-export function toVerdict(c: Comparison, alpha = 0.05): HoleVerdict {
-  const sig = significanceUnderHoles(c, SIGNIFICANCE_TEST, alpha);
+/**
+ * The protocol's verdict from a core comparison, with significance (paired t-test) at the two extremes;
+ * `columns`: c.queries' value, lo and hi as columns, when the caller keeps them.
+ */
+export function toVerdict(c: Comparison, alpha = 0.05, columns?: DeltaColumns): HoleVerdict {
+  const sig = columns ? significanceOf(c, columns, SIGNIFICANCE_TEST, alpha) : significanceUnderHoles(c, SIGNIFICANCE_TEST, alpha);
+  let holes = 0;
+  if (columns) for (let i = 0; i < columns.holes.length; i++) holes += columns.holes[i];
+  else for (const d of c.queries) holes += d.holes;
   return {
     delta: c.mean,
     lo: c.lo,
     hi: c.hi,
     exact: c.exact,
-    holes: c.queries.reduce((acc, d) => acc + d.holes, 0),
+    holes,
     verdict: c.verdict,
     direction: c.direction,
     openQueries: c.openQueries,
@@ -373,6 +430,18 @@ function cutDelta(q: HoleQuery, a: number, b: number, s: HoleScorer): QueryDelta
     grades[h] = -1;
   }
   return { qid: q.qid, value, lo, hi, exact: true, holes: free.length };
+}
+
+function sameDelta(x: QueryDelta | undefined, y: QueryDelta): boolean {
+  return x !== undefined && x.value === y.value && x.lo === y.lo && x.hi === y.hi && x.exact === y.exact && x.holes === y.holes;
+}
+
+/** The same queries in the same order (the order of the sums: a verdict is kept only for the same question). */
+function sameQueries(x: readonly string[] | undefined, y: readonly string[] | undefined): boolean {
+  if (x === undefined || y === undefined) return x === y;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 function sameJudgements(x: Qrels, y: Qrels, qid: string): boolean {

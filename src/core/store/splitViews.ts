@@ -87,7 +87,7 @@ export class SplitViews {
   holes(a: Args<'holes'>): Result<'holes'> {
     const s = this.session(a.key);
     const runs = a.runs.filter((k) => s.hasRun(k));
-    const pool = s.userPool(runs, a.depth);
+    const pool = s.userPoolHead(runs, a.depth, a.listed);
     const order = a.order ?? 'blind';
     const impact = order === 'impact' ? s.impactQueue(runs, a.depth) : null;
     return {
@@ -96,12 +96,12 @@ export class SplitViews {
       depth: a.depth,
       rows: s.holeRows(),
       pooled: runs,
-      poolSize: pool.length,
-      remaining: s.userPoolUnjudged(runs, a.depth),
+      poolSize: pool.size,
+      remaining: pool.unjudged,
       grades: s.gradeScale(),
       order,
       meter: impact?.meter ?? null,
-      queue: (impact?.items ?? pool).slice(0, a.listed).map((p) => ({ ...p, queryText: s.queries.get(p.queryId)?.text ?? '', grade: s.grade(p.queryId, p.docId) })),
+      queue: (impact?.items ?? pool.items).slice(0, a.listed).map((p) => ({ ...p, queryText: s.queries.get(p.queryId)?.text ?? '', grade: s.grade(p.queryId, p.docId) })),
     };
   }
 

@@ -111,18 +111,55 @@ export function compareUnderHoles(set: HoleSet, a: number, b: number, s: HoleSco
 
 /** The comparison from per-query ranges (e.g. after re-ranging the one query a judgement changed). */
 export function summarise(set: HoleSet, a: number, b: number, measure: string, queries: QueryDelta[]): Comparison {
-  const n = queries.length || 1;
+  return summariseColumns(set, a, b, measure, queries, deltaColumns(queries));
+}
+
+/** Per-query differences as columns, in the order of a QueryDelta[] (exact: 1 or 0). */
+export interface DeltaColumns {
+  value: Float64Array;
+  lo: Float64Array;
+  hi: Float64Array;
+  exact: Uint8Array;
+  holes: Int32Array;
+}
+
+export function deltaColumns(queries: readonly QueryDelta[]): DeltaColumns {
+  return {
+    value: Float64Array.from(queries, (d) => d.value),
+    lo: Float64Array.from(queries, (d) => d.lo),
+    hi: Float64Array.from(queries, (d) => d.hi),
+    exact: Uint8Array.from(queries, (d) => (d.exact ? 1 : 0)),
+    holes: Int32Array.from(queries, (d) => d.holes),
+  };
+}
+
+/**
+ * summarise() from `queries` as columns (a caller that keeps them in step with the deltas spares walking the
+ * objects): the same sums in the same order, so the same figures.
+ */
+export function summariseColumns(set: HoleSet, a: number, b: number, measure: string, queries: QueryDelta[], c: DeltaColumns): Comparison {
+  const count = c.value.length;
+  const n = count || 1;
   let mean = 0;
   let lo = 0;
   let hi = 0;
-  for (const d of queries) {
-    mean += d.value / n;
-    lo += d.lo / n;
-    hi += d.hi / n;
+  for (let i = 0; i < count; i++) {
+    mean += c.value[i] / n;
+    lo += c.lo[i] / n;
+    hi += c.hi[i] / n;
   }
   const direction = lo > EPS ? 1 : hi < -EPS ? -1 : 0;
   const settled = direction !== 0 || hi - lo <= EPS;
-  const open = settled ? [] : queries.filter((d) => d.hi - d.lo > EPS);
+  let exact = true;
+  for (let i = 0; i < count && exact; i++) exact = c.exact[i] === 1;
+  let openQueries = 0;
+  let openHoles = 0;
+  for (let i = 0; i < count && !settled; i++) {
+    if (c.hi[i] - c.lo[i] > EPS) {
+      openQueries++;
+      openHoles += c.holes[i];
+    }
+  }
   return {
     a: set.runIds[a],
     b: set.runIds[b],
@@ -130,12 +167,12 @@ export function summarise(set: HoleSet, a: number, b: number, measure: string, q
     mean,
     lo,
     hi,
-    exact: queries.every((d) => d.exact),
+    exact,
     queries,
     verdict: settled ? 'settled' : 'open',
     direction,
-    openQueries: open.length,
-    openHoles: open.reduce((acc, d) => acc + d.holes, 0),
+    openQueries,
+    openHoles,
   };
 }
 
@@ -164,10 +201,23 @@ export interface SignificanceUnderHoles {
 }
 
 export function significanceUnderHoles(c: Comparison, test: PairedTestEntry, alpha = 0.05): SignificanceUnderHoles {
-  const zeros = new Float64Array(c.queries.length);
-  const p = test.p(c.queries.map((d) => d.value), zeros);
-  const pAtLo = test.p(c.queries.map((d) => d.lo), zeros);
-  const pAtHi = test.p(c.queries.map((d) => d.hi), zeros);
+  return significanceOf(c, deltaColumns(c.queries), test, alpha);
+}
+
+/**
+ * significanceUnderHoles() from the per-query differences, lows and highs of `c.queries` as columns (a caller
+ * that keeps them so spares three copies of every query's figures).
+ */
+export function significanceOf(
+  c: Pick<Comparison, 'mean' | 'lo' | 'hi'>,
+  perQuery: { value: ArrayLike<number>; lo: ArrayLike<number>; hi: ArrayLike<number> },
+  test: PairedTestEntry,
+  alpha = 0.05,
+): SignificanceUnderHoles {
+  const zeros = new Float64Array(perQuery.value.length);
+  const p = test.p(perQuery.value, zeros);
+  const pAtLo = test.p(perQuery.lo, zeros);
+  const pAtHi = test.p(perQuery.hi, zeros);
   const significant = p <= alpha;
   // A significant win that turns into a significant loss is lost too, not kept.
   const sign = Math.sign(c.mean);

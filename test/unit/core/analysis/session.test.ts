@@ -153,10 +153,18 @@ describe('analysis session on SciFact', () => {
       s.judge(q, d, g);
       const recomputed = s.pool([BM25, DENSE, TFIDF], 10, s.userJudged());
       assert.deepEqual(s.userPool([BM25, DENSE, TFIDF], 10), recomputed, 'the kept pool is the pool recomputed');
-      assert.equal(s.userPoolUnjudged([BM25, DENSE, TFIDF], 10), recomputed.filter((p) => s.grade(p.queryId, p.docId) === null).length);
+      const head = s.userPoolHead([BM25, DENSE, TFIDF], 10, 25);
+      assert.deepEqual(head, { items: recomputed.slice(0, 25), size: recomputed.length, unjudged: recomputed.filter((p) => s.grade(p.queryId, p.docId) === null).length });
       const diff = s.diff(BM25, DENSE, { pending: true });
       const hole = (k: string, q: string) => topDocs(s.run(k), q, 10).some((x) => s.grade(q, x.docId) === null);
       assert.deepEqual(diff.holes, diff.queries.map((q) => (hole(BM25, q) || hole(DENSE, q) ? 1 : 0)), 'the kept hole marks are the marks recomputed');
+      // The diff's order (sorted from the last one) is the order of the deltas recomputed.
+      const [sa, sb] = [s.scores(BM25, 'effective'), s.scores(DENSE, 'effective')];
+      const expected = sa.queries
+        .filter((qid) => sb.queries.includes(qid))
+        .map((qid) => ({ qid, delta: sb.columns[0][sb.queries.indexOf(qid)] - sa.columns[0][sa.queries.indexOf(qid)] }))
+        .sort((x, y) => y.delta - x.delta || (x.qid < y.qid ? -1 : 1));
+      assert.deepEqual([diff.queries, diff.deltas], [expected.map((e) => e.qid), expected.map((e) => e.delta)], 'the diff follows the judgement');
       for (const k of [BM25, DENSE, TFIDF]) {
         const inPlace = s.scores(k, 'effective');
         const full = scoreRun(s.qrels, s.run(k), { complete: true, relevanceLevel: 1, measures: s.measures });

@@ -114,6 +114,45 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
     }
   });
 
+  test('a verdict is kept until a delta of its pair changes; judgements give what a fresh computation gives, significance included', () => {
+    const h = new HoleRanges({ qrels, runs, scale: [0, 1], relevanceLevel: 1 });
+    const before = h.verdict(FILES[1], FILES[0], 'ndcg_cut_10');
+    assert.equal(h.verdict(FILES[1], FILES[0], 'ndcg_cut_10'), before, 'asked again: the kept answer');
+    // Summed from the kept columns: what the per-query deltas themselves give, in the same order.
+    const ds = h.queryDeltas(FILES[1], FILES[0], 'ndcg_cut_10');
+    const sum = (f: (d: (typeof ds)[number]) => number) => ds.reduce((acc, d) => acc + f(d) / ds.length, 0);
+    const open = ds.filter((d) => d.hi - d.lo > 1e-12);
+    assert.deepEqual(
+      [before.delta, before.lo, before.hi, before.holes, before.exact, before.openQueries, before.openHoles],
+      [sum((d) => d.value), sum((d) => d.lo), sum((d) => d.hi), ds.reduce((acc, d) => acc + d.holes, 0), ds.every((d) => d.exact), open.length, open.reduce((acc, d) => acc + d.holes, 0)],
+    );
+    const ordered = prepareHoles(qrels, [...runs.values()]).queries.map((q) => q.qid).reverse();
+    const inOrder = h.verdict(FILES[1], FILES[0], 'ndcg_cut_10', ordered);
+    assert.notEqual(inOrder, before, 'other queries (or another order of the sums) are another question');
+    assert.equal(h.verdict(FILES[1], FILES[0], 'ndcg_cut_10'), before, 'both questions are kept');
+    const asked = () => columns.flatMap((c) => [h.verdict(FILES[1], FILES[0], c), h.verdict(FILES[1], FILES[0], c, ordered)]);
+    const first = asked();
+    // Every hole of the pool judged, a query at a time (as the judge goes): the kept deltas, their columns and
+    // the verdicts follow each step, until no hole is left and the ranges are points.
+    const extra: { qid: string; docid: string; grade: number }[] = [];
+    let next = qrels;
+    for (const q of prepareHoles(qrels, [...runs.values()]).queries) {
+      if (q.holes.length === 0) continue;
+      q.holes.forEach((docid, i) => extra.push({ qid: q.qid, docid, grade: i % 3 === 0 ? 1 : 0 }));
+      next = withJudgements(qrels, extra);
+      h.updateQueries(next, [q.qid]);
+      asked();
+    }
+    const fresh = new HoleRanges({ qrels: next, runs, scale: [0, 1], relevanceLevel: 1 });
+    const last = asked();
+    assert.deepEqual(last, columns.flatMap((c) => [fresh.verdict(FILES[1], FILES[0], c), fresh.verdict(FILES[1], FILES[0], c, ordered)]));
+    // The judgements moved the figures, and significance at the extremes with them: with no hole left nothing can
+    // be lost or gained (so the lows and highs the t-tests read were kept in step with the deltas).
+    assert.notDeepEqual(last, first);
+    assert.ok(first.some((v) => v.canLose || v.canGain));
+    for (const v of last) assert.deepEqual([v.lo, v.hi, v.canLose, v.canGain], [v.delta, v.delta, false, false]);
+  });
+
   test('verdicts: a run minus itself is settled at 0; MiniLM vs BM25 on nDCG@10 is open over SciFact\'s holes', () => {
     const h = new HoleRanges({ qrels, runs, scale: [0, 1], relevanceLevel: 1 });
     const self = h.verdict(FILES[0], FILES[0], 'ndcg_cut_10');
@@ -202,6 +241,8 @@ test('session: results rows and the diff carry ranges and verdicts, the impact q
   const d = s.diff(base, join(RUNS, FILES[1]));
   assert.equal(d.perQuery!.lo.length, d.queries.length);
   d.deltas.forEach((x, i) => assert.ok(d.perQuery!.lo[i] - EPS <= x && x <= d.perQuery!.hi[i] + EPS, d.queries[i]));
+  const byQid = new Map(s.holeRanges().queryDeltas(join(RUNS, FILES[1]), base, 'ndcg_cut_10').map((x) => [x.qid, x]));
+  assert.deepEqual(d.perQuery, { lo: d.queries.map((q) => byQid.get(q)!.lo), hi: d.queries.map((q) => byQid.get(q)!.hi) }, 'each query its own range, in the diff\'s order');
   assert.ok(Math.abs(d.range!.delta - (d.meanB - d.meanA)) < 1e-9);
   assert.ok(d.intervalA!.lo <= d.meanA && d.meanA <= d.intervalA!.hi);
   // The diff's RBO per query is the similarity module's (top 100, p = 0.9), a run against itself is 1.
