@@ -18,5 +18,7 @@ if (files.length === 0) {
   console.error(`test:unit: no test/unit/**/*.test.ts file matches "${filter}"`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+// The spec reporter for people, then the suite's `N passed, N failed` line as its last.
+const REPORTERS = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./test/summary-reporter.mjs', '--test-reporter-destination=stdout'];
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...REPORTERS, ...files], { stdio: 'inherit', env: { ...process.env, IRW_SUITE: 'unit' } });
 process.exit(r.status ?? 1);

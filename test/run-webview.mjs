@@ -30,5 +30,7 @@ if (files.length === 0) {
   console.error(`test:webview: no test/webview/*.test.ts file matches "${filter}"`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], { stdio: 'inherit' });
+// The spec reporter for people, then the suite's `N passed, N failed` line as its last.
+const REPORTERS = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./test/summary-reporter.mjs', '--test-reporter-destination=stdout'];
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...REPORTERS, '--test-concurrency=1', ...files], { stdio: 'inherit', env: { ...process.env, IRW_SUITE: 'webview' } });
 process.exit(r.status ?? 1);
