@@ -24,10 +24,10 @@ export function requireWithCodeCache(file: string, key: string, cacheDir = defau
   }
   const script = new Script(wrap(source), { filename: file, cachedData });
   if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => save(cacheFile, script));
-  const module = { exports: {} as unknown };
+  const loaded = { exports: {} as unknown };
   const fn = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: unknown, filename: string, dirname: string) => void;
-  fn.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-  return module.exports;
+  fn.call(loaded.exports, loaded.exports, createRequire(file), loaded, file, dirname(file));
+  return loaded.exports;
 }
 
 /** `$XDG_CACHE_HOME/irw/v8` or `~/.cache/irw/v8`; null (no cache) when IRW_CODE_CACHE=0. */
