@@ -42,11 +42,12 @@ export class Run {
     return this.index.get(qid) ?? -1;
   }
 
-  ranking(qid: string): Ranking | undefined {
+  /** A query's ranking, or its top `depth` (each document id is decoded into a string: ask only for what is used). */
+  ranking(qid: string, depth = Infinity): Ranking | undefined {
     const q = this.index.get(qid);
     if (q === undefined) return undefined;
     const s = this.offsets[q];
-    const e = this.offsets[q + 1];
+    const e = Math.min(this.offsets[q + 1], s + depth);
     const docs: string[] = [];
     for (let i = s; i < e; i++) docs.push(this.docs.string(this.docIds[i]));
     return { docs, scores: this.scores.slice(s, e) };

@@ -34,9 +34,9 @@ export function* runSimilaritySteps(a: Run, b: Run, name: string, depth = 100): 
   if (!sim) throw new Error(`unknown similarity '${name}' (available: ${Object.keys(SIMILARITIES).join(', ')})`);
   const perQuery = new Map<string, number>();
   for (const qid of a.qids) {
-    const rb = b.ranking(qid);
+    const rb = b.ranking(qid, depth);
     if (!rb) continue;
-    perQuery.set(qid, sim.of(a.ranking(qid)!, rb, depth));
+    perQuery.set(qid, sim.of(a.ranking(qid, depth)!, rb, depth));
     yield;
   }
   let sum = 0;

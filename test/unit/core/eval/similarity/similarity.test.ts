@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jaccardAt, rbo, rboTies, runSimilarity, tauAp, tieGroups } from '../../../../../src/core/eval/similarity';
+import { jaccardAt, rbo, rboTies, runSimilarity, SIMILARITIES, tauAp, tieGroups } from '../../../../../src/core/eval/similarity';
 import { Run } from '../../../../../src/core/formats/run';
 import { mulberry32 } from '../../../../../src/core/random';
 
@@ -84,4 +84,17 @@ test('run similarity: per query over queries both runs answer, and the mean', ()
   near(s.mean, 1);
   near(runSimilarity(a, b, 'jaccard', 2).mean, 1);
   assert.throws(() => runSimilarity(a, b, 'nope'), /unknown similarity/);
+});
+
+test('run similarity reads only the top depth of each ranking, with the same values as the whole rankings give', () => {
+  const docs = (seed: number) => Array.from({ length: 30 }, (_, i) => `d${(i * seed) % 31}`);
+  // Ties across the depth boundary (ranks 5 and 6 share a score) must not change the top-5 groups.
+  const scores = Array.from({ length: 30 }, (_, i) => 30 - i + (i === 5 ? 1 : 0));
+  const a = Run.fromRankings('a', [['q1', docs(3), scores]]);
+  const b = Run.fromRankings('b', [['q1', docs(7), scores]]);
+  assert.equal(a.ranking('q1', 5)!.docs.length, 5);
+  assert.deepEqual(a.ranking('q1', 5)!.docs, a.ranking('q1')!.docs.slice(0, 5));
+  for (const name of Object.keys(SIMILARITIES)) {
+    near(runSimilarity(a, b, name, 5).mean, SIMILARITIES[name].of(a.ranking('q1')!, b.ranking('q1')!, 5));
+  }
 });
