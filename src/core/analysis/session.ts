@@ -344,12 +344,13 @@ export class AnalysisSession {
     const last = this.diffOrders.get(`${aKey}\n${bKey}`);
     // The last order of this pair, when of the same queries: a judgement moves a few deltas, and the sort
     // (the same total order either way) finishes in about one pass over an almost sorted list.
-    const order: number[] = last && last.a === sa.queries && last.b === sb.queries ? last.order.slice() : [];
+    const reuse = last !== undefined && last.a === sa.queries && last.b === sb.queries;
+    const order: number[] = reuse ? last.order.slice() : [];
     for (let i = 0; i < n; i++) {
       const j = bIndex.get(sa.queries[i]);
       if (j === undefined) continue;
       deltas[i] = sb.columns[mi][j] - sa.columns[mi][i];
-      if (!last || last.a !== sa.queries || last.b !== sb.queries) order.push(i);
+      if (!reuse) order.push(i);
     }
     order.sort((x, y) => deltas[y] - deltas[x] || (sa.queries[x] < sa.queries[y] ? -1 : 1));
     this.diffOrders.set(`${aKey}\n${bKey}`, { a: sa.queries, b: sb.queries, order });

@@ -1,4 +1,4 @@
-import { deltaColumns, HoleScorer, ImpactQueue, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, significanceOf, significanceUnderHoles, summariseColumns, type Comparison, type DeltaColumns, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
+import { deltaColumns, deltaRows, HoleScorer, ImpactQueue, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, setDeltaRow, significanceOf, summariseColumns, type Comparison, type DeltaColumns, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
 import { freeHoles } from '../eval/holes/interval';
 import { PAIRED_TESTS } from '../eval/stats';
 import { Qrels } from '../formats/qrels';
@@ -175,7 +175,7 @@ export class HoleRanges {
       if (!sameDelta(ds[qi], d)) this.verdicts.delete(key);
       ds[qi] = d;
       const columns = this.deltaColumns.get(key);
-      if (columns) [columns.value[qi], columns.lo[qi], columns.hi[qi], columns.exact[qi], columns.holes[qi]] = [d.value, d.lo, d.hi, d.exact ? 1 : 0, d.holes];
+      if (columns) setDeltaRow(columns, qi, d);
     }
     for (const [key, { per, done }] of this.partialRanges) {
       if (qi >= done) continue;
@@ -367,15 +367,8 @@ export class HoleRanges {
     let asked = ds;
     if (queries !== undefined) {
       const at = this.positions(queries);
-      const all = columns;
       asked = at.map((qi) => ds[qi]);
-      columns = {
-        value: Float64Array.from(at, (qi) => all.value[qi]),
-        lo: Float64Array.from(at, (qi) => all.lo[qi]),
-        hi: Float64Array.from(at, (qi) => all.hi[qi]),
-        exact: Uint8Array.from(at, (qi) => all.exact[qi]),
-        holes: Int32Array.from(at, (qi) => all.holes[qi]),
-      };
+      columns = deltaRows(columns, at);
     }
     const value = toVerdict(summariseColumns(this.set, this.run(a), this.run(b), column, asked, columns), alpha, columns);
     // A few question shapes per key (the results table's, the diff's): the oldest goes first.
@@ -388,11 +381,10 @@ export class HoleRanges {
  * The protocol's verdict from a core comparison, with significance (paired t-test) at the two extremes;
  * `columns`: c.queries' value, lo and hi as columns, when the caller keeps them.
  */
-export function toVerdict(c: Comparison, alpha = 0.05, columns?: DeltaColumns): HoleVerdict {
-  const sig = columns ? significanceOf(c, columns, SIGNIFICANCE_TEST, alpha) : significanceUnderHoles(c, SIGNIFICANCE_TEST, alpha);
+export function toVerdict(c: Comparison, alpha = 0.05, columns: DeltaColumns = deltaColumns(c.queries)): HoleVerdict {
+  const sig = significanceOf(c, columns, SIGNIFICANCE_TEST, alpha);
   let holes = 0;
-  if (columns) for (let i = 0; i < columns.holes.length; i++) holes += columns.holes[i];
-  else for (const d of c.queries) holes += d.holes;
+  for (let i = 0; i < columns.holes.length; i++) holes += columns.holes[i];
   return {
     delta: c.mean,
     lo: c.lo,

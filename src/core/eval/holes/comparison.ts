@@ -124,12 +124,29 @@ export interface DeltaColumns {
 }
 
 export function deltaColumns(queries: readonly QueryDelta[]): DeltaColumns {
+  const n = queries.length;
+  const c = { value: new Float64Array(n), lo: new Float64Array(n), hi: new Float64Array(n), exact: new Uint8Array(n), holes: new Int32Array(n) };
+  queries.forEach((d, i) => setDeltaRow(c, i, d));
+  return c;
+}
+
+/** Row i of the columns becomes `d` (a caller keeping them in step with its deltas). */
+export function setDeltaRow(c: DeltaColumns, i: number, d: QueryDelta): void {
+  c.value[i] = d.value;
+  c.lo[i] = d.lo;
+  c.hi[i] = d.hi;
+  c.exact[i] = d.exact ? 1 : 0;
+  c.holes[i] = d.holes;
+}
+
+/** Rows `at` of the columns, in that order. */
+export function deltaRows(c: DeltaColumns, at: readonly number[]): DeltaColumns {
   return {
-    value: Float64Array.from(queries, (d) => d.value),
-    lo: Float64Array.from(queries, (d) => d.lo),
-    hi: Float64Array.from(queries, (d) => d.hi),
-    exact: Uint8Array.from(queries, (d) => (d.exact ? 1 : 0)),
-    holes: Int32Array.from(queries, (d) => d.holes),
+    value: Float64Array.from(at, (i) => c.value[i]),
+    lo: Float64Array.from(at, (i) => c.lo[i]),
+    hi: Float64Array.from(at, (i) => c.hi[i]),
+    exact: Uint8Array.from(at, (i) => c.exact[i]),
+    holes: Int32Array.from(at, (i) => c.holes[i]),
   };
 }
 
