@@ -87,10 +87,10 @@ export class AnalysisSession {
   private effectiveQrels: Qrels;
   /** Documents judged (grade >= 0) for some query of the effective qrels (hole.k), kept across judgements. */
   private judgedDocs: IdTable | undefined;
+  /** The same of the original qrels (which never change): built once for every run's original scores. */
+  private originalJudgedDocs: IdTable | undefined;
   private readonly runs = new Map<string, RunEntry>();
   private comparisonCache: { key: string; value: Map<string, (Comparison | null)[]> } | undefined;
-  /** hasHole()'s answers by run, then by query. */
-  private readonly holeFlags = new Map<string, Map<string, boolean>>();
   /** diff()'s last order of each run pair (indices into a's queries), with the query lists it is of. */
   private readonly diffOrders = new Map<string, { a: readonly string[]; b: readonly string[]; order: number[] }>();
   /** similarity()'s answers by run pair. */
@@ -132,7 +132,6 @@ export class AnalysisSession {
     this.comparisonCache = undefined;
     this.diffOrders.clear();
     this.userPools.clear();
-    this.holeFlags.clear();
     this.similarities.clear();
   }
 
@@ -147,7 +146,6 @@ export class AnalysisSession {
     this.comparisonCache = undefined;
     this.diffOrders.clear();
     this.userPools.clear();
-    this.holeFlags.clear();
     this.similarities.clear();
   }
 
@@ -182,7 +180,6 @@ export class AnalysisSession {
     const hadQuery = before.has(queryId);
     const holeMoved = wasJudged !== this.judgedAnywhere(docId);
     for (const perQuery of this.userPools.values()) perQuery.delete(queryId);
-    for (const perQuery of this.holeFlags.values()) perQuery.delete(queryId);
     for (const r of this.runs.values()) {
       if (!r.effective) r.effective = cloneScores(this.scores(r.key, 'original'));
       const affected = new Set([queryId]);
@@ -205,7 +202,6 @@ export class AnalysisSession {
     this.effectiveQrels = this.merge();
     this.judgedDocs = undefined;
     this.userPools.clear();
-    this.holeFlags.clear();
     for (const r of this.runs.values()) r.effective = undefined;
     this.version++;
     return true;
@@ -240,9 +236,14 @@ export class AnalysisSession {
 
   private scale: number[] | undefined;
 
+  /** Builds what scoring a first run needs, ahead of it (while its file is still being read elsewhere). */
+  prepareScoring(): void {
+    this.originalJudged();
+  }
+
   scores(key: string, which: 'original' | 'effective'): Scores {
     const e = this.entry(key);
-    if (which === 'original') return (e.original ??= this.evaluateRun(this.original, e.run));
+    if (which === 'original') return (e.original ??= this.evaluateRun(this.original, e.run, this.originalJudged()));
     if (this.overlay.size === 0) return this.scores(key, 'original');
     return (e.effective ??= this.evaluateRun(this.effectiveQrels, e.run, this.judged()));
   }
@@ -346,15 +347,19 @@ export class AnalysisSession {
     // (the same total order either way) finishes in about one pass over an almost sorted list.
     const reuse = last !== undefined && last.a === sa.queries && last.b === sb.queries;
     const order: number[] = reuse ? last.order.slice() : [];
+    const inB = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       const j = bIndex.get(sa.queries[i]);
       if (j === undefined) continue;
+      inB[i] = j;
       deltas[i] = sb.columns[mi][j] - sa.columns[mi][i];
       if (!reuse) order.push(i);
     }
     order.sort((x, y) => deltas[y] - deltas[x] || (sa.queries[x] < sa.queries[y] ? -1 : 1));
     this.diffOrders.set(`${aKey}\n${bKey}`, { a: sa.queries, b: sb.queries, order });
     const queries = order.map((i) => sa.queries[i]);
+    const unjA = sa.names.indexOf('unj_10');
+    const unjB = sb.names.indexOf('unj_10');
     return {
       dataset: this.datasetName,
       split: this.split,
@@ -363,7 +368,8 @@ export class AnalysisSession {
       measure: RESULT_MEASURES[mi].label,
       queries,
       deltas: order.map((i) => deltas[i]),
-      holes: queries.map((q) => (this.hasHole(aKey, q) || this.hasHole(bKey, q) ? 1 : 0)),
+      // A hole: a document of either top 10 not judged for the query, which is what unj.10 counts.
+      holes: order.map((i) => (sa.columns[unjA][i] > 0 || sb.columns[unjB][inB[i]] > 0 ? 1 : 0)),
       texts: queries.map((q) => this.queries.get(q)?.text ?? ''),
       meanA: sa.means[mi],
       meanB: sb.means[mi],
@@ -512,17 +518,6 @@ export class AnalysisSession {
       .map(([, docId]) => ({ queryId: qid, docId }));
   }
 
-  /** Whether a run's top 10 for the query holds a document not judged for it; kept per query (a judgement changes only its query's). */
-  private hasHole(key: string, queryId: string): boolean {
-    let perQuery = this.holeFlags.get(key);
-    if (!perQuery) this.holeFlags.set(key, (perQuery = new Map()));
-    let flag = perQuery.get(queryId);
-    if (flag === undefined) {
-      flag = topDocs(this.entry(key).run, queryId, 10).some((d) => this.grade(queryId, d.docId) === null);
-      perQuery.set(queryId, flag);
-    }
-    return flag;
-  }
 
 
   private ref(key: string): RunRef {
@@ -545,6 +540,10 @@ export class AnalysisSession {
 
   private judged(): IdTable {
     return (this.judgedDocs ??= judgedDocsTable(this.effectiveQrels));
+  }
+
+  private originalJudged(): IdTable {
+    return (this.originalJudgedDocs ??= judgedDocsTable(this.original));
   }
 
   private judgedAnywhere(docId: string): boolean {
