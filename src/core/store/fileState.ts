@@ -12,11 +12,13 @@ export interface FileState {
 /**
  * What changed about `path` since it was last indexed. Size and mtime decide when they match the record;
  * otherwise the content is hashed, so a touched but identical file (a checkout, a copy) is not re-indexed.
+ * `knownHash` gives the hash of the file as it is now (`size:mtimeMs`) when another thread already read it.
  * Returns undefined for a file that does not exist.
  */
 export async function checkFile(
   db: Database,
   path: string,
+  knownHash?: (stamp: string) => string | undefined,
 ): Promise<{ state: FileState; changed: boolean } | undefined> {
   let st;
   try {
@@ -28,7 +30,7 @@ export async function checkFile(
   if (row && row[0] === st.size && row[1] === st.mtimeMs) {
     return { state: { path, size: st.size, mtimeMs: st.mtimeMs, hash: String(row[2]) }, changed: false };
   }
-  const hash = await sha256File(path);
+  const hash = knownHash?.(`${st.size}:${st.mtimeMs}`) ?? (await sha256File(path));
   return { state: { path, size: st.size, mtimeMs: st.mtimeMs, hash }, changed: !row || row[2] !== hash };
 }
 

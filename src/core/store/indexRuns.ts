@@ -21,7 +21,7 @@ export interface IndexedRun {
  */
 export async function indexRun(db: Database, r: DiscoveredRun, datasetIds: Map<string, number>, ctx: IndexContext): Promise<IndexedRun | undefined> {
   const existing = scalar(db, 'SELECT id FROM runs WHERE path = ?', [r.path]) as number | undefined;
-  const file = await checkFile(db, r.path);
+  const file = await checkFile(db, r.path, (stamp) => runCache.hashOf(r.path, stamp));
   if (!file) return undefined;
   if (!file.changed && existing === undefined && leftOut(db, r.path)) {
     // Still the same bad file: its problems are stored, and reading it again would find the same ones.

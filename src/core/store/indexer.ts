@@ -74,12 +74,27 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     datasetIds.set(d.dir, indexed.id);
     changedSplits.set(indexed.id, { dir: d.dir, splits: indexed.changedSplits });
   }
+  // Metrics follow their inputs: a changed run, a changed split (qrels or annotations), new evaluation settings.
+  const sameSettings = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'") === JSON.stringify(evaluation);
+  if (!sameSettings) models.clear();
+  const changed: string[] = [];
+  for (const [datasetId, { dir, splits }] of changedSplits) {
+    for (const { split } of rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])) {
+      if (splits.has(split) && models.forget(dir, split)) changed.push(splitKey(dir, split));
+    }
+  }
+
   const changedRuns = new Set<number>();
   let runCount = 0;
   const toParse = options.runParser ? changedRunFiles(db, found.runs.map((r) => r.path)) : [];
   if (toParse.length >= 2) {
     ctx.progress(`Reading ${toParse.length} run files`);
-    await parseRunsInParallel(toParse, options.runParser!, runCache);
+    const parsing = parseRunsInParallel(toParse, options.runParser!, runCache);
+    // Meanwhile this thread builds the splits their scoring will need (a run tied to no folder finds its
+    // dataset only once read).
+    const pending = new Set(toParse);
+    models.prepare(found.runs.flatMap((r) => (pending.has(r.path) && r.datasetDir !== undefined ? [r.datasetDir] : [])), pending);
+    await parsing;
   }
   for (const r of found.runs) {
     options.signal?.throwIfAborted();
@@ -89,15 +104,10 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
     if (run.changed) changedRuns.add(run.id);
   }
 
-  // Metrics follow their inputs: a changed run, a changed split (qrels or annotations), new evaluation settings.
   ctx.progress('Evaluating runs');
-  const sameSettings = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'") === JSON.stringify(evaluation);
   db.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('evaluation', ?)", [JSON.stringify(evaluation)]);
-  if (!sameSettings) models.clear();
-  const changed: string[] = [];
   for (const [datasetId, { dir, splits }] of changedSplits) {
     for (const { split } of rows<{ split: string }>(db, 'SELECT split FROM splits WHERE dataset_id = ?', [datasetId])) {
-      if (splits.has(split) && models.forget(dir, split)) changed.push(splitKey(dir, split));
       const runIds = rows<{ id: number }>(db, 'SELECT id FROM runs WHERE dataset_id = ?', [datasetId])
         .map((r) => r.id)
         .filter((id) => !sameSettings || splits.has(split) || changedRuns.has(id));

@@ -7,7 +7,7 @@ import { readRun, type Run } from '../formats/run';
  * re-scores the split's runs without parsing their files again.
  */
 export class RunCache {
-  private readonly runs = new Map<string, { stamp: string; run: Run }>();
+  private readonly runs = new Map<string, { stamp: string; run: Run; hash?: string }>();
 
   constructor(private readonly maxRuns = 16) {}
 
@@ -35,10 +35,19 @@ export class RunCache {
     return this.runs.has(path);
   }
 
-  /** Keeps a run parsed elsewhere (a worker thread), as read when its file had `stamp` (size:mtime). */
-  put(path: string, stamp: string, run: Run): void {
+  /**
+   * The sha256 of `path` as a worker thread read it, if that parse is kept and the file still has `stamp`
+   * (size:mtime): indexing then need not read the file again to hash it.
+   */
+  hashOf(path: string, stamp: string): string | undefined {
+    const hit = this.runs.get(path);
+    return hit?.stamp === stamp ? hit.hash : undefined;
+  }
+
+  /** Keeps a run parsed elsewhere (a worker thread), as read when its file had `stamp` (size:mtime) and `hash`. */
+  put(path: string, stamp: string, run: Run, hash?: string): void {
     this.runs.delete(path);
-    this.runs.set(path, { stamp, run });
+    this.runs.set(path, { stamp, run, hash });
     for (const oldest of this.runs.keys()) {
       if (this.runs.size <= this.maxRuns) break;
       this.runs.delete(oldest);

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve as absolute } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
@@ -20,6 +21,8 @@ interface Parsed {
   scores: Float64Array;
   docs: ArenaParts;
   stamp: string;
+  /** sha256 of the file as read (what indexing records for it). */
+  hash: string;
 }
 
 function stampOf(path: string): string {
@@ -48,7 +51,7 @@ export async function parseRunsInParallel(paths: readonly string[], entry: strin
       while (next < paths.length) {
         const path = paths[next++];
         const parsed = await inWorker(entry, path);
-        if (parsed) cache.put(path, parsed.stamp, new Run(parsed.tag, parsed.qids, parsed.offsets, parsed.docIds, parsed.scores, DocArena.fromParts(parsed.docs)));
+        if (parsed) cache.put(path, parsed.stamp, new Run(parsed.tag, parsed.qids, parsed.offsets, parsed.docIds, parsed.scores, DocArena.fromParts(parsed.docs)), parsed.hash);
       }
     }),
   );
@@ -72,16 +75,18 @@ function inWorker(entry: string, path: string): Promise<Parsed | undefined> {
   });
 }
 
-// The worker's side: parse, then hand the arrays over (transferred, not copied).
+// The worker's side: hash and parse (both off the engine's thread), then hand the arrays over (transferred, not copied).
 if (!isMainThread && (workerData as { path?: unknown } | undefined)?.path !== undefined && parentPort) {
   const { path } = workerData as { path: string };
   try {
     const stamp = stampOf(path);
+    // The stamp is taken first: a file written after it gets a new stamp, so neither hash nor parse is used for it.
+    const hash = createHash('sha256').update(readFileSync(path)).digest('hex');
     const run = readRun(path);
     // The arena's bytes may live in Node's shared Buffer pool, which cannot be transferred: copy them out.
     const arena = (run.docs as DocArena).toParts();
     const docs = { ...arena, bytes: new Uint8Array(arena.bytes.subarray(0, arena.used)) };
-    const parsed: Parsed = { tag: run.tag, qids: [...run.qids], offsets: run.offsets, docIds: run.docIds, scores: run.scores, docs, stamp };
+    const parsed: Parsed = { tag: run.tag, qids: [...run.qids], offsets: run.offsets, docIds: run.docIds, scores: run.scores, docs, stamp, hash };
     const buffers = [parsed.offsets, parsed.docIds, parsed.scores, docs.bytes, docs.starts, docs.hashes].map((a) => a.buffer as ArrayBuffer);
     parentPort.postMessage(parsed, [...new Set(buffers)]);
   } catch {

@@ -51,6 +51,8 @@ interface Entry {
   skipped: Map<string, string>;
   /** Run files added by name beyond the split's indexed runs (a run evaluated from elsewhere). */
   extras: Set<string>;
+  /** Built by prepare() without the runs being parsed: the indexed ones among them are added when next used. */
+  deferred: boolean;
 }
 
 /**
@@ -189,10 +191,61 @@ export class SplitModels {
     }
   }
 
+  /**
+   * Builds the sessions of these datasets' splits ahead of scoring, while new run files are parsed on other
+   * threads (the engine's own is idle then). The runs in `pending` (being parsed) are left out until the split
+   * is next used: by then the index has re-read them, and those it still scores on the split (a touched but
+   * unchanged file) are added back from the parse the workers left in the run cache.
+   */
+  prepare(datasetDirs: Iterable<string>, pending: ReadonlySet<string>): void {
+    for (const dir of new Set(datasetDirs)) {
+      const id = datasetId(this.db, dir);
+      if (id === undefined) continue;
+      for (const { split } of rows<{ split: string }>(this.db, 'SELECT split FROM splits WHERE dataset_id = ?', [id])) {
+        if (this.entries.has(splitKey(dir, split))) continue;
+        const entry = this.build(dir, split);
+        if (!entry) continue;
+        this.addIndexed(entry, pending);
+        entry.deferred = true;
+        entry.session.prepareScoring();
+      }
+    }
+  }
+
+  /** Adds the runs the index scores on the entry's split (but those in `skip`), read from their files. */
+  private addIndexed(e: Entry, skip?: ReadonlySet<string>): void {
+    const { session } = e;
+    for (const { path } of rows<{ path: string }>(
+      this.db,
+      'SELECT DISTINCT r.path FROM runs r JOIN run_means m ON m.run_id = r.id WHERE r.dataset_id = ? AND m.split = ? ORDER BY r.path',
+      [e.datasetId, session.split],
+    )) {
+      if (skip?.has(path) || session.hasRun(path)) continue;
+      try {
+        this.addRun(session, path);
+      } catch (err) {
+        e.skipped.set(path, isInputError(err) ? err.format() : (err as Error).message);
+      }
+    }
+    relabel(session);
+  }
+
   private entry(datasetDir: string, split: string): Entry | undefined {
-    const key = splitKey(datasetDir, split);
-    const hit = this.entries.get(key);
+    const hit = this.entries.get(splitKey(datasetDir, split));
+    if (hit?.deferred) {
+      hit.deferred = false;
+      this.addIndexed(hit);
+    }
     if (hit) return hit;
+    const entry = this.build(datasetDir, split);
+    // The runs the index already scored on this split (a snapshot from an earlier session).
+    if (entry) this.addIndexed(entry);
+    return entry;
+  }
+
+  /** A split's session from the index, without runs. */
+  private build(datasetDir: string, split: string): Entry | undefined {
+    const key = splitKey(datasetDir, split);
     const id = datasetId(this.db, datasetDir);
     if (id === undefined) return undefined;
     const known = rows<{ name: string }>(this.db, 'SELECT d.name FROM splits s JOIN datasets d ON d.id = s.dataset_id WHERE s.dataset_id = ? AND s.split = ?', [id, split])[0];
@@ -226,21 +279,8 @@ export class SplitModels {
       relevanceLevel: s.relevanceLevel,
       measures: s.measures,
     });
-    const entry: Entry = { datasetId: id, session, skipped: new Map(), extras: new Set() };
+    const entry: Entry = { datasetId: id, session, skipped: new Map(), extras: new Set(), deferred: false };
     this.entries.set(key, entry);
-    // The runs the index already scored on this split (a snapshot from an earlier session): read from their files.
-    for (const { path } of rows<{ path: string }>(
-      this.db,
-      'SELECT DISTINCT r.path FROM runs r JOIN run_means m ON m.run_id = r.id WHERE r.dataset_id = ? AND m.split = ? ORDER BY r.path',
-      [id, split],
-    )) {
-      try {
-        this.addRun(session, path);
-      } catch (e) {
-        entry.skipped.set(path, isInputError(e) ? e.format() : (e as Error).message);
-      }
-    }
-    relabel(session);
     return entry;
   }
 }

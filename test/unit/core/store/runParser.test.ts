@@ -1,10 +1,11 @@
 // New run files parsed in worker threads, two at a time, land in the engine's run cache exactly as the engine
 // would have read them itself; a file that does not parse is left to the index pass (which reports it).
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { sha256File } from '../../../../src/core/fileHash';
 import { readRun } from '../../../../src/core/formats/run';
 import { RunCache } from '../../../../src/core/store/runCache';
 import { parseRunsInParallel } from '../../../../src/core/store/runParser';
@@ -33,4 +34,9 @@ test('runs parsed in worker threads are the runs readRun gives, and are cache hi
     for (const q of direct.qids.slice(0, 20)) assert.deepEqual(hit.ranking(q), direct.ranking(q));
   }
   assert.throws(() => cache.get(bad), /not-a-score|score/, 'the bad file is parsed (and refused) by the caller, with its line');
+  // The workers hash what they read, so indexing need not read the file again; a later write gets no hash.
+  const stamp = (f: string) => `${statSync(f).size}:${statSync(f).mtimeMs}`;
+  for (const f of files) assert.equal(cache.hashOf(f, stamp(f)), await sha256File(f));
+  utimesSync(files[0], new Date(), new Date(Date.now() + 5000));
+  assert.equal(cache.hashOf(files[0], stamp(files[0])), undefined);
 });

@@ -146,6 +146,30 @@ describe('store: watching a workspace change', () => {
   });
 });
 
+describe('store: new run files read by the run parser threads', () => {
+  const ws = scifactWorkspace(RUNS.slice(0, 2));
+  after(() => rmSync(ws.root, { recursive: true, force: true }));
+
+  it('the split built while they parse keeps a touched but identical run, with the figures it had', async () => {
+    const { db } = await openDatabase(undefined);
+    const [bm25, dense] = RUNS.slice(0, 2).map((r) => join(ws.runsDir, r));
+    const runParser = join(__dirname, '../../../../src/core/store/runParser.ts');
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, runParser });
+    const means = datasetTree(db)[0].splits[0].runs.map((r) => [r.path, r.means.ndcg_cut_10]);
+    // A new engine on this index (its splits not built yet): one run touched, the other changed; both are
+    // parsed in the workers while the split is built without them.
+    const fresh = new SplitModels(db, () => evaluationOf({ measures: MEASURES }));
+    utimesSync(bm25, new Date(), new Date(Date.now() + 10_000));
+    appendFileSync(dense, '\n');
+    const again = await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, runParser, models: fresh });
+    assert.deepEqual(again.reindexed, [dense], 'the touched run is found identical by the hash the worker took');
+    const session = fresh.session(ws.dataset, 'test')!;
+    assert.deepEqual(session.runRefs().map((r) => r.key).sort(), [bm25, dense].sort(), 'the open split lists both runs, as the tree does');
+    assert.deepEqual(datasetTree(db)[0].splits[0].runs.map((r) => [r.path, r.means.ndcg_cut_10]), means);
+    for (const [path, mean] of means) assert.equal(session.summary(path as string).original.ndcg_cut_10, mean);
+  });
+});
+
 describe('store: problems in bad files', () => {
   const ws = scifactWorkspace([RUNS[0]]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
