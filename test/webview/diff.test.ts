@@ -31,6 +31,9 @@ test('chart holds every query sorted by delta; filters narrow it; a bar click lo
   const all = await chartData(v.page);
   assert.deepEqual(all.labels, model.queries);
   assert.deepEqual(all.values, model.deltas);
+  // The list's first rows come with the chart, the rest in the frames after: every query, in chart order.
+  await until(async () => (await v.page.locator('#queries tr').count()) === 300, () => 'the list to hold all 300 queries');
+  assert.deepEqual(await v.page.locator('#queries tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-query'))), model.queries);
   const losses = model.deltas.filter((d) => d < -1e-9).length;
   await v.page.locator('#filters vscode-checkbox', { hasText: 'losses' }).click();
   await v.page.locator('#status', { hasText: `${losses} of 300 queries shown` }).waitFor();
