@@ -35,9 +35,10 @@ export interface ByteRange {
  * Reads `path` synchronously in 1 MiB chunks; `-` is standard input, and a gzip file is decompressed (in
  * memory: qrels and runs compress well, and the sync readers have no streaming gunzip). Throws
  * InputError('unreadable') naming the file. With `range`, reads only those bytes of a plain file (line
- * numbers then count from the range's first line). Returns the number of lines read.
+ * numbers then count from the range's first line). `onRead` gets the file's bytes as read, in order and
+ * before decompression (to hash them in the same pass). Returns the number of lines read.
  */
-export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteRange, bulk?: BulkLineHandler): number {
+export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteRange, bulk?: BulkLineHandler, onRead?: (bytes: Buffer) => void): number {
   let fd: number;
   try {
     fd = path === '-' ? 0 : openSync(path, 'r');
@@ -59,12 +60,13 @@ export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteR
         throw unreadable(path, e);
       }
       if (first && n >= 2 && t.buf[t.at] === 0x1f && t.buf[t.at + 1] === 0x8b && path !== '-') {
-        splitter.feed(gunzipped(path));
+        splitter.feed(gunzipped(path, onRead));
         break;
       }
       first = false;
       if (n === 0) break;
       at += n;
+      onRead?.(t.buf.subarray(t.at, t.at + n));
       splitter.push(n);
     }
     return splitter.end();
@@ -73,9 +75,11 @@ export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteR
   }
 }
 
-function gunzipped(path: string): Buffer {
+function gunzipped(path: string, onRead?: (bytes: Buffer) => void): Buffer {
   try {
-    return gunzipSync(readFileSync(path));
+    const raw = readFileSync(path);
+    onRead?.(raw);
+    return gunzipSync(raw);
   } catch (e) {
     throw gunzipFailed(path, e);
   }
@@ -91,7 +95,7 @@ function gunzipFailed(path: string, e: unknown): InputError {
 }
 
 /** Async variant for callers that must not block their thread for long (yields between chunks); reads gzip too. */
-export async function forEachLine(path: string, onLine: LineHandler, signal?: AbortSignal, bulk?: BulkLineHandler): Promise<void> {
+export async function forEachLine(path: string, onLine: LineHandler, signal?: AbortSignal): Promise<void> {
   let fh;
   try {
     fh = await open(path, 'r');
@@ -99,7 +103,7 @@ export async function forEachLine(path: string, onLine: LineHandler, signal?: Ab
     throw unreadable(path, e);
   }
   try {
-    const splitter = new LineSplitter(onLine, path, 0, bulk);
+    const splitter = new LineSplitter(onLine, path);
     const magic = Buffer.alloc(2);
     const { bytesRead } = await fh.read(magic, 0, 2, 0);
     if (bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b) {

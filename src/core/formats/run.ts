@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { DocArena, EntrySet, type ArenaParts, type DocIds } from './docArena';
 import { compareBytes, decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLine, forEachLineSync, isSpace, quotable, sameBytes, splitFields, type BulkLineHandler, type ByteRange } from './lines';
+import { forEachLineSync, isSpace, quotable, sameBytes, splitFields, type BulkLineHandler, type ByteRange } from './lines';
 import { floatFieldEnd, parseFloatBytes, parseFloatField } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -302,13 +302,8 @@ export interface ReadRunOptions {
    * checks after cutting the ranking, so a repeat past the cutoff is never seen). Default: anywhere.
    */
   duplicatesWithin?: number;
-}
-
-/** As readRun(), yielding to the event loop between 1 MiB chunks (for the editor's thread). */
-export async function readRunAsync(path: string, signal?: AbortSignal, options: ReadRunOptions = {}): Promise<Run> {
-  const parser = new RunParser(path, options);
-  await forEachLine(path, parser.onLine, signal, parser.bulk);
-  return parser.finish();
+  /** Gets the file's bytes as they are read (to hash the file in the same pass); see forEachLineSync. */
+  onRead?: (bytes: Buffer) => void;
 }
 
 /**
@@ -342,7 +337,7 @@ export class RunParser {
 
   /** Reads the file, or only `range` of it (line numbers in errors then count from the range's start); returns the lines read. */
   parse(range?: ByteRange): number {
-    return forEachLineSync(this.path, this.onLine, range, this.bulk);
+    return forEachLineSync(this.path, this.onLine, range, this.bulk, this.options.onRead);
   }
 
   /**
