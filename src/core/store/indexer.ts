@@ -7,14 +7,14 @@ import { evaluationOf, type EvaluationSettings } from './metrics';
 import type { IndexSummary } from './model';
 import type { Problem } from './problems';
 import { runCache } from './runCache';
-import { changedRunFiles, parseRunsInParallel } from './runParser';
+import { changedRunFiles, type RunParserThreads } from './runParser';
 import { SplitModels, splitKey } from './splits';
 import { rows, scalar } from './sql';
 
 export interface IndexOptions extends EvaluationSettings {
   runsFolder: string;
-  /** The run parser's worker entry (dist/run-parser.js): new run files are then parsed two at a time. */
-  runParser?: string;
+  /** The run parser's threads: new run files are then parsed two at a time, off this thread. */
+  runParsers?: RunParserThreads;
   /** The engine's splits: they score the runs (one evaluation for the tree and the views); a fresh set by default. */
   models?: SplitModels;
   signal?: AbortSignal;
@@ -86,10 +86,10 @@ export async function indexWorkspace(db: Database, roots: readonly string[], opt
 
   const changedRuns = new Set<number>();
   let runCount = 0;
-  const toParse = options.runParser ? changedRunFiles(db, found.runs.map((r) => r.path)) : [];
+  const toParse = options.runParsers ? changedRunFiles(db, found.runs.map((r) => r.path)) : [];
   if (toParse.length >= 2) {
     ctx.progress(`Reading ${toParse.length} run files`);
-    const parsing = parseRunsInParallel(toParse, options.runParser!, runCache);
+    const parsing = options.runParsers!.parse(toParse, runCache);
     // Meanwhile this thread builds the splits their scoring will need (a run tied to no folder finds its
     // dataset only once read).
     const pending = new Set(toParse);

@@ -14,6 +14,7 @@ import { problemFrom, type Problem } from './problems';
 import { PROTOCOL_VERSION, type HostMessage, type StoreRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from './queries';
 import { qrelsLineInfo, splitJudgements } from './qrelsInfo';
+import { RunParserThreads } from './runParser';
 import { SplitModels } from './splits';
 import { SplitViews } from './splitViews';
 import { scalar } from './sql';
@@ -40,6 +41,8 @@ class Store {
   private evaluation: Required<EvaluationSettings>;
   private readonly models: SplitModels;
   private readonly views: SplitViews;
+  /** Started with the engine, so that a first index of new runs does not wait for their threads to start. */
+  private readonly runParsers = config.runParser ? new RunParserThreads(config.runParser) : undefined;
 
   constructor(
     private readonly db: Database,
@@ -49,6 +52,7 @@ class Store {
     this.evaluation = typeof saved === 'string' ? (JSON.parse(saved) as Required<EvaluationSettings>) : evaluationOf({ measures: [] });
     this.models = new SplitModels(db, () => this.evaluation);
     this.views = new SplitViews(this.models, (key, info) => send({ kind: 'split', key, version: info.version, info }));
+    this.runParsers?.startAhead();
   }
 
   async handle(m: HostMessage): Promise<unknown> {
@@ -61,7 +65,7 @@ class Store {
           const summary = await indexWorkspace(this.db, m.args.roots, {
             ...m.args,
             models: this.models,
-            runParser: config.runParser,
+            runParsers: this.runParsers,
             onProgress: (message, fraction) => send({ kind: 'progress', id: m.id, message, fraction }),
           });
           this.snapshot.changed();

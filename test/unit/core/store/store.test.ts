@@ -13,6 +13,7 @@ import { indexWorkspace } from '../../../../src/core/store/indexer';
 import type { IndexSummary } from '../../../../src/core/store/model';
 import { evaluationOf } from '../../../../src/core/store/metrics';
 import { datasetTree, readDocument, storedProblems } from '../../../../src/core/store/queries';
+import { RunParserThreads } from '../../../../src/core/store/runParser';
 import { SplitModels } from '../../../../src/core/store/splits';
 import { goldenValues, SCIFACT, SCIFACT_RUNS, SHARED, scifactWorkspace } from './storeFixtures';
 
@@ -153,15 +154,15 @@ describe('store: new run files read by the run parser threads', () => {
   it('the split built while they parse keeps a touched but identical run, with the figures it had', async () => {
     const { db } = await openDatabase(undefined);
     const [bm25, dense] = RUNS.slice(0, 2).map((r) => join(ws.runsDir, r));
-    const runParser = join(__dirname, '../../../../src/core/store/runParser.ts');
-    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, runParser });
+    const runParsers = new RunParserThreads(join(__dirname, '../../../../src/core/store/runParser.ts'));
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, runParsers });
     const means = datasetTree(db)[0].splits[0].runs.map((r) => [r.path, r.means.ndcg_cut_10]);
     // A new engine on this index (its splits not built yet): one run touched, the other changed; both are
     // parsed in the workers while the split is built without them.
     const fresh = new SplitModels(db, () => evaluationOf({ measures: MEASURES }));
     utimesSync(bm25, new Date(), new Date(Date.now() + 10_000));
     appendFileSync(dense, '\n');
-    const again = await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, runParser, models: fresh });
+    const again = await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, runParsers, models: fresh });
     assert.deepEqual(again.reindexed, [dense], 'the touched run is found identical by the hash the worker took');
     const session = fresh.session(ws.dataset, 'test')!;
     assert.deepEqual(session.runRefs().map((r) => r.key).sort(), [bm25, dense].sort(), 'the open split lists both runs, as the tree does');
