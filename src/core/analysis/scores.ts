@@ -62,9 +62,12 @@ function columnNames(res: EvalResult): string[] {
 /** The evaluation's values as one array per column, in columnNames order. */
 export function columnsOf(res: EvalResult): Float64Array[] {
   const w = res.columns.length;
+  const n = res.queries.length;
   const column = (name: string) => {
     const c = res.columns.findIndex((col) => col.name === name);
-    return Float64Array.from(res.queries, (_, qi) => res.values[qi * w + c]);
+    const out = new Float64Array(n);
+    for (let qi = 0; qi < n; qi++) out[qi] = res.values[qi * w + c];
+    return out;
   };
   // recip_rank with -M 10 is 1/rank when the first relevant document is in the top 10, else 0: the same as
   // keeping recip_rank where it is at least 1/10 (one evaluation instead of two).

@@ -46,12 +46,25 @@ export function relevantCutoff(ctx: MeasureContext, x: number, numRel: number): 
   return ctx.trecEval10Rounding ? Math.round(x * numRel) : Math.trunc(x * numRel + 0.9);
 }
 
-/** Counts judgements per grade (negative grades excluded, as trec_eval does). */
+/** Counts judgements per grade (negative grades excluded, as trec_eval does), grades ascending. */
 export function gradeLevelsOf(judged: Int32Array): { grades: Int32Array; gradeCounts: Int32Array } {
-  const counts = new Map<number, number>();
-  for (const g of judged) if (g >= 0) counts.set(g, (counts.get(g) ?? 0) + 1);
-  const grades = Int32Array.from(counts.keys()).sort();
-  return { grades, gradeCounts: Int32Array.from(grades, (g) => counts.get(g)!) };
+  // A query has a handful of distinct grades: a scan of those seen beats a Map (it ran once per query and run).
+  const seen: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < judged.length; i++) {
+    const g = judged[i];
+    if (g < 0) continue;
+    const k = seen.indexOf(g);
+    if (k >= 0) counts[k]++;
+    else {
+      seen.push(g);
+      counts.push(1);
+    }
+  }
+  const grades = Int32Array.from(seen).sort();
+  const gradeCounts = new Int32Array(grades.length);
+  for (let k = 0; k < grades.length; k++) gradeCounts[k] = counts[seen.indexOf(grades[k])];
+  return { grades, gradeCounts };
 }
 
 export function numRelOf(grades: Int32Array, gradeCounts: Int32Array, relevanceLevel: number): number {
