@@ -88,6 +88,8 @@ async function benchDiff(): Promise<void> {
   const opened: number[] = [];
   const datasetIndex: number[] = [];
   const parts = new Map<string, number[]>();
+  /** CPU time of this process's threads (the engine's and the run parsers' included) for the engine's part. */
+  const cpus: number[] = [];
   for (let i = 0; i < 3; i++) {
     const client = await StoreClient.start(WORKER, { snapshotDelayMs: 60_000, runParser: join(REPO, 'dist', 'run-parser.js') });
     try {
@@ -95,6 +97,7 @@ async function benchDiff(): Promise<void> {
       await client.request('index', { roots: [DIR], runsFolder: '.none', ...SETTINGS });
       datasetIndex.push(performance.now() - t);
       // The first diff: the two run files are new to the engine (read and scored once), then the models.
+      const cpu = process.cpuUsage();
       t = performance.now();
       const lap = (part: string) => {
         const now = performance.now();
@@ -111,6 +114,8 @@ async function benchDiff(): Promise<void> {
       await client.request('queryDetail', { key: split.key, a, b, queryId: model.queries[0], depth: 10 });
       lap('first query');
       const cold = [...parts.values()].reduce((sum, v) => sum + v[v.length - 1], 0);
+      const used = process.cpuUsage(cpu);
+      cpus.push((used.user + used.system) / 1000);
       t = performance.now();
       await client.request('diff', { key: split.key, a, b });
       await client.request('queryDetail', { key: split.key, a, b, queryId: model.queries[0], depth: 10 });
@@ -142,7 +147,8 @@ async function benchDiff(): Promise<void> {
   console.log(`run diff, 2 x ${QUERIES} queries x 100 results: first diff (both runs read and scored by the engine, split opened, ` +
     `diff + first query, webview drawn) ${ms(median(first))} (goal < 1000 ms) ${median(first) < 1000 ? 'OK' : 'SLOW'}; ` +
     `again on loaded runs ${ms(median(opened))}; ${load()}`);
-  console.log(`  first diff by part (medians): ${[...parts].map(([part, v]) => `${part} ${ms(median(v))}`).join(', ')}`);
+  console.log(`  first diff by part (medians): ${[...parts].map(([part, v]) => `${part} ${ms(median(v))}`).join(', ')}; ` +
+    `CPU of the engine's part (all threads of this process) ${ms(median(cpus))}`);
 }
 
 /**
