@@ -85,13 +85,6 @@ export class RunParserThreads {
     this.refill = setTimeout(() => this.startAhead(), 1000).unref();
   }
 
-  /** Ends the waiting threads. */
-  close(): void {
-    clearTimeout(this.refill);
-    for (const w of this.ready) void w.terminate();
-    this.ready.clear();
-  }
-
   private spawn(): Worker {
     const workerData = { runParser: true };
     return this.entry.endsWith('.ts')

@@ -27,7 +27,6 @@ test('runs parsed in worker threads are the runs readRun gives, and are cache hi
   const threads = new RunParserThreads(ENTRY);
   threads.startAhead();
   await threads.parse([...files, bad], cache);
-  threads.close();
   assert.deepEqual([...files, bad].map((f) => cache.has(f)), [true, true, true, false], 'parsed in the workers, the bad one left out');
   for (const f of files) {
     const hit = cache.get(f); // a hit: no parse here (the stamp matches)
