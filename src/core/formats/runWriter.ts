@@ -230,16 +230,33 @@ function putText(buf: Buffer, at: number, s: string): number {
   return at;
 }
 
+/** "00" to "99": digits are written two at a time, halving the divisions. */
+const DIGIT_PAIRS = Buffer.from(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0')).join(''), 'latin1');
+
 /** Writes a non-negative integer below 2^53 in decimal at `at`; returns the end. */
-function putUint(buf: Buffer, at: number, n: number): number {
+export function putUint(buf: Buffer, at: number, n: number): number {
   let digits = 1;
   for (let p = 10; p <= n; p *= 10) digits++;
   const end = at + digits;
-  for (let i = end - 1; i >= at; i--) {
+  let i = end;
+  // Above 2^31 in doubles; below, in int32 arithmetic, where V8 turns a division by a constant into a multiply.
+  for (; n >= 2 ** 31; i--) {
     const q = Math.floor(n / 10);
-    buf[i] = 0x30 + (n - 10 * q);
+    buf[i - 1] = 0x30 + (n - 10 * q);
     n = q;
   }
+  let v = n | 0;
+  while (v >= 100) {
+    const q = (v / 100) | 0;
+    const r = 2 * (v - 100 * q);
+    buf[--i] = DIGIT_PAIRS[r + 1];
+    buf[--i] = DIGIT_PAIRS[r];
+    v = q;
+  }
+  if (v >= 10) {
+    buf[--i] = DIGIT_PAIRS[2 * v + 1];
+    buf[--i] = DIGIT_PAIRS[2 * v];
+  } else buf[--i] = 0x30 + v;
   return end;
 }
 
@@ -257,14 +274,20 @@ export function putFixed6(buf: Buffer, at: number, x: number): number {
   if (x < 0) buf[at++] = 0x2d; // '-', as toFixed writes it for any x < 0, even when n is 0
   const whole = Math.floor(n / 1e6);
   at = putUint(buf, at, whole);
-  buf[at++] = 0x2e;
-  let frac = n - whole * 1e6;
-  for (let i = at + 5; i >= at; i--) {
-    const q = Math.floor(frac / 10);
-    buf[i] = 0x30 + (frac - 10 * q);
-    frac = q;
-  }
-  return at + 6;
+  buf[at] = 0x2e;
+  // The six decimals as three digit pairs, in int32 arithmetic (below 10^6).
+  const frac = (n - whole * 1e6) | 0;
+  const hi = (frac / 10000) | 0;
+  const rest = frac - 10000 * hi;
+  const mid = (rest / 100) | 0;
+  const lo = rest - 100 * mid;
+  buf[at + 1] = DIGIT_PAIRS[2 * hi];
+  buf[at + 2] = DIGIT_PAIRS[2 * hi + 1];
+  buf[at + 3] = DIGIT_PAIRS[2 * mid];
+  buf[at + 4] = DIGIT_PAIRS[2 * mid + 1];
+  buf[at + 5] = DIGIT_PAIRS[2 * lo];
+  buf[at + 6] = DIGIT_PAIRS[2 * lo + 1];
+  return at + 7;
 }
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { InputError } from '../../../../src/core/formats/errors';
-import { RankedScores, RunWriter, defaultTmpPath, nextDown32, putFixed6 } from '../../../../src/core/formats/runWriter';
+import { RankedScores, RunWriter, defaultTmpPath, nextDown32, putFixed6, putUint } from '../../../../src/core/formats/runWriter';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-runwriter-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,6 +39,21 @@ describe('RunWriter: lines formatted straight into bytes', () => {
         ),
         (x) => assert.equal(fixed6(x), x.toFixed(6), String(x)),
       ),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('putUint writes what String() writes, below and above 2^31', () => {
+    const uint = (n: number) => {
+      const b = Buffer.alloc(32, 0x7e);
+      const end = putUint(b, 3, n);
+      assert.equal(b.toString('latin1', 0, 3), '~~~', 'nothing before the number');
+      assert.equal(b[end], 0x7e, 'nothing after it');
+      return b.toString('latin1', 3, end);
+    };
+    for (const n of [0, 1, 9, 10, 99, 100, 101, 999, 1000, 1001, 65535, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 7, 10 ** 15, 2 ** 53 - 1]) assert.equal(uint(n), String(n));
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.maxSafeNat()), (n) => assert.equal(uint(n), String(n))),
       { numRuns: 20000 },
     );
   });
