@@ -253,10 +253,11 @@ export function putUint(buf: Buffer, at: number, n: number): number {
     buf[--i] = DIGIT_PAIRS[r];
     v = q;
   }
+  // The first one or two digits, at the start.
   if (v >= 10) {
-    buf[--i] = DIGIT_PAIRS[2 * v + 1];
-    buf[--i] = DIGIT_PAIRS[2 * v];
-  } else buf[--i] = 0x30 + v;
+    buf[at] = DIGIT_PAIRS[2 * v];
+    buf[at + 1] = DIGIT_PAIRS[2 * v + 1];
+  } else buf[at] = 0x30 + v;
   return end;
 }
 
