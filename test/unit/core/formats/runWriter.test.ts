@@ -58,6 +58,22 @@ describe('RunWriter: lines formatted straight into bytes', () => {
     );
   });
 
+  it('query ids and tags of any length, over many write-buffer flushes, give the same lines as string formatting', () => {
+    for (const [qid, tag] of [['q', 't'], ['q12', 'bm25-flat-k1=0.9-b=0.4-removeQuery'], ['query-7', 'ab'], ['é', 'tag-é']]) {
+      const out = join(dir, 'many.trec');
+      const w = new RunWriter(out, tag);
+      let expected = '';
+      for (let q = 0; q < 30; q++) {
+        const ids = Array.from({ length: 1000 }, (_, i) => `d${(q * 7919 + i * 104729) % 100003}`);
+        const scores = ids.map((_, i) => Math.fround(40 - i * 0.0371));
+        w.writeRanking(`${qid}${q}`, ids, scores);
+        expected += ids.map((id, i) => `${qid}${q} Q0 ${id} ${i + 1} ${scores[i].toFixed(6)} ${tag}\n`).join('');
+      }
+      w.commit();
+      assert.equal(readFileSync(out, 'utf8'), expected, `${qid} / ${tag}`);
+    }
+  });
+
   it('ids with non-ASCII text and ids longer than the write buffer are written whole, in UTF-8', () => {
     const out = join(dir, 'bytes.trec');
     const long = 'x'.repeat(3 << 20) + 'é';
