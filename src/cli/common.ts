@@ -23,7 +23,6 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnTy
 }
 
 export interface Command {
-  summary: string;
   /** Stops cleanly on `signal` (SIGINT/SIGTERM); a command without it exits at once on a signal. */
   cancellable?: boolean;
   run(argv: string[], signal: AbortSignal): Promise<number>;

@@ -51,7 +51,6 @@ function number(name: string, v: string | undefined, dflt: number, integer = fal
 }
 
 export const compareCommand: Command = {
-  summary: 'results table with significance tests, intervals and settled/open comparisons',
   async run(argv) {
     const { values, positionals } = parseCommandArgs({
       args: argv,

@@ -121,7 +121,6 @@ async function get(argv: string[]): Promise<number> {
 }
 
 export const datasetsCommand: Command = {
-  summary: "list BEIR's datasets, or download one (md5-checked, resumable) into the workspace layout",
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === 'list') return list();

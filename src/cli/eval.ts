@@ -169,7 +169,6 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
 }
 
 export const evalCommand: Command = {
-  summary: 'evaluate a TREC run against qrels, printing exactly what trec_eval prints',
   async run(argv) {
     const args = parseArgs(argv);
     if (args === 'version') {

@@ -82,7 +82,6 @@ export const FUSION_OPTIONS = {
 } as const;
 
 export const fuseCommand: Command = {
-  summary: 'fuse two or more runs (min-max, L2, z-score, ... x means, CombSUM/MNZ, RRF)',
   async run(argv) {
     const { values, positionals } = parseCommandArgs({
       args: argv,

@@ -147,7 +147,6 @@ export function parseRunArgs(argv: string[]): Bm25RunRequest | NeuralJob | 'help
 }
 
 export const runCommand: Command = {
-  summary: 'run BM25, dense, re-rank or hybrid retrieval over a BEIR dataset and write a TREC run',
   cancellable: true,
   async run(argv, signal) {
     const req = parseRunArgs(argv);

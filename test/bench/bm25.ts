@@ -4,10 +4,10 @@
  *  1. ours and bm25s side by side on SciFact and NFCorpus (bm25s: numpy backend, method lucene, k1 0.9, b 0.4,
  *     its English stopwords and PyStemmer; run by test/bench/bm25sPeer.py from the bm25s source folder given by
  *     --bm25s or BM25S_PATH, with --python or PYTHON, default /usr/bin/python3; skipped with a note when absent):
- *     a. cold whole process (read, analyse, index, top-1000 for every test query, write the run), best and
- *        median of 5, alternating ours (two threads where a core is idle, see run.ts), ours forced to analyse
- *        the corpus on one and on two threads (IRW_BM25_THREADS) and the peer; ratio = ours / bm25s (goal on
- *        SciFact: <= 0.5);
+ *     a. cold whole process (read, analyse, index, top-1000 for every test query, write the run; ours is
+ *        dist/cli.js run as the `irw` command, through its shebang), best and median of 5, alternating ours
+ *        (one or two threads as run.ts chooses), ours forced to analyse the corpus on one and on two threads
+ *        (IRW_BM25_THREADS) and the peer; ratio = ours / bm25s (goal on SciFact: <= 0.5);
  *     b. in one fresh process each: index build, warm queries/s at top-10 and top-1000 (after a warm-up pass,
  *        queries already analysed), peak RSS; ratios ours / bm25s;
  *  2. tokenizer: the hand-written UAX#29 tokenizer against Intl.Segmenter on SciFact's text;
@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { forEachCorpusDocSync } from '../../src/core/formats/beir';
 import { Spans, tokenize } from '../../src/core/retrieval/analysis/tokenizer';
@@ -112,10 +112,13 @@ function sideBySide(peer: Peer | string, rounds: number): void {
     // The same run with the corpus analysed on one thread and on two, whatever the load: what the worker gains.
     const threads = { '1': [] as { ms: number; cpuMs: number; rss: number }[], '2': [] as { ms: number; cpuMs: number; rss: number }[] };
     const theirs: { ms: number; cpuMs: number; rss: number }[] = [];
+    // Ours as the `irw` command runs: the launcher itself, through its shebang and the Node options it gives,
+    // with this Node first on PATH.
+    const irw = (extra: NodeJS.ProcessEnv = {}) => ({ ...process.env, ...extra, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` });
     for (let i = 0; i < rounds; i++) {
-      ours.push(timed(process.execPath, [cli, 'run', '--dataset', dataset, '--out', join(WORK, `${name}.trec`)]));
+      ours.push(timed(cli, ['run', '--dataset', dataset, '--out', join(WORK, `${name}.trec`)], irw()));
       for (const t of ['1', '2'] as const) {
-        threads[t].push(timed(process.execPath, [cli, 'run', '--dataset', dataset, '--out', join(WORK, `${name}.${t}.trec`)], { ...process.env, IRW_BM25_THREADS: t }));
+        threads[t].push(timed(cli, ['run', '--dataset', dataset, '--out', join(WORK, `${name}.${t}.trec`)], irw({ IRW_BM25_THREADS: t })));
       }
       if (typeof peer !== 'string') theirs.push(timed(peer.python, [PEER, 'cold', dataset, join(WORK, `${name}.bm25s.trec`)], peer.env));
     }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { CLI, REPO } from '../support/paths';
 
 /** Loads `bundle` through requireWithCodeCache in a fresh process and prints what the bundle exports. */
@@ -65,6 +65,14 @@ describe('requireWithCodeCache', () => {
 });
 
 describe('irw (dist/cli.js, the launcher)', () => {
+  it('runs through its own shebang, which gives Node one V8 background thread', { skip: process.platform === 'win32' }, () => {
+    assert.match(readFileSync(CLI, 'utf8').split('\n')[0], /^#!\/usr\/bin\/env -S node --v8-pool-size=1$/);
+    const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
+    const version = spawnSync(CLI, ['--version'], { encoding: 'utf8', env });
+    assert.equal(version.status, 0, version.stderr);
+    assert.match(version.stdout, /^irw \S+\n$/);
+  });
+
   it('keeps exit codes and output, with or without a cache', () => {
     const home = mkdtempSync(join(tmpdir(), 'irw-codecache-home-'));
     try {

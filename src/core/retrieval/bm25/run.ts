@@ -136,15 +136,17 @@ async function runWith(req: Bm25RunRequest, hooks: RunHooks, t0: number, files: 
       const query = queries[qi];
       let hits = searcher.search(query, req.topK);
       if (rm3) hits = searcher.search(rm3.expand(query, hits), req.topK);
-      ids.length = 0;
-      scores.length = 0;
+      // Overwritten in place, then cut to length: emptying an array frees its storage, which refilling grows again.
+      let n = 0;
       for (let i = 0; i < hits.docs.length; i++) {
         const id = index.docIds[hits.docs[i]];
         // As Anserini: the hit is dropped after ranking, so such a query has one hit fewer.
         if (req.removeQuery && id === qid) continue;
-        ids.push(id);
-        scores.push(hits.scores[i]);
+        ids[n] = id;
+        scores[n++] = hits.scores[i];
       }
+      ids.length = n;
+      scores.length = n;
       adjustScoreTies(scores);
       writer.writeRanking(qid, ids, scores);
       if (performance.now() - lastYield > YIELD_MS) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { InputError } from '../../../../src/core/formats/errors';
-import { RankedScores, RunWriter, defaultTmpPath, nextDown32, putFixed6 } from '../../../../src/core/formats/runWriter';
+import { RankedScores, RunWriter, defaultTmpPath, nextDown32, putFixed6, putUint } from '../../../../src/core/formats/runWriter';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-runwriter-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,6 +41,37 @@ describe('RunWriter: lines formatted straight into bytes', () => {
       ),
       { numRuns: 20000 },
     );
+  });
+
+  it('putUint writes what String() writes, below and above 2^31', () => {
+    const uint = (n: number) => {
+      const b = Buffer.alloc(32, 0x7e);
+      const end = putUint(b, 3, n);
+      assert.equal(b.toString('latin1', 0, 3), '~~~', 'nothing before the number');
+      assert.equal(b[end], 0x7e, 'nothing after it');
+      return b.toString('latin1', 3, end);
+    };
+    for (const n of [0, 1, 9, 10, 99, 100, 101, 999, 1000, 1001, 65535, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 7, 10 ** 15, 2 ** 53 - 1]) assert.equal(uint(n), String(n));
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.maxSafeNat()), (n) => assert.equal(uint(n), String(n))),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('query ids and tags of any length, over many write-buffer flushes, give the same lines as string formatting', () => {
+    for (const [qid, tag] of [['q', 't'], ['q12', 'bm25-flat-k1=0.9-b=0.4-removeQuery'], ['query-7', 'ab'], ['é', 'tag-é']]) {
+      const out = join(dir, 'many.trec');
+      const w = new RunWriter(out, tag);
+      let expected = '';
+      for (let q = 0; q < 30; q++) {
+        const ids = Array.from({ length: 1000 }, (_, i) => `d${(q * 7919 + i * 104729) % 100003}`);
+        const scores = ids.map((_, i) => Math.fround(40 - i * 0.0371));
+        w.writeRanking(`${qid}${q}`, ids, scores);
+        expected += ids.map((id, i) => `${qid}${q} Q0 ${id} ${i + 1} ${scores[i].toFixed(6)} ${tag}\n`).join('');
+      }
+      w.commit();
+      assert.equal(readFileSync(out, 'utf8'), expected, `${qid} / ${tag}`);
+    }
   });
 
   it('ids with non-ASCII text and ids longer than the write buffer are written whole, in UTF-8', () => {
