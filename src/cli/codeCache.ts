@@ -23,7 +23,8 @@ export function requireWithCodeCache(file: string, key: string, cacheDir = defau
     // No cache yet: this process writes it.
   }
   const script = new Script(wrap(source), { filename: file, cachedData });
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => save(cacheFile, script));
+  // Only a command that succeeded leaves a cache: a mistyped one (`irw nosuch`) would leave a file per typo.
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', (code) => code === 0 && save(cacheFile, script));
   const loaded = { exports: {} as unknown };
   const fn = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: unknown, filename: string, dirname: string) => void;
   fn.call(loaded.exports, loaded.exports, createRequire(file), loaded, file, dirname(file));
