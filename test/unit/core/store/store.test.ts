@@ -168,6 +168,14 @@ describe('store: new run files read by the run parser threads', () => {
     assert.deepEqual(session.runRefs().map((r) => r.key).sort(), [bm25, dense].sort(), 'the open split lists both runs, as the tree does');
     assert.deepEqual(datasetTree(db)[0].splits[0].runs.map((r) => [r.path, r.means.ndcg_cut_10]), means);
     for (const [path, mean] of means) assert.equal(session.summary(path as string).original.ndcg_cut_10, mean);
+
+    // Again on a fresh engine: the touched run stays, a run turned bad leaves the split (the tree lists it as left out).
+    const again2 = new SplitModels(db, () => evaluationOf({ measures: MEASURES }));
+    utimesSync(bm25, new Date(), new Date(Date.now() + 20_000));
+    appendFileSync(dense, '1 Q0 doc 1 not-a-score tag\n');
+    await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, runParsers, models: again2 });
+    assert.deepEqual(again2.session(ws.dataset, 'test')!.runRefs().map((r) => r.key), [bm25]);
+    assert.deepEqual(datasetTree(db)[0].splits[0].runs.map((r) => r.path), [bm25]);
   });
 });
 
