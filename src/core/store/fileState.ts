@@ -2,6 +2,11 @@ import { statSync } from 'node:fs';
 import { sha256File } from '../fileHash';
 import type { Database } from 'sql.js';
 
+/** A file's version as the engine's caches key it: `size:mtimeMs` (a write changes one or both). */
+export function fileStamp(st: { size: number; mtimeMs: number }): string {
+  return `${st.size}:${st.mtimeMs}`;
+}
+
 export interface FileState {
   path: string;
   size: number;
@@ -30,7 +35,7 @@ export async function checkFile(
   if (row && row[0] === st.size && row[1] === st.mtimeMs) {
     return { state: { path, size: st.size, mtimeMs: st.mtimeMs, hash: String(row[2]) }, changed: false };
   }
-  const hash = knownHash?.(`${st.size}:${st.mtimeMs}`) ?? (await sha256File(path));
+  const hash = knownHash?.(fileStamp(st)) ?? (await sha256File(path));
   return { state: { path, size: st.size, mtimeMs: st.mtimeMs, hash }, changed: !row || row[2] !== hash };
 }
 

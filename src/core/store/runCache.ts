@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { readRun, type Run } from '../formats/run';
+import { fileStamp } from './fileState';
 
 /**
  * Parsed runs the store worker keeps while their files are unchanged (size and mtime), least recently used
@@ -14,7 +15,7 @@ export class RunCache {
   /** The run at `path`, parsed now or earlier if the file has not changed since. Throws what readRun throws. */
   get(path: string): Run {
     const st = statSync(path);
-    const stamp = `${st.size}:${st.mtimeMs}`;
+    const stamp = fileStamp(st);
     const hit = this.runs.get(path);
     this.runs.delete(path);
     if (hit?.stamp === stamp) {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve as absolute } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
 import { DocArena, type ArenaParts } from '../formats/docArena';
 import { readRun, Run } from '../formats/run';
+import { fileStamp, isCurrent } from './fileState';
 import type { RunCache } from './runCache';
 
 /**
@@ -25,22 +26,9 @@ interface Parsed {
   hash: string;
 }
 
-function stampOf(path: string): string {
-  const st = statSync(path);
-  return `${st.size}:${st.mtimeMs}`;
-}
-
-/** Run files whose size or mtime differ from what the index recorded: the ones the pass will parse. */
+/** Run files (still there) whose size or mtime differ from what the index recorded: the ones the pass will parse. */
 export function changedRunFiles(db: Database, paths: readonly string[]): string[] {
-  return paths.filter((p) => {
-    try {
-      const st = statSync(p);
-      const row = db.exec('SELECT size, mtime_ms FROM files WHERE path = ?', [p])[0]?.values[0];
-      return !row || row[0] !== st.size || row[1] !== st.mtimeMs;
-    } catch {
-      return false;
-    }
-  });
+  return paths.filter((p) => !isCurrent(db, p) && existsSync(p));
 }
 
 /**
@@ -119,7 +107,7 @@ if (!isMainThread && parentPort && (workerData as { runParser?: unknown } | unde
   const port = parentPort;
   port.once('message', (path: string) => {
     try {
-      const stamp = stampOf(path);
+      const stamp = fileStamp(statSync(path));
       // The stamp is taken first: a file written after it gets a new stamp, so neither hash nor parse is used for it.
       const sha = createHash('sha256');
       const run = readRun(path, { onRead: (bytes) => sha.update(bytes) });
