@@ -1,3 +1,4 @@
 export { evaluate, perQuery, summaryOf, type Column, type EvalOptions, type EvalResult } from './evaluate';
 export { FAMILIES, MeasureSpecError, NICKNAMES, resolveMeasures, type Family, type ResolvedMeasure } from './registry';
-export { formatFixed, formatTrecEval } from './trecFormat';
+export { formatFixed } from './printf';
+export { formatTrecEval } from './trecFormat';

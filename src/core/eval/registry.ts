@@ -21,7 +21,7 @@ import { rbp, rbpResidual } from './measures/rbp';
 import { yaap } from './measures/yaap';
 import { cappedRecallAt, recallAt, setF, setRecall } from './measures/recall';
 import type { MeasureContext, QueryRels } from './relevance';
-import { formatFixed } from './trecFormat';
+import { formatFixed } from './printf';
 
 /** A bad -m argument: unknown measure or malformed parameters. */
 export class MeasureSpecError extends Error {}
