@@ -1,4 +1,4 @@
-import { hashBytes, type DocIds } from '../formats/docArena';
+import { hashBytes, type DocIds } from '../formats/idTable';
 import { encodeIdInto, IdTable } from '../formats/idTable';
 import type { Qrels, QueryJudgements } from '../formats/qrels';
 import { NONPOOL, UNJUDGED } from './relevance';

@@ -1,4 +1,31 @@
-import { hashBytes, type DocIds } from './docArena';
+/** What a run needs of its document ids: strings on demand, byte order, and per-entry hashes and bytes. */
+export interface DocIds {
+  readonly size: number;
+  string(id: number): string;
+  compare(a: number, b: number): number;
+  hash(id: number): number;
+  equalsBytes(id: number, buf: Buffer, start: number, end: number): boolean;
+  readonly buffer: Buffer;
+  start(id: number): number;
+  end(id: number): number;
+}
+
+/** FNV-1a over bytes with a final avalanche, so the low bits index small tables well. */
+export function hashBytes(buf: Buffer, start: number, end: number): number {
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
+  return avalanche(h);
+}
+
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
+
+export function avalanche(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h | 0;
+}
 
 /**
  * Interns byte strings (ids read from files) as dense integers without making a JavaScript string per line:

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { DocArena, EntrySet, type ArenaParts, type DocIds } from './docArena';
+import { DocArena, EntrySet, type ArenaParts } from './docArena';
+import type { DocIds } from './idTable';
 import { compareBytes, decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
 import { forEachLineSync, isSpace, quotable, sameBytes, splitFields, type BulkLineHandler, type ByteRange } from './lines';

@@ -1,4 +1,4 @@
-import type { DocIds } from '../../formats/docArena';
+import type { DocIds } from '../../formats/idTable';
 
 /**
  * The document ids of a fused run: the output lines' id bytes gathered from the input runs' arenas into one
