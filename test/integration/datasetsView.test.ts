@@ -4,9 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { baselineKey, copyPath, deleteRun, diffWith, revealRun, setBaseline, type RunRow } from '../../src/extension/commands/runActions';
+import { baselineKey } from '../../src/extension/baseline';
+import { copyPath, deleteRun, diffWith, revealRun, setBaseline, type RunRow } from '../../src/extension/commands/runActions';
 import { DatasetsTreeProvider } from '../../src/extension/views/datasetsTree';
-import type { DatasetNode, RunNode, SplitNode } from '../../src/core/store/model';
+import type { DatasetNode, RunNode, SplitNode } from '../../src/core/index/nodes';
 import { activateExtension, datasetUri, manifest, restoreStubs, stub, waitFor } from './helpers';
 
 const written: vscode.Uri[] = [];

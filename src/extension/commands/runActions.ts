@@ -1,19 +1,11 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { runLabels } from '../../core/store/discovery';
-import type { StoreHandle } from '../store/register';
+import { runLabels } from '../../core/index/discovery';
+import type { EngineHandle } from '../engine/register';
 import type { DatasetsElement } from '../views/datasetsTree';
 
 /** A run row of the Datasets tree (a good run, or one left out because its file is bad). */
 export type RunRow = DatasetsElement & { kind: 'run' | 'leftOut' };
-
-/**
- * Where "Set as baseline" keeps its choice: workspaceState[`irWorkbench.baseline:<dataset folder>\t<split>`]
- * = the baseline run's file path. Panels that compare runs read it to pick their reference run.
- */
-export function baselineKey(datasetDir: string, split: string): string {
-  return `irWorkbench.baseline:${datasetDir}\t${split}`;
-}
 
 /** Diff with…: the other runs of the split in a quick pick, then the Run Diff panel with this run as a. */
 export async function diffWith(e: RunRow): Promise<void> {
@@ -88,7 +80,7 @@ export async function deleteRun(e: RunRow): Promise<boolean> {
 }
 
 /** The context menu of run rows in the Datasets tree (package.json: menus view/item/context, viewItem irw.run / irw.leftOutRun). */
-export function registerRunActions(context: vscode.ExtensionContext, store: StoreHandle, baselines: Baselines): void {
+export function registerRunActions(context: vscode.ExtensionContext, store: EngineHandle, baselines: Baselines): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('irWorkbench.run.diffWith', (e: RunRow) => diffWith(e)),
     vscode.commands.registerCommand('irWorkbench.run.setBaseline', (e: RunRow) => setBaseline(baselines, e)),
