@@ -34,8 +34,8 @@ const builds = [
 ];
 
 // The workspace store's worker thread (sql.js off the extension host's thread).
-builds.push({ ...node, entryPoints: { 'store-worker': 'src/core/store/worker.ts' }, outdir: 'dist' });
-builds.push({ ...node, entryPoints: { 'run-parser': 'src/core/store/runParser.ts' }, outdir: 'dist' });
+builds.push({ ...node, entryPoints: { 'engine': 'src/core/engine/worker.ts' }, outdir: 'dist' });
+builds.push({ ...node, entryPoints: { 'run-parser': 'src/core/index/runParser.ts' }, outdir: 'dist' });
 // irw eval reads the second part of a large run file in a worker thread of this.
 builds.push({ ...node, entryPoints: { 'run-reader': 'src/core/formats/runInParallel.ts' }, outdir: 'dist' });
 // BM25 index builds analyse part of the corpus in a worker thread of this entry.

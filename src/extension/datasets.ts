@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { CORPUS_FILES } from '../core/formats/datasetFolder';
-import { discover } from '../core/store/discovery';
+import { discover } from '../core/index/discovery';
 
 /** A dataset folder (BEIR or MS MARCO/TREC-style) with the splits that have original qrels, test first. */
 export interface DatasetFolder {

@@ -3,8 +3,8 @@ import { downloadDataset, type DownloadDatasetArgs } from './commands/downloadDa
 import { runBeirEval, type RunBeirEvalArgs } from './commands/runBeirEval';
 import { registerRunActions } from './commands/runActions';
 import { registerAnalysis } from './analysis/commands';
-import type { DatasetNode } from '../core/store/model';
-import { registerStore } from './store/register';
+import type { DatasetNode } from '../core/index/nodes';
+import { registerStore } from './engine/register';
 
 /** What activate() returns: what the Datasets view shows, for the extension-host tests (and other extensions). */
 export interface IrWorkbenchApi {

@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { StoreClient } from '../../src/core/store/client';
+import { EngineClient } from '../../src/core/engine/client';
 import { uniform } from '../../src/core/random';
 
 const REPO = resolve(__dirname, '..', '..');
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   rmSync(join(DATASET, 'qrels', 'test.annotations.tsv'), { force: true });
   rmSync(join(DATASET, 'qrels', 'test.annotations.meta.jsonl'), { force: true });
 
-  const client = await StoreClient.start(join(REPO, 'src', 'core', 'store', 'worker.ts'), { dbPath, snapshotDelayMs: 2000 });
+  const client = await EngineClient.start(join(REPO, 'src', 'core', 'store', 'worker.ts'), { dbPath, snapshotDelayMs: 2000 });
   const rssBefore = process.memoryUsage().rss;
   let peakRss = rssBefore;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);

@@ -19,8 +19,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readQrels } from '../../src/core/formats/qrels';
-import { runFiles } from '../../src/core/store/discovery';
-import { StoreClient } from '../../src/core/store/client';
+import { runFiles } from '../../src/core/index/discovery';
+import { EngineClient } from '../../src/core/engine/client';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
 import { SHARED } from '../unit/support/paths';
 import { WEBVIEW_PROTOCOL_VERSION } from '../../src/protocol/webview';
@@ -28,7 +28,7 @@ import { launch, openView } from '../webview/harness';
 import { uniform } from '../../src/core/random';
 
 const REPO = resolve(__dirname, '..', '..');
-const WORKER = join(REPO, 'dist', 'store-worker.js');
+const WORKER = join(REPO, 'dist', 'engine.js');
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 10_000);
 const JUDGEMENTS = Number(process.env.BENCH_JUDGEMENTS ?? 30);
 const DIR = join(REPO, '.bench', `ui-${QUERIES}`);
@@ -91,7 +91,7 @@ async function benchDiff(): Promise<void> {
   /** CPU time of this process's threads (the engine's and the run parsers' included) for the engine's part. */
   const cpus: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const client = await StoreClient.start(WORKER, { snapshotDelayMs: 60_000, runParser: join(REPO, 'dist', 'run-parser.js') });
+    const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000, runParser: join(REPO, 'dist', 'run-parser.js') });
     try {
       let t = performance.now();
       await client.request('index', { roots: [DIR], runsFolder: '.none', ...SETTINGS });
@@ -164,7 +164,7 @@ async function benchJudge(name: string, source: string, runs: string[], goalMs: 
   mkdirSync(join(ds, 'runs'), { recursive: true });
   for (const f of ['corpus.jsonl', 'queries.jsonl', 'qrels/test.tsv']) copyFileSync(join(source, f), join(ds, f));
   for (const r of runs) copyFileSync(r, join(ds, 'runs', r.split('/').pop()!));
-  const client = await StoreClient.start(WORKER, { snapshotDelayMs: 60_000, runParser: join(REPO, 'dist', 'run-parser.js') });
+  const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000, runParser: join(REPO, 'dist', 'run-parser.js') });
   try {
     await client.request('index', { roots: [tmp], runsFolder: 'runs', ...SETTINGS });
     const split = await client.request('openSplit', { datasetDir: ds, split: 'test', extraRuns: [] });

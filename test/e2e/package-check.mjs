@@ -20,7 +20,7 @@ function allowed(platform, arch) {
 }
 
 /** What must be there for the extension to work at all. */
-const REQUIRED = ['package.json', 'dist/extension.js', 'dist/runner.js', 'dist/store-worker.js', 'dist/cli.js',
+const REQUIRED = ['package.json', 'dist/extension.js', 'dist/runner.js', 'dist/engine.js', 'dist/cli.js',
   'dist/webview/results.js', 'media/webview.css', 'node_modules/sql.js/dist/sql-wasm.wasm'];
 
 function files(dir, root = dir) {

@@ -1,10 +1,10 @@
 // Opens a dataset split the way the engine does (index into an in-memory database, then the engine's split
 // state), for tests that need a session on real files without a worker.
 import type { AnalysisSession } from '../../src/core/analysis/session';
-import { openDatabase } from '../../src/core/store/database';
-import { indexWorkspace } from '../../src/core/store/indexer';
-import { evaluationOf } from '../../src/core/store/metrics';
-import { SplitModels } from '../../src/core/store/splits';
+import { openDatabase } from '../../src/core/index/database';
+import { indexWorkspace } from '../../src/core/engine/indexer';
+import { evaluationOf } from '../../src/core/engine/settings';
+import { SplitModels } from '../../src/core/engine/splits';
 
 const opened = new WeakMap<AnalysisSession, { models: SplitModels; datasetDir: string; split: string }>();
 

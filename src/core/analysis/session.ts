@@ -1,7 +1,7 @@
 import { evaluate } from '../eval';
 import { judgedDocsTable } from '../eval/judgementTable';
 import { runSimilaritySteps } from '../eval/similarity';
-import { hashBytes } from '../formats/docArena';
+import { hashBytes } from '../formats/idTable';
 import { encodeId, type IdTable } from '../formats/idTable';
 import { holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
 import type { BeirQuery } from '../formats/beir';

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { isInputError } from '../../core/formats/errors';
 import { datasetAt, findDatasets } from '../datasets';
-import type { StoreHandle } from '../store/register';
+import type { EngineHandle } from '../engine/register';
 import type { DatasetsElement } from '../views/datasetsTree';
 import { ANNOTATE_VIEW_ID, AnnotateView } from './annotateView';
 import { showDiff } from './diffPanel';
@@ -26,7 +26,7 @@ export interface AnalysisArgs {
  * Registers the analysis and judging UI: Show Results, Show Run Diff, Show Holes, the Judge Holes sidebar and
  * its commands, the qrels hover/CodeLens with Change Grade, and the watcher of annotation files.
  */
-export function registerAnalysis(context: vscode.ExtensionContext, store: StoreHandle | undefined): AnalysisWorkbench {
+export function registerAnalysis(context: vscode.ExtensionContext, store: EngineHandle | undefined): AnalysisWorkbench {
   const wb = new AnalysisWorkbench(context, store);
   const annotate = new AnnotateView(wb);
   context.subscriptions.push(

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { snippet } from '../../core/analysis/text';
 import { parseQrelsLine, qrelsFileSplit } from '../../core/analysis/qrelsLine';
-import type { StoreClient } from '../../core/store/client';
-import type { QrelsLineInfo, UserJudgement } from '../../core/store/qrelsInfo';
+import type { EngineClient } from '../../core/engine/client';
+import type { QrelsLineInfo, UserJudgement } from '../../core/index/qrelsInfo';
 import type { AnalysisWorkbench } from './workbench';
 
 export interface ChangeGradeArgs {
@@ -75,7 +75,7 @@ export function hoverMarkdown(j: { queryId: string; docId: string; grade: number
  */
 export function registerQrelsEditor(context: vscode.ExtensionContext, wb: AnalysisWorkbench): void {
   // The engine the editor asks (line info, the user's judgements); without one (no folder) it shows nothing.
-  const store: Promise<StoreClient> | undefined = wb.engineIfAny();
+  const store: Promise<EngineClient> | undefined = wb.engineIfAny();
   const describe = async (doc: vscode.TextDocument, line: number) => {
     const where = qrelsFileSplit(doc.uri.fsPath);
     const j = parseQrelsLine(doc.lineAt(line).text);

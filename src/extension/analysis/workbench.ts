@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { exportResults } from '../../core/analysis/exportTable';
-import type { StoreClient } from '../../core/store/client';
-import type { SplitInfo, StoreRequests } from '../../core/store/protocol';
+import type { EngineClient } from '../../core/engine/client';
+import type { SplitInfo, EngineRequests } from '../../core/engine/protocol';
 import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
-import { baselineKey } from '../commands/runActions';
-import type { StoreHandle } from '../store/register';
+import { baselineKey } from '../baseline';
+import type { EngineHandle } from '../engine/register';
 import { ViewChannel, type RequestHandlers } from '../webview/channel';
 import { saveExport } from '../ui/saveExport';
 import { viewHtml, webviewOptions } from '../webview/html';
@@ -33,7 +33,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
 
   constructor(
     readonly context: vscode.ExtensionContext,
-    private readonly store: StoreHandle | undefined,
+    private readonly store: EngineHandle | undefined,
   ) {
     void store?.client.then(
       (c) => this.subscriptions.push(c.onSplitChanged((key, info) => void this.changed(key, info))),
@@ -42,18 +42,18 @@ export class AnalysisWorkbench implements vscode.Disposable {
   }
 
   /** The engine, or an error saying why there is none. */
-  async engine(): Promise<StoreClient> {
+  async engine(): Promise<EngineClient> {
     if (!this.store) throw new Error('the workspace store is not running (no folder is open?), so nothing can be analysed');
     return this.store.client;
   }
 
   /** The engine, or undefined when there is none (no folder open). */
-  engineIfAny(): Promise<StoreClient> | undefined {
+  engineIfAny(): Promise<EngineClient> | undefined {
     return this.store?.client;
   }
 
   /** Asks the engine a question about a split. */
-  async ask<K extends 'results' | 'diff' | 'queryDetail' | 'holes' | 'pool' | 'pair' | 'runSummary'>(kind: K, args: StoreRequests[K]['args']): Promise<StoreRequests[K]['result']> {
+  async ask<K extends 'results' | 'diff' | 'queryDetail' | 'holes' | 'pool' | 'pair' | 'runSummary'>(kind: K, args: EngineRequests[K]['args']): Promise<EngineRequests[K]['result']> {
     return (await this.engine()).request(kind, args);
   }
 

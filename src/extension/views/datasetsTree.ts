@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
-import { runLabels } from '../../core/store/discovery';
+import { runLabels } from '../../core/index/discovery';
 import * as vscode from 'vscode';
-import type { DatasetNode, LeftOutRun, RunNode, SplitNode } from '../../core/store/model';
+import type { DatasetNode, LeftOutRun, RunNode, SplitNode } from '../../core/index/nodes';
 
 /** A node of the Datasets view: dataset -> split -> run. */
 export type DatasetsElement =

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { InputError } from '../../../../../src/core/formats/errors';
 import { CorpusTexts } from '../../../../../src/core/retrieval/dense/corpusTexts';
 import { readCorpusTexts } from '../../../../../src/core/retrieval/dense/dataset';
-import { DATASETS } from '../../../../unit/support/paths';
+import { DATASETS } from '../../../support/paths';
 
 const tmp = mkdtempSync(join(tmpdir(), 'irw-corpus-texts-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -1,0 +1,286 @@
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Database } from 'sql.js';
+import { AnalysisSession, type DocumentSource } from '../analysis/session';
+import { isInputError } from '../formats/errors';
+import { Qrels } from '../formats/qrels';
+import type { BeirQuery } from '../formats/beir';
+import { runLabels } from '../index/discovery';
+import type { EvaluationSettings } from './settings';
+import { problemFrom, type Problem } from '../formats/problems';
+import { datasetId, readDocument } from '../index/queries';
+import { runCache } from '../index/runCache';
+import { rows, transaction } from '../index/sql';
+
+/** A split as the engine and its clients name it: `${datasetDir}\t${split}`. */
+export type SplitKey = string;
+
+export function splitKey(datasetDir: string, split: string): SplitKey {
+  return `${datasetDir}\t${split}`;
+}
+
+/** Documents of an indexed dataset: read from its corpus file at the offsets the index holds. */
+class IndexedCorpus implements DocumentSource {
+  private wordCounts: Map<string, number> | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly id: number,
+    private readonly dir: string,
+  ) {}
+
+  read(docId: string): Promise<{ title: string; text: string } | null> {
+    return readDocument(this.db, this.dir, docId);
+  }
+
+  words(docId: string): number {
+    this.wordCounts ??= new Map(rows<{ doc_id: string; words: number }>(this.db, 'SELECT doc_id, words FROM documents WHERE dataset_id = ?', [this.id]).map((r) => [r.doc_id, r.words]));
+    return this.wordCounts.get(docId) ?? -1;
+  }
+}
+
+/** Names a split's runs by the one rule the tree uses (runLabels), after runs came or went. */
+function relabel(session: AnalysisSession): void {
+  session.relabel(runLabels(session.runRefs().map((r) => r.key)));
+}
+
+interface Entry {
+  datasetId: number;
+  session: AnalysisSession;
+  /** Run files named by the user that could not be added, with why. */
+  skipped: Map<string, string>;
+  /** Run files added by name beyond the split's indexed runs (a run evaluated from elsewhere). */
+  extras: Set<string>;
+  /** Built by prepare() without the runs being parsed: the indexed ones among them are added when next used. */
+  deferred: boolean;
+}
+
+/**
+ * The engine's per-split state: one AnalysisSession per dataset split (qrels, the user's judgements over them,
+ * the runs and their per-query scores), built from the index. It alone evaluates runs: the tree's means (kept
+ * in run_means) and every view's figures come from the same scores, and a judgement re-scores in place.
+ */
+export class SplitModels {
+  private readonly entries = new Map<SplitKey, Entry>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: () => Required<EvaluationSettings>,
+  ) {}
+
+  /** The open split, built from the index when first asked (or after its inputs changed). */
+  session(datasetDir: string, split: string): AnalysisSession | undefined {
+    return this.entry(datasetDir, split)?.session;
+  }
+
+  /** Forgets every split's state (the settings changed): each is built again when next asked. */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** The split's qrels or the user's judgements changed on disk (the index re-read them): rebuild it when next asked. */
+  forget(datasetDir: string, split: string): boolean {
+    return this.entries.delete(splitKey(datasetDir, split));
+  }
+
+  /** nDCG@10's range over the holes of a run on a split, where the split's session computed it (never computed here). */
+  ndcgRange(datasetDir: string, split: string, run: string): { lo: number; hi: number; exact: boolean; holes: number } | undefined {
+    const r = this.entries.get(splitKey(datasetDir, split))?.session.rangeIfKnown(run, 'ndcg_cut_10');
+    return r && { lo: r.lo, hi: r.hi, exact: r.exact, holes: r.holes };
+  }
+
+  /** Keys of the splits built so far. */
+  keys(): SplitKey[] {
+    return [...this.entries.keys()];
+  }
+
+  /**
+   * Scores runs (indexed run ids of the dataset) on a split and stores their means for the tree. A run that
+   * ranks none of the split's judged queries gets no figures there, so the tree does not list it under it.
+   */
+  scoreRuns(datasetDir: string, split: string, runIds: readonly number[], problems: Problem[]): void {
+    const entry = this.entry(datasetDir, split);
+    if (!entry) return;
+    const { session } = entry;
+    const placeholders = runIds.map(() => '?').join(',');
+    for (const { id, path } of rows<{ id: number; path: string }>(this.db, `SELECT id, path FROM runs WHERE id IN (${placeholders})`, [...runIds])) {
+      this.db.run('DELETE FROM run_means WHERE run_id = ? AND split = ?', [id, split]);
+      session.removeRun(path);
+      try {
+        this.addRun(session, path);
+      } catch (e) {
+        problems.push(problemFrom(path, e));
+        continue;
+      }
+      if (session.hasRun(path)) this.storeMeans(id, split, session, path);
+    }
+    relabel(session);
+  }
+
+  /**
+   * After indexing: each split keeps only the runs the index still lists under it, plus the runs added by name
+   * whose file is still there (a deleted or moved run leaves every view, as it leaves the tree).
+   */
+  prune(): void {
+    for (const [key, entry] of this.entries) {
+      const split = key.slice(key.lastIndexOf('\t') + 1);
+      const indexed = new Set(
+        rows<{ path: string }>(this.db, 'SELECT DISTINCT r.path FROM runs r JOIN run_means m ON m.run_id = r.id WHERE r.dataset_id = ? AND m.split = ?', [entry.datasetId, split]).map((r) => r.path),
+      );
+      for (const { key: run } of entry.session.runRefs()) {
+        if (!indexed.has(run) && !(entry.extras.has(run) && existsSync(run))) entry.session.removeRun(run);
+      }
+      relabel(entry.session);
+    }
+  }
+
+  /** Adds a run file that is not (or not yet) indexed under the split; false, with the reason kept, if it cannot be. */
+  addExtraRun(datasetDir: string, split: string, path: string): boolean {
+    const entry = this.entry(datasetDir, split);
+    if (!entry || entry.session.hasRun(path)) return entry !== undefined;
+    try {
+      this.addRun(entry.session, path);
+      if (!entry.session.hasRun(path)) entry.skipped.set(path, `ranks no query judged in the ${split} qrels`);
+      else entry.extras.add(path);
+    } catch (e) {
+      entry.skipped.set(path, isInputError(e) ? e.format() : (e as Error).message);
+    }
+    relabel(entry.session);
+    return entry.session.hasRun(path);
+  }
+
+  skipped(datasetDir: string, split: string): { file: string; reason: string }[] {
+    return [...(this.entry(datasetDir, split)?.skipped ?? [])].map(([file, reason]) => ({ file, reason }));
+  }
+
+  /**
+   * Applies a judgement already durable on disk to the split (in place) and updates the tree's annotated
+   * means of its runs. Returns the split's new version, or undefined when the dataset is not indexed.
+   */
+  judged(datasetDir: string, split: string, queryId: string, docId: string, grade: number): number | undefined {
+    const entry = this.entry(datasetDir, split);
+    if (!entry) return undefined;
+    entry.session.judge(queryId, docId, grade);
+    const ids = new Map(rows<{ id: number; path: string }>(this.db, 'SELECT id, path FROM runs WHERE dataset_id = ?', [entry.datasetId]).map((r) => [r.path, r.id]));
+    transaction(this.db, () => {
+      for (const { key } of entry.session.runRefs()) {
+        const id = ids.get(key);
+        if (id === undefined) continue;
+        const { annotated } = entry.session.summary(key);
+        for (const [measure, value] of Object.entries(annotated)) {
+          this.db.run('UPDATE run_means SET annotated = ? WHERE run_id = ? AND split = ? AND measure = ?', [value, id, split, measure]);
+        }
+      }
+    });
+    return entry.session.version;
+  }
+
+  private addRun(session: AnalysisSession, path: string): void {
+    const run = runCache.get(path);
+    if (!session.original.queryIds().some((q) => run.queryIndex(q) >= 0)) return;
+    session.addRun(path, basename(path), run);
+  }
+
+  private storeMeans(runId: number, split: string, session: AnalysisSession, path: string): void {
+    const { original, annotated, queries } = session.summary(path);
+    const insert = this.db.prepare('INSERT INTO run_means (run_id, split, measure, original, annotated, query_count) VALUES (?, ?, ?, ?, ?, ?)');
+    try {
+      for (const [measure, value] of Object.entries(original)) insert.run([runId, split, measure, value, annotated[measure], queries]);
+    } finally {
+      insert.free();
+    }
+  }
+
+  /**
+   * Builds the sessions of these datasets' splits ahead of scoring, while new run files are parsed on other
+   * threads (the engine's own is idle then). The runs in `pending` (being parsed) are left out until the split
+   * is next used: by then the index has re-read them, and those it still scores on the split (a touched but
+   * unchanged file) are added back from the parse the workers left in the run cache.
+   */
+  prepare(datasetDirs: Iterable<string>, pending: ReadonlySet<string>): void {
+    for (const dir of new Set(datasetDirs)) {
+      const id = datasetId(this.db, dir);
+      if (id === undefined) continue;
+      for (const { split } of rows<{ split: string }>(this.db, 'SELECT split FROM splits WHERE dataset_id = ?', [id])) {
+        if (this.entries.has(splitKey(dir, split))) continue;
+        const entry = this.build(dir, split);
+        if (!entry) continue;
+        this.addIndexed(entry, pending);
+        entry.deferred = true;
+        entry.session.prepareScoring();
+      }
+    }
+  }
+
+  /** Adds the runs the index scores on the entry's split (but those in `skip`), read from their files. */
+  private addIndexed(e: Entry, skip?: ReadonlySet<string>): void {
+    const { session } = e;
+    for (const { path } of rows<{ path: string }>(
+      this.db,
+      'SELECT DISTINCT r.path FROM runs r JOIN run_means m ON m.run_id = r.id WHERE r.dataset_id = ? AND m.split = ? ORDER BY r.path',
+      [e.datasetId, session.split],
+    )) {
+      if (skip?.has(path) || session.hasRun(path)) continue;
+      try {
+        this.addRun(session, path);
+      } catch (err) {
+        e.skipped.set(path, isInputError(err) ? err.format() : (err as Error).message);
+      }
+    }
+    relabel(session);
+  }
+
+  private entry(datasetDir: string, split: string): Entry | undefined {
+    const hit = this.entries.get(splitKey(datasetDir, split));
+    if (hit?.deferred) {
+      hit.deferred = false;
+      this.addIndexed(hit);
+    }
+    if (hit) return hit;
+    const entry = this.build(datasetDir, split);
+    // The runs the index already scored on this split (a snapshot from an earlier session).
+    if (entry) this.addIndexed(entry);
+    return entry;
+  }
+
+  /** A split's session from the index, without runs. */
+  private build(datasetDir: string, split: string): Entry | undefined {
+    const key = splitKey(datasetDir, split);
+    const id = datasetId(this.db, datasetDir);
+    if (id === undefined) return undefined;
+    const known = rows<{ name: string }>(this.db, 'SELECT d.name FROM splits s JOIN datasets d ON d.id = s.dataset_id WHERE s.dataset_id = ? AND s.split = ?', [id, split])[0];
+    if (!known) return undefined;
+    const s = this.settings();
+    const qrels = Qrels.fromJudgements(
+      rows<{ query_id: string; doc_id: string; grade: number }>(this.db, 'SELECT query_id, doc_id, grade FROM qrels WHERE dataset_id = ? AND split = ?', [id, split]).map((r) => ({
+        qid: r.query_id,
+        docid: r.doc_id,
+        grade: r.grade,
+      })),
+      'error',
+    );
+    const queries = new Map<string, BeirQuery>(
+      rows<{ query_id: string; text: string }>(this.db, 'SELECT query_id, text FROM queries WHERE dataset_id = ?', [id]).map((r, i) => [r.query_id, { id: r.query_id, text: r.text, line: i + 1 }]),
+    );
+    const judgements = rows<{ query_id: string; doc_id: string; grade: number }>(
+      this.db,
+      'SELECT query_id, doc_id, grade FROM judgements WHERE dataset_id = ? AND split = ?',
+      [id, split],
+    ).map((r) => ({ queryId: r.query_id, docId: r.doc_id, grade: r.grade }));
+    const session = new AnalysisSession({
+      datasetDir,
+      datasetName: known.name,
+      split,
+      qrels,
+      queries,
+      corpus: new IndexedCorpus(this.db, id, datasetDir),
+      judgements,
+      complete: s.complete,
+      relevanceLevel: s.relevanceLevel,
+      measures: s.measures,
+    });
+    const entry: Entry = { datasetId: id, session, skipped: new Map(), extras: new Set(), deferred: false };
+    this.entries.set(key, entry);
+    return entry;
+  }
+}

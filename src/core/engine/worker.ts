@@ -1,0 +1,213 @@
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Database } from 'sql.js';
+import { isInputError } from '../formats/errors';
+import { readRun } from '../formats/run';
+import { AnnotationWriter, annotationPaths, validateJudgement } from '../judgements/annotations';
+import { openDatabase, Snapshotter } from '../index/database';
+import { exportJudgements } from '../judgements/exportJudgements';
+import { isCurrent, recordOwnAppend } from '../index/fileState';
+import { indexWorkspace } from './indexer';
+import { evaluationOf, type EvaluationSettings } from './settings';
+import { problemFrom, type Problem } from '../formats/problems';
+import { PROTOCOL_VERSION, type HostMessage, type EngineRequests, type WorkerConfig, type WorkerMessage } from './protocol';
+import { datasetId, datasetTree, readDocument, storedProblems } from '../index/queries';
+import { qrelsLineInfo, splitJudgements } from '../index/qrelsInfo';
+import { RunParserThreads } from '../index/runParser';
+import { SplitModels } from './splits';
+import { SplitViews } from './splitViews';
+import { scalar } from '../index/sql';
+
+/**
+ * The workspace engine, a worker thread: owns the sql.js index, every open split's qrels, judgements and
+ * per-query scores, and the durable judgement path, so that parsing, hashing, SQL, evaluation and fsync never
+ * run on the extension host's thread. Index requests run one at a time; judgements are answered as soon as
+ * they are durable on disk, even while an indexing pass is under way.
+ */
+const port = parentPort;
+if (!port) throw new Error('the store worker must run in a worker thread');
+const config = workerData as WorkerConfig;
+
+function send(m: WorkerMessage): void {
+  port!.postMessage(m);
+}
+
+class Store {
+  private readonly writers = new Map<string, AnnotationWriter>();
+  private indexing: Promise<unknown> = Promise.resolve();
+  /** The settings of the last indexing (kept in the database, so judgements made before the first index
+   * request of a session are evaluated as the runs' other figures were). */
+  private evaluation: Required<EvaluationSettings>;
+  private readonly models: SplitModels;
+  private readonly views: SplitViews;
+  /** Started with the engine, so that a first index of new runs does not wait for their threads to start. */
+  private readonly runParsers = config.runParser ? new RunParserThreads(config.runParser) : undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly snapshot: Snapshotter,
+  ) {
+    const saved = scalar(db, "SELECT value FROM settings WHERE key = 'evaluation'");
+    this.evaluation = typeof saved === 'string' ? (JSON.parse(saved) as Required<EvaluationSettings>) : evaluationOf({ measures: [] });
+    this.models = new SplitModels(db, () => this.evaluation);
+    this.views = new SplitViews(this.models, (key, info) => send({ kind: 'split', key, version: info.version, info }));
+    this.runParsers?.startAhead();
+  }
+
+  async handle(m: HostMessage): Promise<unknown> {
+    this.views.touch();
+    switch (m.kind) {
+      case 'index':
+        return this.serial(async () => {
+          this.evaluation = evaluationOf(m.args);
+          const open = this.models.keys();
+          const summary = await indexWorkspace(this.db, m.args.roots, {
+            ...m.args,
+            models: this.models,
+            runParsers: this.runParsers,
+            onProgress: (message, fraction) => send({ kind: 'progress', id: m.id, message, fraction }),
+          });
+          this.snapshot.changed();
+          // Files changed on disk (e.g. judgements appended by another window): views that read the store refresh.
+          if (summary.reindexed.length > 0 || summary.removed.length > 0) send({ kind: 'changed' });
+          // Runs may have come or gone under any split the views show: they ask again (after this answer).
+          setImmediate(() => {
+            for (const key of new Set([...open, ...summary.changedSplits])) send({ kind: 'split', key, version: -1 });
+          });
+          return summary;
+        });
+      case 'tree': {
+        const tree = datasetTree(this.db);
+        for (const d of tree) for (const sp of d.splits) for (const r of sp.runs) r.ndcgRange = this.models.ndcgRange(d.dir, sp.split, r.path);
+        return tree;
+      }
+      case 'problems':
+        return storedProblems(this.db);
+      case 'judge':
+        return this.judge(m.args);
+      case 'document':
+        return readDocument(this.db, m.args.datasetDir, m.args.docId);
+      case 'exportJudgements': {
+        const id = this.requireDataset(m.args.datasetDir);
+        return { lines: exportJudgements(this.db, { ...m.args, datasetId: id }) };
+      }
+      case 'importRun':
+        return this.serial(async () => {
+          readRun(m.args.source); // refuse a file trec_eval would refuse, with its file:line message
+          mkdirSync(m.args.targetDir, { recursive: true });
+          const path = join(m.args.targetDir, basename(m.args.source));
+          copyFileSync(m.args.source, path);
+          return { path };
+        });
+      case 'openSplit':
+        return this.serial(async () => this.views.open(m.args));
+      case 'results':
+        return this.views.results(m.args);
+      case 'diff':
+        return this.views.diff(m.args);
+      case 'queryDetail':
+        return this.views.queryDetail(m.args);
+      case 'holes':
+        return this.views.holes(m.args);
+      case 'pool':
+        return this.views.pool(m.args);
+      case 'pair':
+        return this.views.pair(m.args);
+      case 'runSummary':
+        return this.views.runSummary(m.args);
+      case 'qrelsLineInfo':
+        return qrelsLineInfo(this.db, m.args);
+      case 'splitJudgements':
+        return splitJudgements(this.db, m.args);
+      case 'isCurrent':
+        return isCurrent(this.db, m.args.path);
+      case 'flush':
+        this.snapshot.flush();
+        return { bytes: this.snapshot.lastSize };
+    }
+  }
+
+  /** Runs index-like work one at a time, in arrival order. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.indexing.then(work, work);
+    this.indexing = next.catch(() => undefined);
+    return next;
+  }
+
+  private requireDataset(dir: string): number {
+    const id = datasetId(this.db, dir);
+    if (id === undefined) throw new Error(`${dir} is not an indexed dataset: run IR Workbench: Re-index Workspace first.`);
+    return id;
+  }
+
+  /**
+   * Appends the judgement to qrels/<split>.annotations.tsv (durable before this returns), then records it in
+   * the database. The database row is a cache of the file: if it is lost, the next indexing re-reads the file.
+   */
+  private judge(a: EngineRequests['judge']['args']): EngineRequests['judge']['result'] {
+    validateJudgement(a); // before anything is created or opened
+    const { writer, problems } = this.writer(a.datasetDir, a.split);
+    const at = a.at ?? new Date().toISOString();
+    const fileBefore = statSync(writer.path);
+    problems.push(...writer.judge({ queryId: a.queryId, docId: a.docId, grade: a.grade, at, by: a.by, note: a.note }));
+    recordOwnAppend(this.db, writer.path, fileBefore);
+    const after = statSync(writer.path);
+    const file = { path: writer.path, size: after.size, mtimeMs: after.mtimeMs };
+    if (problems.length > 0) this.addProblems(problems);
+    const id = datasetId(this.db, a.datasetDir);
+    if (id === undefined) return { superseded: null, file };
+    const key = [id, a.split, a.queryId, a.docId];
+    const before = scalar(this.db, 'SELECT grade FROM effective_qrels WHERE dataset_id = ? AND split = ? AND query_id = ? AND doc_id = ?', key);
+    if (scalar(this.db, 'SELECT 1 FROM splits WHERE dataset_id = ? AND split = ?', [id, a.split]) === undefined) {
+      this.db.run('INSERT INTO splits (dataset_id, split, qrels_path, annotations_path) VALUES (?, ?, NULL, ?)', [id, a.split, annotationPaths(a.datasetDir, a.split).tsv]);
+    }
+    this.db.run(
+      'INSERT OR REPLACE INTO judgements (dataset_id, split, query_id, doc_id, grade, judged_at, judged_by, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [...key, a.grade, at, a.by ?? null, a.note ?? null],
+    );
+    const version = this.models.judged(a.datasetDir, a.split, a.queryId, a.docId, a.grade);
+    this.snapshot.changed();
+    // One update, after the answer: the tree (its means) and every open view of the split.
+    setImmediate(() => {
+      send({ kind: 'changed' });
+      const info = version === undefined ? undefined : this.views.infoOf(a.datasetDir, a.split);
+      if (info) send({ kind: 'split', key: info.key, version: info.version, info });
+    });
+    return { superseded: typeof before === 'number' ? before : null, file };
+  }
+
+  private writer(datasetDir: string, split: string): { writer: AnnotationWriter; problems: Problem[] } {
+    const path = annotationPaths(datasetDir, split).tsv;
+    const open = this.writers.get(path);
+    if (open) return { writer: open, problems: [] };
+    const isNew = !existsSync(path);
+    const opened = AnnotationWriter.open(datasetDir, split);
+    this.writers.set(path, opened.writer);
+    // A file the store just created holds nothing the database lacks: track it from here (see recordOwnAppend).
+    if (isNew) recordOwnAppend(this.db, path, undefined);
+    return opened;
+  }
+
+  private addProblems(problems: Problem[]): void {
+    for (const p of problems) this.db.run('INSERT INTO problems (file, line, severity, message) VALUES (?, ?, ?, ?)', [p.file, p.line, p.severity, p.message]);
+    send({ kind: 'changed' });
+  }
+}
+
+async function main(): Promise<void> {
+  const { db, discarded } = await openDatabase(config.dbPath);
+  const store = new Store(db, new Snapshotter(db, config.dbPath, config.snapshotDelayMs));
+  port!.on('message', (m: HostMessage) => {
+    store.handle(m).then(
+      (value) => send({ kind: 'result', id: m.id, ok: true, value }),
+      (e: unknown) => {
+        const error = isInputError(e) ? { message: e.format(), problem: problemFrom(e.file ?? '', e) } : { message: (e as Error).message ?? String(e) };
+        send({ kind: 'result', id: m.id, ok: false, error });
+      },
+    );
+  });
+  send(discarded ? { kind: 'ready', protocol: PROTOCOL_VERSION, discarded } : { kind: 'ready', protocol: PROTOCOL_VERSION });
+}
+
+void main();

@@ -1,0 +1,235 @@
+import { watch as watchFs } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { EngineClient } from '../../core/engine/client';
+import { datasetFilePatterns } from '../../core/formats/datasetFolder';
+import type { DatasetNode, IndexSummary } from '../../core/index/nodes';
+import { baselineKey } from '../baseline';
+import { DatasetsTreeProvider, type DatasetsElement } from '../views/datasetsTree';
+import { exportJudgementsCommand, importRunCommand } from './commands';
+import { showProblems } from './diagnostics';
+
+/** The store as the rest of the extension sees it: resolves once the worker is up. */
+export interface EngineHandle {
+  client: Promise<EngineClient>;
+  /** Re-indexes (incrementally) and refreshes the tree and the Problems panel. */
+  reindex(): Promise<void>;
+  tree: DatasetsTreeProvider;
+}
+
+const SNAPSHOT_DELAY_MS = 5000;
+
+/**
+ * Wires the workspace store into VS Code: starts its worker (database in the workspace storage), the
+ * Datasets view, diagnostics, file watchers and the Re-index / Import Run / Export Judgements commands.
+ */
+export function registerStore(context: vscode.ExtensionContext): EngineHandle {
+  const dbPath = context.storageUri ? join(context.storageUri.fsPath, 'store.sqlite') : undefined;
+  const client = EngineClient.start(join(context.extensionPath, 'dist', 'engine.js'), {
+    dbPath,
+    snapshotDelayMs: SNAPSHOT_DELAY_MS,
+    runParser: join(context.extensionPath, 'dist', 'run-parser.js'),
+  });
+  const tree = new DatasetsTreeProvider((datasetDir, split) => context.workspaceState.get<string>(baselineKey(datasetDir, split)));
+  const diagnostics = vscode.languages.createDiagnosticCollection('irWorkbench');
+  const output = vscode.window.createOutputChannel('IR Workbench Store');
+  context.subscriptions.push(diagnostics, output, vscode.window.registerTreeDataProvider('irWorkbench.datasets', tree));
+  context.subscriptions.push({ dispose: () => void client.then((c) => c.close()).catch(() => undefined) });
+
+  let problemCount = 0;
+  let last: IndexSummary | undefined;
+  // The engine's split events come in bursts while it computes in the background.
+  const refresh = coalesced(async () => {
+    const c = await client;
+    tree.setData(await c.request('tree', {}));
+    watchDatasets(tree.data.map((d) => d.dir));
+    const problems = await c.request('problems', {});
+    problemCount = problems.length;
+    showProblems(diagnostics, problems);
+  });
+
+  // A failed refresh is logged: the tree keeps what it showed.
+  const refreshQuietly = () => refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
+
+  const reindex = coalesced(async () => {
+    last = undefined;
+    last = await indexOnce(await client, tree, output).catch((e: Error) => {
+      output.appendLine(`indexing failed: ${e.message}`);
+      void vscode.window.showErrorMessage(`IR Workbench: indexing failed: ${e.message}`);
+      return undefined;
+    });
+    await refreshQuietly();
+  });
+
+  void client.then(
+    (c) => {
+      if (c.discarded) output.appendLine(`The previous database snapshot was not used (${c.discarded}); rebuilding it from the files.`);
+      // A split's figures changed (e.g. its ranges under the holes are computed): the tree's tooltips follow.
+      context.subscriptions.push(
+        c.onChanged(() => void refreshQuietly()),
+        c.onSplitChanged(() => void refreshQuietly()),
+      );
+      return refresh().then(reindex);
+    },
+    (e: Error) => void vscode.window.showErrorMessage(`IR Workbench: the workspace store could not start: ${e.message}`),
+  );
+
+  let timer: NodeJS.Timeout | undefined;
+  const soon = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void reindex(), 1000);
+  };
+  const runsFolder = () => vscode.workspace.getConfiguration('irWorkbench').get<string>('runs.folder', 'runs');
+  // The store's own judgement appends are already in the database (recordOwnAppend): an event for a file
+  // that is as the store left it must not start a re-index of the workspace.
+  const changed = (uri: vscode.Uri) =>
+    void client
+      .then((c) => c.request('isCurrent', { path: uri.fsPath }))
+      .then((current) => current || soon(), soon);
+  const watch = (glob: vscode.GlobPattern) => {
+    const w = vscode.workspace.createFileSystemWatcher(glob);
+    w.onDidCreate(changed);
+    w.onDidChange(changed);
+    w.onDidDelete(soon);
+    return w;
+  };
+  let runWatcher = watch(`**/${runsFolder()}/**`);
+  // Each dataset folder also has watchers of its own: code-server's watcher gives no event inside a folder created
+  // after it started, and a VS Code watcher for that folder is served by the same one (tried). Node's watcher
+  // (inotify, one folder each) on the folder, its qrels/ and its runs folder sees them.
+  const datasetWatchers = new Map<string, vscode.Disposable>();
+  const watchFolder = (folder: string): vscode.Disposable => {
+    try {
+      const w = watchFs(folder, (_event, name) => name && changed(vscode.Uri.file(join(folder, name.toString()))));
+      w.on('error', () => w.close());
+      return { dispose: () => w.close() };
+    } catch {
+      return { dispose: () => undefined }; // no such folder (yet): the workspace's watchers cover its creation
+    }
+  };
+  const watchDatasets = (dirs: string[]) => {
+    for (const [dir, w] of datasetWatchers) {
+      if (dirs.includes(dir)) continue;
+      w.dispose();
+      datasetWatchers.delete(dir);
+    }
+    for (const dir of dirs) {
+      if (datasetWatchers.has(dir)) continue;
+      const ws = [dir, join(dir, 'qrels'), join(dir, runsFolder())].map(watchFolder);
+      datasetWatchers.set(dir, { dispose: () => ws.forEach((w) => w.dispose()) });
+    }
+  };
+  context.subscriptions.push({ dispose: () => datasetWatchers.forEach((w) => w.dispose()) });
+  // A folder created with its files at once (an unzipped or copied dataset) can fill before the watcher watches
+  // it, and then no file event comes: a new folder is worth a pass of its own.
+  const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, true);
+  folders.onDidCreate((uri) => void vscode.workspace.fs.stat(uri).then((s) => s.type & vscode.FileType.Directory && soon(), () => undefined));
+  context.subscriptions.push(
+    folders,
+    // Every file a dataset folder's splits may use, by the resolver's own names (datasetFolder.ts).
+    ...datasetWatchGlobs().map(watch),
+    { dispose: () => runWatcher.dispose() },
+    vscode.workspace.onDidChangeWorkspaceFolders(soon),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('irWorkbench.runs.folder')) {
+        runWatcher.dispose();
+        runWatcher = watch(`**/${runsFolder()}/**`);
+        watchDatasets([]); // the next refresh watches each dataset's new runs folder
+      }
+      if (e.affectsConfiguration('irWorkbench.runs.folder') || e.affectsConfiguration('irWorkbench.evaluation')) soon();
+    }),
+    // Asked for by the user: say what the pass found (a failed pass has already said why).
+    vscode.commands.registerCommand('irWorkbench.reindexWorkspace', async () => {
+      await reindex();
+      if (last) await reindexed(last, tree.data, problemCount);
+    }),
+    vscode.commands.registerCommand('irWorkbench.importRun', async (e?: DatasetsElement) => {
+      if (await importRunCommand(await client, tree, runsFolder(), e)) await reindex();
+    }),
+    vscode.commands.registerCommand('irWorkbench.exportJudgements', async (e?: DatasetsElement) => exportJudgementsCommand(await client, tree, e)),
+  );
+  return { client, reindex, tree };
+}
+
+/**
+ * `work` one call at a time: a call while one runs asks for at most one more run after it, for whatever changed
+ * meanwhile, and waits for that.
+ */
+function coalesced(work: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let again = false;
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await work();
+      } while (again);
+    })().finally(() => (running = undefined));
+    return running;
+  };
+}
+
+// datasetFilePatterns() as watcher globs, one per folder (qrels/ has its own): a glob group holds plain names.
+function datasetWatchGlobs(): string[] {
+  const byFolder = new Map<string, string[]>();
+  for (const p of datasetFilePatterns()) {
+    const i = p.lastIndexOf('/');
+    const folder = p.slice(0, i + 1);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), p.slice(i + 1)]);
+  }
+  return [...byFolder].map(([folder, names]) => `**/${folder}{${names.join(',')}}`);
+}
+
+/** The Re-index Workspace message: what is indexed now, what this pass re-read, and the problems (with a way to them). */
+async function reindexed(summary: IndexSummary, datasets: readonly DatasetNode[], problems: number): Promise<void> {
+  const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  const leftOut = new Set(datasets.flatMap((d) => d.splits.flatMap((s) => s.leftOut.map((r) => r.path)))).size;
+  const parts = [
+    `${plural(summary.datasets, 'dataset')}, ${plural(summary.runs, 'run')}${leftOut > 0 ? ` (${plural(leftOut, 'run')} left out: bad file)` : ''}`,
+    summary.reindexed.length > 0 ? `${plural(summary.reindexed.length, 'file')} re-read` : 'nothing changed',
+    ...(summary.removed.length > 0 ? [`${plural(summary.removed.length, 'file')} gone`] : []),
+    problems > 0 ? plural(problems, 'problem') : 'no problems',
+  ];
+  const message = `IR Workbench: indexed ${parts.join(' · ')} (${summary.ms.toLocaleString('en-US')} ms).`;
+  if (problems === 0) {
+    void vscode.window.showInformationMessage(message);
+    return;
+  }
+  const show = 'Show Problems';
+  if ((await vscode.window.showWarningMessage(message, show)) === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
+}
+
+async function indexOnce(c: EngineClient, tree: DatasetsTreeProvider, output: vscode.OutputChannel): Promise<IndexSummary> {
+  const config = vscode.workspace.getConfiguration('irWorkbench');
+  const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  return vscode.window.withProgress(
+    { location: tree.data.length === 0 ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: 'IR Workbench: indexing' },
+    async (progress) => {
+      let last = 0;
+      const summary = await c.request(
+        'index',
+        {
+          roots,
+          runsFolder: config.get<string>('runs.folder', 'runs'),
+          measures: config.get<string[]>('evaluation.measures', []),
+          complete: config.get<boolean>('evaluation.completeQueries', true),
+          relevanceLevel: config.get<number>('evaluation.relevanceLevel', 1),
+        },
+        (message, fraction) => {
+          const increment = fraction === undefined ? undefined : Math.max(0, fraction * 100 - last);
+          if (fraction !== undefined) last = fraction * 100;
+          progress.report({ message, increment });
+        },
+      );
+      output.appendLine(
+        `indexed ${summary.datasets} datasets and ${summary.runs} runs in ${summary.ms} ms: ${summary.reindexed.length} files re-read, ` +
+          `${summary.removed.length} removed, ${summary.problems} problems, ${summary.skippedLines} lines skipped`,
+      );
+      return summary;
+    },
+  );
+}

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { readRun } from '../../../../src/core/formats/run';
+import { EngineClient, EngineError } from '../../../../src/core/engine/client';
+import { scifactWorkspace } from '../../../helpers/storeFixtures';
+
+const WORKER = join(__dirname, '../../../../src/core/engine/worker.ts');
+const RUN = 'bm25okapi.knarfthekant.trec';
+
+const ndcgColumn = (measures: { key: string }[]) => measures.findIndex((m) => m.key === 'ndcg_cut_10');
+
+describe('store worker', () => {
+  const ws = scifactWorkspace([RUN]);
+  after(() => rmSync(ws.root, { recursive: true, force: true }));
+  const dbPath = join(ws.root, 'storage', 'store.sqlite');
+  const args = { roots: [ws.root], runsFolder: 'runs', measures: ['ndcg_cut.10', 'map'] };
+
+  it('indexes with progress, judges durably, re-scores in place, and persists a snapshot', async () => {
+    const client = await EngineClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
+    try {
+      const fractions: number[] = [];
+      const summary = await client.request('index', args, (_m, f) => f !== undefined && fractions.push(f));
+      assert.equal(summary.runs, 1);
+      assert.ok(fractions.length > 0 && fractions.every((f) => f >= 0 && f <= 1));
+      const before = (await client.request('tree', {}))[0].splits[0].runs[0].means;
+
+      const changed = new Promise<void>((resolve) => client.onChanged(resolve));
+      const top = readRun(join(ws.runsDir, RUN)).ranking('1')!.docs.slice(0, 3);
+      for (const docId of top) await client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1', docId, grade: 1, by: 'me' });
+      // Confirmed means on disk: the annotation file already holds all three.
+      const file = readFileSync(join(ws.dataset, 'qrels', 'test.annotations.tsv'), 'utf8');
+      for (const d of top) assert.ok(file.includes(`1\t${d}\t1\n`));
+      await changed;
+      const after = (await client.request('tree', {}))[0].splits[0];
+      assert.equal(after.judgementCount, 3);
+      // The tree keeps both figures: the original qrels' and, apart, the annotated ones.
+      assert.deepEqual(after.runs[0].means, before);
+      assert.ok(after.runs[0].annotated.hole_10 < before.hole_10);
+      // The store's own appends need no re-index (its file watcher asks this); another writer's do.
+      const tsv = join(ws.dataset, 'qrels', 'test.annotations.tsv');
+      assert.equal(await client.request('isCurrent', { path: tsv }), true);
+      // An undo back to unjudged (-1) is not one of "your judgements".
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1', docId: top[2], grade: -1 });
+      assert.equal((await client.request('tree', {}))[0].splits[0].judgementCount, 2);
+      assert.equal(await client.request('isCurrent', { path: tsv }), true);
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1', docId: top[2], grade: 1 });
+      // Whoever sends it, a judgement a reader would skip is refused before anything is written.
+      await assert.rejects(client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1\u0000', docId: 'd', grade: 1 }), /control character/);
+      await assert.rejects(client.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '1', docId: 'd', grade: '2' as unknown as number }), /integer/);
+
+      const doc = await client.request('document', { datasetDir: ws.dataset, docId: top[0] });
+      assert.equal(doc?.id, top[0]);
+      await assert.rejects(client.request('exportJudgements', { datasetDir: '/nowhere', split: 'test', format: 'trec', merge: false, out: join(ws.root, 'x') }), EngineError);
+      const { bytes } = await client.request('flush', {});
+      assert.ok(bytes > 0);
+    } finally {
+      await client.close();
+    }
+
+    // A new session starts from the snapshot: nothing to re-read, same figures.
+    const reopened = await EngineClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
+    try {
+      assert.equal(reopened.discarded, undefined);
+      assert.equal((await reopened.request('tree', {}))[0].splits[0].judgementCount, 3);
+      // A judgement before this session's first indexing is evaluated with the stored settings (map too).
+      const changed = new Promise<void>((resolve) => reopened.onChanged(resolve));
+      await reopened.request('judge', { datasetDir: ws.dataset, split: 'test', queryId: '3', docId: 'x-1', grade: 0 });
+      await changed;
+      assert.ok('map' in (await reopened.request('tree', {}))[0].splits[0].runs[0].means);
+      assert.deepEqual((await reopened.request('index', args)).reindexed, []);
+      const tsv = join(ws.dataset, 'qrels', 'test.annotations.tsv');
+      assert.equal(await reopened.request('isCurrent', { path: tsv }), true);
+      utimesSync(tsv, new Date(), new Date(Date.now() + 5000)); // as another program's write would
+      assert.equal(await reopened.request('isCurrent', { path: tsv }), false);
+      // An index pass that re-read a file says "changed" (before its result) so views reading the store refresh;
+      // a pass that found nothing new does not.
+      let changes = 0;
+      reopened.onChanged(() => changes++);
+      appendFileSync(tsv, '3\tx-1\t1\n'); // a new grade for a pair judged above: the count stays
+      assert.deepEqual((await reopened.request('index', args)).reindexed, [tsv]);
+      assert.equal(changes, 1);
+      await reopened.request('index', args);
+      assert.equal(changes, 1);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('rebuilds from the files when the snapshot is corrupt', async () => {
+    writeFileSync(dbPath, 'not a database');
+    const client = await EngineClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
+    try {
+      assert.match(client.discarded ?? '', /corrupt/);
+      const summary = await client.request('index', args);
+      assert.equal(summary.runs, 1);
+      assert.equal((await client.request('tree', {}))[0].splits[0].judgementCount, 4, 'judgements come back from the annotation file');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers the views from one split state: the tree and the results table agree, a judgement pushes one update', async () => {
+    const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
+    try {
+      await client.request('index', args);
+      const info = await client.request('openSplit', { datasetDir: ws.dataset, split: 'test', extraRuns: [] });
+      const tree = (await client.request('tree', {}))[0].splits[0];
+      assert.deepEqual(info.runs.map((r) => r.key), tree.runs.map((r) => r.path), 'the same runs as the tree');
+      const run = info.runs[0].key;
+      // The ranges under the holes are computed in the background after the first ask; an update says when.
+      const computed = new Promise<void>((resolve) => {
+        const sub = client.onSplitChanged(() => (sub.dispose(), resolve()));
+      });
+      const first = await client.request('results', { key: info.key, baseline: run });
+      assert.equal(first.rows[0].intervals, undefined, 'no ranges yet: the table is not held back for them');
+      await computed;
+      const results = await client.request('results', { key: info.key, baseline: run });
+      assert.ok(results.rows[0].intervals?.some((r) => r !== null), 'the ranges once computed');
+      // The tree's tooltip gives the same nDCG@10 range as the results table, once computed.
+      const treeRange = (await client.request('tree', {}))[0].splits[0].runs[0].ndcgRange;
+      const tableRange = results.rows[0].intervals![ndcgColumn(results.measures)]!;
+      assert.deepEqual(treeRange, { lo: tableRange.lo, hi: tableRange.hi, exact: tableRange.exact, holes: tableRange.holes });
+      const ndcg = results.measures.findIndex((m) => m.key === 'ndcg_cut_10');
+      assert.equal(results.rows[0].means[ndcg], tree.runs[0].means.ndcg_cut_10, 'the same figures as the tree');
+      assert.equal(results.judgements, tree.judgementCount);
+      const { items, firstUnjudged } = await client.request('pool', { key: info.key, runs: [run], depth: 10 });
+      const hole = items[firstUnjudged];
+      const pair = await client.request('pair', { key: info.key, ...hole });
+      assert.equal(pair.item?.grade, null);
+      assert.ok(pair.item!.text.length > 0);
+      const events: number[] = [];
+      client.onSplitChanged((key, changed) => key === info.key && events.push(changed!.version));
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', ...hole, grade: 1 });
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(events.length, 1, 'one update per judgement');
+      const after = await client.request('results', { key: info.key, baseline: run });
+      const treeAfter = (await client.request('tree', {}))[0].splits[0];
+      assert.equal(after.judgements, treeAfter.judgementCount);
+      assert.equal(after.rows[0].annotated![ndcg], treeAfter.runs[0].annotated.ndcg_cut_10);
+      assert.equal(after.rows[0].means[ndcg], treeAfter.runs[0].means.ndcg_cut_10);
+      assert.equal((await client.request('pair', { key: info.key, ...hole })).item?.grade, 1);
+      await assert.rejects(client.request('diff', { key: info.key, a: run, b: '/no/such.trec' }), /no run/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses to import a run trec_eval would refuse, naming the line', async () => {
+    const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
+    try {
+      const bad = join(ws.root, 'bad.trec');
+      writeFileSync(bad, '1 Q0 d1 1 1.0 t\n1 Q0 d1 2 0.5 t\n');
+      await assert.rejects(client.request('importRun', { source: bad, targetDir: join(ws.root, 'runs', 'scifact') }), /listed twice.*line/s);
+      const { path } = await client.request('importRun', { source: join(ws.runsDir, RUN), targetDir: join(ws.root, 'imported') });
+      assert.equal(readFileSync(path, 'utf8'), readFileSync(join(ws.runsDir, RUN), 'utf8'));
+    } finally {
+      await client.close();
+    }
+  });
+});
