@@ -1,6 +1,6 @@
 // Opens a dataset split the way the engine does (index into an in-memory database, then the engine's split
 // state), for tests that need a session on real files without a worker.
-import type { AnalysisSession } from '../../src/core/analysis/session';
+import type { AnalysisSession } from '../../src/core/split/state';
 import { openDatabase } from '../../src/core/index/database';
 import { indexWorkspace } from '../../src/core/engine/indexer';
 import { evaluationOf } from '../../src/core/engine/settings';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { AnalysisSession } from '../../src/core/analysis/session';
+import type { AnalysisSession } from '../../src/core/split/state';
 import { pageHtml } from '../../src/extension/webview/page';
 import { WEBVIEW_PROTOCOL_VERSION, type ViewEvents, type ViewName } from '../../src/protocol/webview';
 import { sessionWithRuns } from '../helpers/splitSession';

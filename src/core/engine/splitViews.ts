@@ -1,4 +1,4 @@
-import type { AnalysisSession } from '../analysis/session';
+import type { AnalysisSession } from '../split/state';
 import type { PairState, SplitInfo, EngineRequests } from './protocol';
 import { splitKey, type SplitModels } from './splits';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Database } from 'sql.js';
-import { AnalysisSession, type DocumentSource } from '../analysis/session';
+import { AnalysisSession, type DocumentSource } from '../split/state';
 import { isInputError } from '../formats/errors';
 import { Qrels } from '../formats/qrels';
 import type { BeirQuery } from '../formats/beir';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AnnotationQueue } from '../../core/analysis/annotationQueue';
+import { AnnotationQueue } from '../../core/split/annotationQueue';
 import type { AnnotationState, QueueOrder } from '../../protocol/webview';
 import { ViewChannel } from '../webview/channel';
 import { viewHtml, webviewOptions } from '../webview/html';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { exportResults } from '../../core/analysis/exportTable';
+import { exportResults } from '../../core/split/exportTable';
 import type { EngineClient } from '../../core/engine/client';
 import type { SplitInfo, EngineRequests } from '../../core/engine/protocol';
 import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';

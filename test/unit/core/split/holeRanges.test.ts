@@ -1,4 +1,4 @@
-// Trust under holes in the analysis views: the per-query bookkeeping of src/core/analysis/trust.ts. A
+// Trust under holes in the analysis views: the per-query bookkeeping of src/core/split/holeRanges.ts. A
 // judgement re-ranges only its query and gives what a fresh computation gives; MRR@10 differences match brute
 // force; the scores the session shows lie in their ranges on real SciFact runs; the impact queue follows the
 // judgements (and undos) and is blind.
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { addRunFiles, loadSession } from '../../../helpers/splitSession';
-import { RESULT_MEASURES, scoreRun } from '../../../../src/core/analysis/scores';
-import { HoleRanges, ImpactJudging, RANGED } from '../../../../src/core/analysis/trust';
+import { RESULT_MEASURES, scoreRun } from '../../../../src/core/split/scores';
+import { HoleRanges, ImpactJudging, RANGED } from '../../../../src/core/split/holeRanges';
 import { evaluate } from '../../../../src/core/eval';
 import { HoleScorer, prepareHoles } from '../../../../src/core/eval/holes';
 import { runSimilarity } from '../../../../src/core/eval/similarity';

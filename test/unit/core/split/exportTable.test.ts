@@ -2,9 +2,9 @@
 // formula, Markdown must not carry HTML, and floating-point noise must not print as a signed tiny number.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { exportResults } from '../../../../src/core/analysis/exportTable';
-import { boxSummary } from '../../../../src/core/analysis/session';
-import { RESULT_MEASURES } from '../../../../src/core/analysis/scores';
+import { exportResults } from '../../../../src/core/split/exportTable';
+import { boxSummary } from '../../../../src/core/split/state';
+import { RESULT_MEASURES } from '../../../../src/core/split/scores';
 import type { Comparison, ResultsModel } from '../../../../src/protocol/webview';
 
 const measure = { ...RESULT_MEASURES[0], tested: true };

@@ -21,8 +21,8 @@ import type {
   RunRef,
   ScoreRange,
 } from '../../protocol/webview';
-import { HoleRanges, ImpactJudging, RANGED } from './trust';
-import { snippet } from './text';
+import { HoleRanges, ImpactJudging, RANGED } from './holeRanges';
+import { snippet } from '../formats/text';
 import { runSteps } from '../steps';
 import { columnsOf, EXTRA_COLUMNS, meansOf, RESULT_MEASURES, scoreRun, sessionMeasures, type Scores } from './scores';
 
