@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { exportResults } from '../../../../src/core/split/exportTable';
-import { boxSummary } from '../../../../src/core/split/state';
+import { boxSummary } from '../../../../src/core/split/results';
 import { RESULT_MEASURES } from '../../../../src/core/split/scores';
 import type { Comparison, ResultsModel } from '../../../../src/protocol/webview';
 
@@ -13,7 +13,7 @@ const comparison = (delta: number): Comparison => ({ delta, tP: 1, tPHolm: 1, ra
 function model(rows: { key: string; label: string; mean: number; delta?: number }[]): ResultsModel {
   return {
     dataset: 'd', split: 't', numQueries: 1, measures: [measure], baseline: rows[0].key, alpha: 0.05, trials: 1, seed: 1,
-    significancePending: false, judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
+    significancePending: false, significanceOn: null, qrels: { state: 'original', judgements: 0, version: 0 }, judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
     rows: rows.map((r) => ({ key: r.key, label: r.label, means: [r.mean], annotated: null, vsBaseline: r.delta === undefined ? null : [comparison(r.delta)], lengths: boxSummary([]), coverage: { answered: 1, total: 1 } })),
   };
 }

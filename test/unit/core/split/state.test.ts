@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countWords, snippet } from '../../../../src/core/formats/text';
 import { exportResults } from '../../../../src/core/split/exportTable';
-import { addRunFiles, loadSession } from '../../../helpers/splitSession';
-import { boxSummary, topDocs, type AnalysisSession } from '../../../../src/core/split/state';
+import { addRunFiles, loadSplit } from '../../../helpers/splitState';
+import type { SplitState } from '../../../../src/core/split/state';
+import { topDocs } from '../../../../src/core/split/rankings';
 import { RESULT_MEASURES, scoreRun } from '../../../../src/core/split/scores';
 import { evaluate } from '../../../../src/core/eval';
 import { holmAdjust, pairedTTest, randomizationTest } from '../../../../src/core/eval/stats';
@@ -17,6 +18,11 @@ import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
 import type { ResultsModel } from '../../../../src/protocol/webview';
 import { SHARED } from '../../support/paths';
+import { diffModel } from '../../../../src/core/split/diff';
+import { holeRows } from '../../../../src/core/split/holes';
+import { pool as splitPool, userPool, userPoolHead } from '../../../../src/core/split/pool';
+import { queryDetail } from '../../../../src/core/split/queryDetail';
+import { boxSummary, resultsModel, significanceSteps } from '../../../../src/core/split/results';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
@@ -26,14 +32,14 @@ const TFIDF = join(RUNS, 'vsm-tfidf.titles_fulltext.omar-khattab.trec');
 const col = (key: string) => RESULT_MEASURES.findIndex((m) => m.key === key);
 
 describe('analysis session on SciFact', () => {
-  let session: AnalysisSession;
+  let session: SplitState;
   let model: ResultsModel;
   before(async () => {
-    session = await loadSession({ datasetDir: SCIFACT, split: 'test' });
+    session = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
     const skipped = await addRunFiles(session, [BM25, DENSE, TFIDF, join(SCIFACT, 'queries.jsonl')]);
     assert.equal(skipped.length, 1, 'queries.jsonl is no run');
     assert.match(skipped[0].reason, /queries\.jsonl/);
-    model = session.results(BM25, { skipped, untrusted: false });
+    model = resultsModel(session, BM25, { skipped, untrusted: false });
   });
 
   test('means are trec_eval -c figures (shared/runs/scifact/README.md)', () => {
@@ -64,20 +70,20 @@ describe('analysis session on SciFact', () => {
   });
 
   test('significance can be computed in steps: pending until the steps ran, then the same as at once', async () => {
-    const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
+    const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
     await addRunFiles(s, [BM25, DENSE, TFIDF]);
-    const pending = s.results(DENSE, { skipped: [], untrusted: false }, { pending: true });
+    const pending = resultsModel(s, DENSE, { skipped: [], untrusted: false }, { pending: true });
     assert.equal(pending.significancePending, true);
     assert.ok(pending.rows.every((r) => r.vsBaseline === null));
     let steps = 0;
-    for (const _ of s.significanceSteps(DENSE)) steps++;
+    for (const _ of significanceSteps(s, DENSE)) steps++;
     assert.equal(steps, 2 * 5 * 10, 'ten steps (of 1,000 randomization trials) per compared run and tested measure');
-    const done = s.results(DENSE, { skipped: [], untrusted: false }, { pending: true });
+    const done = resultsModel(s, DENSE, { skipped: [], untrusted: false }, { pending: true });
     assert.equal(done.significancePending, false);
-    const fresh = await loadSession({ datasetDir: SCIFACT, split: 'test' });
+    const fresh = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
     await addRunFiles(fresh, [BM25, DENSE, TFIDF]);
-    assert.deepEqual(done.rows.map((r) => r.vsBaseline), fresh.results(DENSE, { skipped: [], untrusted: false }).rows.map((r) => r.vsBaseline));
-    assert.equal([...s.significanceSteps(DENSE)].length, 0, 'known: nothing to do');
+    assert.deepEqual(done.rows.map((r) => r.vsBaseline), resultsModel(fresh, DENSE, { skipped: [], untrusted: false }).rows.map((r) => r.vsBaseline));
+    assert.equal([...significanceSteps(s, DENSE)].length, 0, 'known: nothing to do');
   });
 
   test('significance against the baseline is the tests on the per-query values, Holm over the two compared runs', () => {
@@ -95,27 +101,27 @@ describe('analysis session on SciFact', () => {
   });
 
   test('a judgement of a hole changes the annotated figures, never the original ones', async () => {
-    const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
+    const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
     await addRunFiles(s, [BM25, DENSE]);
-    const before = s.results(BM25, { skipped: [], untrusted: false });
-    const pool = s.pool([BM25, DENSE], 10);
+    const before = resultsModel(s, BM25, { skipped: [], untrusted: false });
+    const pool = splitPool(s, [BM25, DENSE], 10);
     assert.ok(pool.length > 1000, `pool ${pool.length}`);
     assert.equal(new Set(pool.map((p) => `${p.queryId}\t${p.docId}`)).size, pool.length, 'deduplicated');
     const hole = pool.find((p) => topDocs(s.run(DENSE), p.queryId, 1)[0]?.docId === p.docId)!;
     s.judge(hole.queryId, hole.docId, 1);
-    const after = s.results(BM25, { skipped: [], untrusted: false });
+    const after = resultsModel(s, BM25, { skipped: [], untrusted: false });
     const dense = (m: ResultsModel) => m.rows.find((r) => r.key === DENSE)!;
     assert.deepEqual(dense(after).means, dense(before).means);
     assert.ok(dense(after).annotated![col('ndcg_cut_10')] > dense(before).means[col('ndcg_cut_10')]);
     assert.ok(dense(after).annotated![col('judged_10')] > dense(before).means[col('judged_10')]);
-    assert.equal(s.pool([BM25, DENSE], 10).length, pool.length - 1);
-    assert.equal(s.pool([BM25, DENSE], 10, new Set([`${hole.queryId}\t${hole.docId}`])).length, pool.length);
+    assert.equal(splitPool(s, [BM25, DENSE], 10).length, pool.length - 1);
+    assert.equal(splitPool(s, [BM25, DENSE], 10, new Set([`${hole.queryId}\t${hole.docId}`])).length, pool.length);
     // A negative grade restores "unjudged" (trec_eval: pooled but not judged): the figures come back.
     const counted = s.judgementCount;
     s.judge(hole.queryId, hole.docId, -1);
     assert.equal(s.grade(hole.queryId, hole.docId), null);
     assert.equal(s.judgementCount, counted - 1, 'a pair undone back to unjudged is not one of your judgements');
-    assert.deepEqual(dense(s.results(BM25, { skipped: [], untrusted: false })).annotated, dense(before).means);
+    assert.deepEqual(dense(resultsModel(s, BM25, { skipped: [], untrusted: false })).annotated, dense(before).means);
     // The file as now on disk replaces the held judgements; the same judgements again change nothing.
     assert.equal(s.replaceJudgements([{ ...hole, grade: -1 }]), false);
     assert.equal(s.replaceJudgements([{ ...hole, grade: 1 }]), true);
@@ -123,8 +129,8 @@ describe('analysis session on SciFact', () => {
     assert.equal(s.replaceJudgements([]), true);
     assert.equal(s.judgementCount, 0);
     // Pool order does not depend on the order of the runs (nor on their ranks).
-    assert.deepEqual(s.pool([DENSE, BM25], 10), s.pool([BM25, DENSE], 10));
-    const rows = s.holeRows();
+    assert.deepEqual(splitPool(s, [DENSE, BM25], 10), splitPool(s, [BM25, DENSE], 10));
+    const rows = holeRows(s);
     assert.ok(rows.every((r) => r.holeQuery >= r.holeBeir), 'unjudged-for-the-query includes judged-for-no-query');
     // rank_bm25 returns 100 documents for every test query: unj.10 is exactly 1 - judged.10 there.
     const bm25 = rows.find((r) => r.key === BM25)!;
@@ -132,13 +138,13 @@ describe('analysis session on SciFact', () => {
   });
 
   test('a judgement re-scores in place exactly what a full evaluation on the merged qrels gives', async () => {
-    const s = await loadSession({ datasetDir: SCIFACT, split: 'test', measures: ['ndcg_cut.20', 'gm_map', 'num_rel', 'num_ret'] });
+    const s = await loadSplit({ datasetDir: SCIFACT, split: 'test', measures: ['ndcg_cut.20', 'gm_map', 'num_rel', 'num_ret'] });
     await addRunFiles(s, [BM25, DENSE, TFIDF]);
-    const pool = s.pool([BM25, DENSE, TFIDF], 10);
+    const pool = splitPool(s, [BM25, DENSE, TFIDF], 10);
     // Holes judged relevant and non-relevant, a hole that is top-ranked for several queries (hole.10 of other
     // queries moves), a judgement undone to unjudged, and one overriding an original grade.
     const shared = pool.find((p) => [BM25, DENSE].every((k) => topDocs(s.run(k), p.queryId, 10).some((d) => d.docId === p.docId)))!;
-    const original = s.qrels.queryIds().map((q) => ({ queryId: q, docId: s.qrels.judgements(q)!.docs[0] }))[3];
+    const original = s.qrels('annotated').queryIds().map((q) => ({ queryId: q, docId: s.qrels('annotated').judgements(q)!.docs[0] }))[3];
     const steps: [string, string, number][] = [
       [pool[0].queryId, pool[0].docId, 2],
       [pool[1].queryId, pool[1].docId, 0],
@@ -147,27 +153,27 @@ describe('analysis session on SciFact', () => {
       [original.queryId, original.docId, 0],
       [shared.queryId, shared.docId, -1],
     ];
-    s.userPool([BM25, DENSE, TFIDF], 10); // kept between judgements from here on
-    s.diff(BM25, DENSE, { pending: true });
+    userPool(s, [BM25, DENSE, TFIDF], 10); // kept between judgements from here on
+    diffModel(s, BM25, DENSE, { pending: true });
     for (const [q, d, g] of steps) {
       s.judge(q, d, g);
-      const recomputed = s.pool([BM25, DENSE, TFIDF], 10, s.userJudged());
-      assert.deepEqual(s.userPool([BM25, DENSE, TFIDF], 10), recomputed, 'the kept pool is the pool recomputed');
-      const head = s.userPoolHead([BM25, DENSE, TFIDF], 10, 25);
+      const recomputed = splitPool(s, [BM25, DENSE, TFIDF], 10, s.userJudged());
+      assert.deepEqual(userPool(s, [BM25, DENSE, TFIDF], 10), recomputed, 'the kept pool is the pool recomputed');
+      const head = userPoolHead(s, [BM25, DENSE, TFIDF], 10, 25);
       assert.deepEqual(head, { items: recomputed.slice(0, 25), size: recomputed.length, unjudged: recomputed.filter((p) => s.grade(p.queryId, p.docId) === null).length });
-      const diff = s.diff(BM25, DENSE, { pending: true });
+      const diff = diffModel(s, BM25, DENSE, { pending: true });
       const hole = (k: string, q: string) => topDocs(s.run(k), q, 10).some((x) => s.grade(q, x.docId) === null);
       assert.deepEqual(diff.holes, diff.queries.map((q) => (hole(BM25, q) || hole(DENSE, q) ? 1 : 0)), 'the kept hole marks are the marks recomputed');
       // The diff's order (sorted from the last one) is the order of the deltas recomputed.
-      const [sa, sb] = [s.scores(BM25, 'effective'), s.scores(DENSE, 'effective')];
+      const [sa, sb] = [s.scores(BM25, 'annotated'), s.scores(DENSE, 'annotated')];
       const expected = sa.queries
         .filter((qid) => sb.queries.includes(qid))
         .map((qid) => ({ qid, delta: sb.columns[0][sb.queries.indexOf(qid)] - sa.columns[0][sa.queries.indexOf(qid)] }))
         .sort((x, y) => y.delta - x.delta || (x.qid < y.qid ? -1 : 1));
       assert.deepEqual([diff.queries, diff.deltas], [expected.map((e) => e.qid), expected.map((e) => e.delta)], 'the diff follows the judgement');
       for (const k of [BM25, DENSE, TFIDF]) {
-        const inPlace = s.scores(k, 'effective');
-        const full = scoreRun(s.qrels, s.run(k), { complete: true, relevanceLevel: 1, measures: s.measures });
+        const inPlace = s.scores(k, 'annotated');
+        const full = scoreRun(s.qrels('annotated'), s.run(k), { complete: true, relevanceLevel: 1, measures: s.measures });
         assert.deepEqual(inPlace.names, full.names);
         assert.deepEqual(inPlace.queries, full.queries);
         inPlace.columns.forEach((c, i) => assert.deepEqual([...c], [...full.columns[i]], `${k} ${inPlace.names[i]} after ${q} ${d} ${g}`));
@@ -177,12 +183,12 @@ describe('analysis session on SciFact', () => {
   });
 
   test('diff: deltas sorted, consistent with the per-query scores; query detail has grades, holes and moves', async () => {
-    const d = session.diff(BM25, DENSE);
+    const d = diffModel(session, BM25, DENSE);
     assert.equal(d.queries.length, 300);
     for (let i = 1; i < d.deltas.length; i++) assert.ok(d.deltas[i - 1] >= d.deltas[i]);
     assert.ok(Math.abs(d.meanB - d.meanA - d.deltas.reduce((s, x) => s + x, 0) / 300) < 1e-12);
     const qid = d.queries[0];
-    const detail = await session.queryDetail(BM25, DENSE, qid, 10);
+    const detail = await queryDetail(session, BM25, DENSE, qid, 10);
     assert.equal(detail.a.length, 10);
     assert.ok(detail.text.length > 0);
     assert.ok(Math.abs(detail.scoreB - detail.scoreA - d.deltas[0]) < 1e-12);
@@ -194,7 +200,7 @@ describe('analysis session on SciFact', () => {
     for (const x of detail.a) if (x.move === 'dropped') assert.ok(detail.droppedFromA.includes(x.docId));
     assert.equal(detail.grades.join(','), '0,1', 'SciFact is binary');
     assert.ok(detail.b.every((x) => x.title.length > 0 && x.snippet.length <= 241));
-    assert.equal((await session.queryDetail(BM25, DENSE, qid, 50)).a.length, 50, 'more depth on demand');
+    assert.equal((await queryDetail(session, BM25, DENSE, qid, 50)).a.length, 50, 'more depth on demand');
   });
 
   test('exports: Markdown, CSV and LaTeX carry every run and measure', () => {
@@ -220,7 +226,7 @@ describe('analysis session on SciFact', () => {
 test('exports escape hostile run names', () => {
   const base: ResultsModel = {
     dataset: 'd', split: 't', numQueries: 1, measures: [RESULT_MEASURES[0]], baseline: 'x', alpha: 0.05, trials: 1, seed: 1, significancePending: false,
-    judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
+    significanceOn: null, qrels: { state: 'original', judgements: 0, version: 0 }, judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
     rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]), coverage: { answered: 1, total: 1 } }],
   };
   assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
@@ -229,7 +235,7 @@ test('exports escape hostile run names', () => {
 });
 
 test('documents come from the corpus at the offsets the index holds, with their length in words', async () => {
-  const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
+  const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
   const lines = new Map(
     readFileSync(join(SCIFACT, 'corpus.jsonl'), 'utf8')
       .split('\n')
@@ -261,7 +267,7 @@ describe('run labels', () => {
       mkdirSync(join(dir, sub));
       copyFileSync(BM25, join(dir, sub, 'bm25.trec'));
     }
-    const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
+    const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
     assert.deepEqual(await addRunFiles(s, [join(dir, 'a', 'bm25.trec'), join(dir, 'b', 'bm25.trec')]), []);
     // The one naming rule (runLabels, as the tree): the stem, plus as many folders as it takes to tell twins apart.
     assert.deepEqual(s.runRefs().map((r) => r.label), ['a/bm25', 'b/bm25']);
