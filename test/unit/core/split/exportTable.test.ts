@@ -51,3 +51,14 @@ test('Markdown escapes HTML in run names and the caption', () => {
   assert.match(md, /&#60;img src=x onerror=alert\(1\)&#62;&#38;amp; \(baseline\)/);
   assert.match(md, /Against &#60;img src=x onerror=alert\(1\)&#62;&#38;amp;, Holm/);
 });
+
+test('exports escape hostile run names', () => {
+  const base: ResultsModel = {
+    dataset: 'd', split: 't', numQueries: 1, measures: [RESULT_MEASURES[0]], baseline: 'x', alpha: 0.05, trials: 1, seed: 1, significancePending: false,
+    significanceOn: null, qrels: { state: 'original', judgements: 0, version: 0 }, judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
+    rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]), coverage: { answered: 1, total: 1 } }],
+  };
+  assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
+  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8},1,1$/m);
+  assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
+});
