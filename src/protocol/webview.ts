@@ -249,6 +249,8 @@ export interface HolesModel {
   order?: QueueOrder;
   /** With the impact order (two or more pooled runs): how open their comparison still is. */
   meter?: JudgingMeter | null;
+  /** The qrels the figures are on (its version changes with every judgement). */
+  qrels?: QrelsLabel;
 }
 
 /** One item of the annotation queue. No run names: the judge is blind to which run retrieved it. */
@@ -278,6 +280,8 @@ export interface AnnotationState {
   message: string | null;
   order?: QueueOrder;
   meter?: JudgingMeter | null;
+  /** The qrels the figures are on (its version changes with every judgement). */
+  qrels?: QrelsLabel;
 }
 
 export interface ViewRequests {

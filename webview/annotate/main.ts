@@ -67,6 +67,7 @@ function render(s: AnnotationState): void {
     return;
   }
   const it = s.item;
+  document.body.dataset.pair = `${it.queryId}\t${it.docId}`;
   replace(
     app,
     h('div', { className: 'toolbar' },

@@ -1,4 +1,4 @@
-import type { AnnotationItem, JudgingMeter } from '../../protocol/webview';
+import type { AnnotationItem, JudgingMeter, QrelsLabel } from '../../protocol/webview';
 import { runSteps } from '../steps';
 import { impactJudging } from './impact';
 import { pool, userPool, type Pair } from './pool';
@@ -69,6 +69,7 @@ export interface PairState {
   found: { query: boolean; doc: boolean };
   scores: { label: string; original: number; annotated: number }[];
   meter: JudgingMeter | null;
+  qrels: QrelsLabel;
 }
 
 /** What the sidebar shows for one pair (or only the split's figures, without a pair), with the meter asked for. */
@@ -87,5 +88,5 @@ export async function pairState(state: SplitState, a: { queryId?: string; docId?
     };
   }
   const meter = a.impact ? judgingMeter(state, a.impact.runs, a.impact.depth) : null;
-  return { judged: state.judgementCount, grades: state.gradeScale(), item, found, scores: annotatedScores(state), meter };
+  return { judged: state.judgementCount, grades: state.gradeScale(), item, found, scores: annotatedScores(state), meter, qrels: state.label() };
 }

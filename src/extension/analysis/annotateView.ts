@@ -99,6 +99,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
       message: queue.items.length === 0 ? 'The pool is empty: every top-ranked document of the pooled runs is judged.' : null,
       order: this.pooled.order,
       meter: pair.meter,
+      qrels: pair.qrels,
     };
   }
 
