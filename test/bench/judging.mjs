@@ -1,3 +1,4 @@
+/* global AbortController, performance -- Node 16+ */
 // bench:judging — judging latency as a person feels it, in a real VS Code (code-server, the packaged .vsix):
 // SciFact with the four shared runs, the Results, Diff and Holes panels side by side and the Judge sidebar
 // open; N digit keys in the sidebar (a think time apart), each timed from the keydown event to
@@ -15,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { recordShown, shown as state } from '../e2e/timings.mjs';
 import { Workbench } from '../e2e/workbench.mjs';
 import { installExtension, launchChromium, startCodeServer, toolsDir, waitUntilServing } from '../vscode/code-server.mjs';
 import { REPO, datasetsDir, makeWorkspace, option } from '../vscode/prepare.mjs';
@@ -80,41 +82,6 @@ function cpuByKind(before, after) {
   return out;
 }
 
-/** The document inside a webview's <iframe class="webview"> (which holds #active-frame), as a playwright Frame. */
-async function frameOf(page, frameLocatorSelector) {
-  const outer = await page.locator(frameLocatorSelector).elementHandle();
-  const active = await (await outer.contentFrame()).locator('#active-frame').elementHandle();
-  return active.contentFrame();
-}
-
-/**
- * Installs the timing probes in a view's page: the epoch time (ms, sub-ms) of the frame drawn after each change
- * of body[data-qrels-version] and body[data-pair]; in the sidebar also the time stamp of each keydown.
- */
-async function probe(frame) {
-  await frame.evaluate(() => {
-    const w = window;
-    const now = () => performance.timeOrigin + performance.now();
-    w.__irwBench = { versions: [], pairs: [], keys: [] };
-    const seen = { version: document.body.dataset.qrelsVersion, pair: document.body.dataset.pair };
-    new MutationObserver(() => {
-      const version = document.body.dataset.qrelsVersion;
-      const pair = document.body.dataset.pair;
-      // Recorded when the frame showing it is drawn.
-      requestAnimationFrame(() => {
-        const t = now();
-        if (version !== seen.version) w.__irwBench.versions.push({ version: Number(version), t });
-        if (pair !== seen.pair) w.__irwBench.pairs.push({ pair, t });
-        seen.version = version;
-        seen.pair = pair;
-      });
-    }).observe(document.body, { attributes: true, attributeFilter: ['data-qrels-version', 'data-pair'] });
-    document.addEventListener('keydown', (e) => w.__irwBench.keys.push({ key: e.key, t: performance.timeOrigin + e.timeStamp }), true);
-  });
-}
-
-const state = (frame) => frame.evaluate(() => ({ ...window.__irwBench, version: Number(document.body.dataset.qrelsVersion), pair: document.body.dataset.pair }));
-
 async function main() {
   if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run \`npm run package\` first (npm run bench:judging does)`);
   burn(BUSY);
@@ -166,16 +133,8 @@ async function main() {
 
     const frames = {};
     for (const [view, selector] of [['sidebar', '#grades'], ['results', '#results'], ['diff', '#deltas'], ['holes', '#pool-size']]) {
-      await wb.webview(selector);
-      const name = await wb.waitFor(`the ${view} webview`, async () => {
-        for (const el of await page.locator('iframe.webview').filter({ visible: true }).all()) {
-          const f = await frameOf(page, `iframe.webview[name="${await el.getAttribute('name')}"]`);
-          if (f && (await f.locator(selector).count()) > 0) return el.getAttribute('name');
-        }
-        return undefined;
-      });
-      frames[view] = await frameOf(page, `iframe.webview[name="${name}"]`);
-      await probe(frames[view]);
+      frames[view] = await wb.webviewFrame(selector);
+      await recordShown(frames[view]);
     }
     // Every view shows the same judgements before the first key (background figures may still come).
     await wb.waitFor('every view at the same qrels version', async () => {

@@ -195,6 +195,22 @@ export class Workbench {
     }, { timeout });
   }
 
+  /**
+   * The page of the visible webview holding `selector` as a playwright Frame (for evaluate(), which a
+   * FrameLocator lacks): see webview().
+   */
+  async webviewFrame(selector, { timeout = STEP_MS } = {}) {
+    const frames = this.page.locator('iframe.webview').filter({ visible: true });
+    return this.waitFor(`a webview frame showing ${selector}`, async () => {
+      for (const el of await frames.all()) {
+        const outer = await (await el.elementHandle())?.contentFrame();
+        const active = await (await outer?.locator('#active-frame').elementHandle())?.contentFrame();
+        if (active && (await active.locator(selector).count()) > 0) return active;
+      }
+      return undefined;
+    }, { timeout });
+  }
+
   /** Closes editors, panels' focus and any open quick input: a scenario starts from a quiet workbench. */
   async reset() {
     await this.page.keyboard.press('Escape');
