@@ -9,16 +9,22 @@ export async function recordShown(frame) {
   await frame.evaluate(() => {
     const w = window;
     const now = () => performance.timeOrigin + performance.now();
-    w.__irwShown = { versions: [], pairs: [], keys: [] };
     const seen = { version: document.body.dataset.qrelsVersion, pair: document.body.dataset.pair };
+    // What is on screen already counts from now (it was drawn before).
+    w.__irwShown = {
+      versions: seen.version === undefined ? [] : [{ version: Number(seen.version), t: now() }],
+      pairs: seen.pair ? [{ pair: seen.pair, t: now() }] : [],
+      keys: [],
+    };
     new MutationObserver(() => {
-      const version = document.body.dataset.qrelsVersion;
-      const pair = document.body.dataset.pair;
-      // Recorded when the frame showing it is drawn.
+      // Recorded when the frame showing it is drawn, as it is then (a value replaced before was never shown).
       requestAnimationFrame(() => {
         const t = now();
+        const version = document.body.dataset.qrelsVersion;
+        const pair = document.body.dataset.pair;
         if (version !== seen.version) w.__irwShown.versions.push({ version: Number(version), t });
-        if (pair !== seen.pair) w.__irwShown.pairs.push({ pair, t });
+        // A pair is shown when it is drawn; the note that the next one is coming is not one.
+        if (pair !== seen.pair && pair) w.__irwShown.pairs.push({ pair, t });
         seen.version = version;
         seen.pair = pair;
       });

@@ -79,6 +79,20 @@ export class Workbench {
   }
 
   /**
+   * Answers the open quick pick that has no title (e.g. the colour theme's) by typing `label` into its filter
+   * and choosing the row labelled exactly `label`.
+   */
+  async choose(label) {
+    const row = this.quickRow(label);
+    await this.waitFor(`${label} shown in the quick pick`, async () => {
+      if ((await this.quickInputBox.inputValue()) !== label) await this.quickInputBox.fill(label);
+      return row.isVisible();
+    });
+    await row.click();
+    await this.quickInput.waitFor({ state: 'hidden', timeout: STEP_MS });
+  }
+
+  /**
    * Runs `command` from the palette, then answers its quick picks ([title, label] each). Seen under load: a quick
    * pick closing on its own as it opened (focus taken by something else); a person would run the command again,
    * and so does this, up to three times.

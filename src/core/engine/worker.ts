@@ -13,7 +13,7 @@ import { evaluationOf, type EvaluationSettings } from './settings';
 import { problemFrom, type Problem } from '../formats/problems';
 import { PROTOCOL_VERSION, type HostMessage, type EngineRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from '../index/queries';
-import { qrelsLineInfo, splitJudgements } from '../index/qrelsInfo';
+import { judgementNotes, qrelsLineInfo, splitJudgements } from '../index/qrelsInfo';
 import { RunParserThreads } from '../index/runParser';
 import { SplitModels } from './splits';
 import { SplitViews } from './splitViews';
@@ -116,7 +116,7 @@ class Store {
       case 'pool':
         return this.views.pool(m.args);
       case 'pair':
-        return this.views.pair(m.args);
+        return this.views.pair(m.args, (datasetDir, split, pairs) => judgementNotes(this.db, { datasetDir, split }, pairs));
       case 'runSummary':
         return this.views.runSummary(m.args);
       case 'qrelsLineInfo':

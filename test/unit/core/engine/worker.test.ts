@@ -147,6 +147,33 @@ describe('store worker', () => {
     }
   });
 
+  it('the Judge sidebar\'s pair comes with the pairs ahead of it, each with its note, and the query\'s relevant documents', async () => {
+    const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
+    try {
+      await client.request('index', args);
+      const info = await client.request('openSplit', { datasetDir: ws.dataset, split: 'test', extraRuns: [] });
+      const { items } = await client.request('pool', { key: info.key, runs: [info.runs[0].key], depth: 10 });
+      const [first, ...ahead] = items.slice(0, 4);
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', ...ahead[0], grade: 1, note: 'states the claim outright' });
+      const pair = await client.request('pair', { key: info.key, ...first, ahead });
+      assert.deepEqual(pair.ahead.map((p) => [p.queryId, p.docId]), ahead.map((p) => [p.queryId, p.docId]));
+      assert.equal(pair.ahead[0].grade, 1);
+      assert.equal(pair.ahead[0].note, 'states the claim outright', 'the journal\'s note of the judgement');
+      assert.equal(pair.ahead[1].note, undefined);
+      assert.ok(pair.ahead.every((p) => p.text.length > 0 && p.queryText.length > 0));
+      // Per query shown, its relevant documents: the qrels' and the one just judged, which is marked as yours.
+      const refs = pair.references.find((r) => r.queryId === ahead[0].queryId)!;
+      assert.ok(refs.docs.some((d) => d.docId === ahead[0].docId && d.yours && d.grade === 1));
+      assert.ok(refs.docs.some((d) => !d.yours && d.title.length > 0), 'and the qrels\' own, by title');
+      assert.deepEqual(new Set(pair.references.map((r) => r.queryId)), new Set([first, ...ahead].map((p) => p.queryId)));
+      // A later grade without a note has none (the note goes with the judgement it was written for).
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', ...ahead[0], grade: 0 });
+      assert.equal((await client.request('pair', { key: info.key, ...ahead[0] })).item?.note, undefined);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses to import a run trec_eval would refuse, naming the line', async () => {
     const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
     try {
