@@ -9,7 +9,8 @@
 // driver's own polling adds nothing. Prints p50/p95/max per view, the CPU time of every process beside them
 // (extension host with the engine, code-server, chromium), the load average, and ends with the line
 //   judging: next pair p95 N ms, every view p95 N ms
-// usage: npm run bench:judging [-- --busy N] [-- --judgements 30] [-- --think 1000] [-- --vsix FILE]
+// usage: npm run bench:judging [-- --busy N] [-- --judgements 30] [-- --think 1000] [-- --vsix FILE] [-- --views results,diff,holes]
+//   [-- --profile FILE] (the workbench page's CPU profile meanwhile)
 //   --busy N: N CPU-burning processes beside it (test/bench/busy.ts). Goals (issue 24): next pair p95 < 100 ms,
 //   every view p95 < 300 ms, at --busy 1.
 import { spawnSync } from 'node:child_process';
@@ -28,7 +29,9 @@ const JUDGEMENTS = Number(option(args, '--judgements') ?? process.env.BENCH_JUDG
 const THINK_MS = Number(option(args, '--think') ?? 1000);
 const vsix = resolve(option(args, '--vsix') ?? join(REPO, 'ir-workbench-linux-x64.vsix'));
 const RUNS = join(datasetsDir(), '..', 'runs', 'scifact');
-const VIEWS = ['sidebar', 'results', 'diff', 'holes'];
+/** --views: the panels open beside the sidebar (to tell what each costs); all three by default. */
+const PANELS = (option(args, '--views') ?? 'results,diff,holes').split(',').filter(Boolean);
+const VIEWS = ['sidebar', ...PANELS];
 
 const p = (v, q) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(v.length * q))];
 const fmt = (v) => `${Math.round(v)}`;
@@ -119,20 +122,32 @@ async function main() {
     // Results | Diff | Holes side by side (a hidden webview draws no frames), then the Judge sidebar.
     await page.locator('.part.auxiliarybar').waitFor({ state: 'visible', timeout: 5_000 }).then(
       () => wb.runCommand('View: Hide Secondary Side Bar', { screenshot: false }), () => undefined);
-    await wb.commandWithPicks('IR Workbench: Show Results', [['Split of scifact', 'test']]);
-    await wb.webview('#results tbody tr', { timeout: 120_000 });
-    await wb.commandWithPicks('IR Workbench: Show Run Diff', [['Split of scifact', 'test'], ['Run diff: run a (the reference)', a], ['Run diff: run b (compared with a)', b]]);
-    await wb.webview('#deltas', { timeout: 120_000 });
-    await wb.runCommand('View: Move Editor into Right Group', { screenshot: false });
-    await wb.commandWithPicks('IR Workbench: Show Holes', [['Split of scifact', 'test']]);
-    await wb.webview('#pool-size', { timeout: 120_000 });
-    await wb.runCommand('View: Move Editor into Right Group', { screenshot: false });
+    const open = {
+      results: async () => {
+        await wb.commandWithPicks('IR Workbench: Show Results', [['Split of scifact', 'test']]);
+        await wb.webview('#results tbody tr', { timeout: 120_000 });
+      },
+      diff: async () => {
+        await wb.commandWithPicks('IR Workbench: Show Run Diff', [['Split of scifact', 'test'], ['Run diff: run a (the reference)', a], ['Run diff: run b (compared with a)', b]]);
+        await wb.webview('#deltas', { timeout: 120_000 });
+      },
+      holes: async () => {
+        await wb.commandWithPicks('IR Workbench: Show Holes', [['Split of scifact', 'test']]);
+        await wb.webview('#pool-size', { timeout: 120_000 });
+      },
+    };
+    for (const [i, panel] of PANELS.entries()) {
+      await open[panel]();
+      if (i > 0) await wb.runCommand('View: Move Editor into Right Group', { screenshot: false });
+    }
     await wb.commandWithPicks('IR Workbench: Judge Holes', [['Split of scifact', 'test']]);
     const side = await wb.webview('#grades', { timeout: 120_000 });
     await side.locator('#document').waitFor();
 
     const frames = {};
-    for (const [view, selector] of [['sidebar', '#grades'], ['results', '#results'], ['diff', '#deltas'], ['holes', '#pool-size']]) {
+    const selectors = { sidebar: '#grades', results: '#results', diff: '#deltas', holes: '#pool-size' };
+    for (const view of VIEWS) {
+      const selector = selectors[view];
       frames[view] = await wb.webviewFrame(selector);
       await recordShown(frames[view]);
     }
@@ -149,7 +164,7 @@ async function main() {
     const next = [];
     const every = [];
     const byView = Object.fromEntries(VIEWS.map((v) => [v, []]));
-    console.log(`judging ${JUDGEMENTS} pairs in the sidebar (${runFiles.length} runs, Results + Diff + Holes open), ${THINK_MS} ms between a view update and the next key; ${load()}`);
+    console.log(`judging ${JUDGEMENTS} pairs in the sidebar (${runFiles.length} runs, ${PANELS.length ? `${PANELS.join(' + ')} open` : 'no panel open'}), ${THINK_MS} ms between a view update and the next key; ${load()}`);
     // --profile FILE: a CPU profile of the workbench page's renderer (the webviews' frames are in it) meanwhile.
     const profiling = option(args, '--profile') && (await page.context().newCDPSession(page));
     if (profiling) {
