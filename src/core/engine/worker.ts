@@ -60,6 +60,7 @@ class Store {
     switch (m.kind) {
       case 'index':
         return this.serial(async () => {
+          const settingsBefore = JSON.stringify(this.evaluation);
           this.evaluation = evaluationOf(m.args);
           const open = this.models.keys();
           const summary = await indexWorkspace(this.db, m.args.roots, {
@@ -70,10 +71,14 @@ class Store {
           });
           this.snapshot.changed();
           // Files changed on disk (e.g. judgements appended by another window): views that read the store refresh.
-          if (summary.reindexed.length > 0 || summary.removed.length > 0) send({ kind: 'changed' });
-          // Runs may have come or gone under any split the views show: they ask again (after this answer).
+          const read = summary.reindexed.length > 0 || summary.removed.length > 0;
+          if (read) send({ kind: 'changed' });
+          // Runs may have come or gone, or the settings changed every figure: the views of every open split ask
+          // again (after this answer). A pass that found nothing new (the file events of the store's own append
+          // and its lock file start one after every judgement) changes no view, so none is sent again.
+          const again = read || JSON.stringify(this.evaluation) !== settingsBefore ? [...open, ...summary.changedSplits] : summary.changedSplits;
           setImmediate(() => {
-            for (const key of new Set([...open, ...summary.changedSplits])) send({ kind: 'split', key, version: -1 });
+            for (const key of new Set(again)) send({ kind: 'split', key, version: -1 });
           });
           return summary;
         });

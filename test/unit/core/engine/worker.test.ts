@@ -131,10 +131,15 @@ describe('store worker', () => {
       assert.equal(pair.item?.grade, null);
       assert.ok(pair.item!.text.length > 0);
       const events: number[] = [];
-      client.onSplitChanged((key, changed) => key === info.key && events.push(changed!.version));
+      client.onSplitChanged((key, changed) => key === info.key && events.push(changed?.version ?? -1));
       await client.request('judge', { datasetDir: ws.dataset, split: 'test', ...hole, grade: 1 });
       await new Promise((r) => setTimeout(r, 100));
       assert.equal(events.length, 1, 'one update per judgement');
+      // The file events of that append (the journal, its lock file) start an index pass, which reads nothing:
+      // it sends no second update (every open view would ask for its model again).
+      await client.request('index', args);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(events.slice(1), [], 'an index pass that found nothing new changes no view');
       const after = await client.request('results', { key: info.key, baseline: run });
       const treeAfter = (await client.request('tree', {}))[0].splits[0];
       assert.equal(after.judgements, treeAfter.judgementCount);
@@ -142,6 +147,10 @@ describe('store worker', () => {
       assert.equal(after.rows[0].means[ndcg], treeAfter.runs[0].means.ndcg_cut_10);
       assert.equal((await client.request('pair', { key: info.key, ...hole })).item?.grade, 1);
       await assert.rejects(client.request('diff', { key: info.key, a: run, b: '/no/such.trec' }), /no run/);
+      // New settings change every figure: the open split's views ask again.
+      await client.request('index', { ...args, measures: ['ndcg_cut.10'] });
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(events.slice(1), [-1], 'an index pass with new settings updates the views');
     } finally {
       await client.close();
     }
