@@ -109,6 +109,8 @@ export type WorkerMessage =
   | { kind: 'result'; id: number; ok: false; error: { message: string; problem?: Problem } }
   /** Judgements or metrics changed outside an index request (e.g. metrics recomputed after a judgement). */
   | { kind: 'changed' }
+  /** Something the user should know that failed no request (the snapshot could not be saved). */
+  | { kind: 'warning'; message: string }
   /** An open split's figures changed (a judgement, judgements edited on disk, significance computed): views re-ask. */
   | { kind: 'split'; key: string; version: number; info?: SplitInfo };
 
