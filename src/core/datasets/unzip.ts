@@ -28,6 +28,10 @@ export async function unzip(zipPath: string, destDir: string, hooks: { signal?: 
       hooks.onProgress?.({ entries: done, totalEntries: zip.entryCount });
       const name = entry.fileName;
       if (name.startsWith('__MACOSX/') || name.endsWith('/')) continue;
+      // eslint-disable-next-line no-control-regex
+      if (/[\u0000-\u001f]/.test(name)) {
+        throw new DatasetError(`the archive holds an entry whose name has a control character (a NUL byte, a line break): ${JSON.stringify(name)}`, 'The zip is damaged or not a BEIR dataset zip: delete it and download again; nothing was installed.', zipPath);
+      }
       const target = resolve(root, name);
       const rel = relative(root, target);
       if (rel === '' || rel.startsWith('..') || rel.startsWith(sep) || /^[a-zA-Z]:/.test(rel)) {
@@ -35,14 +39,32 @@ export async function unzip(zipPath: string, destDir: string, hooks: { signal?: 
       }
       const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
       if (mode === 0o120000) throw new DatasetError(`the archive holds a symbolic link: ${JSON.stringify(name)}`, 'The zip is not a BEIR dataset zip.', zipPath);
-      mkdirSync(dirname(target), { recursive: true });
-      await pipeline(await openStream(zip, entry), createWriteStream(target), { signal: hooks.signal });
+      try {
+        mkdirSync(dirname(target), { recursive: true });
+        await pipeline(await openStream(zip, entry), createWriteStream(target, { flags: 'wx' }), { signal: hooks.signal });
+      } catch (e) {
+        throw entryFailed(zipPath, name, e);
+      }
       written.push(rel.split(sep).join('/'));
     }
   } finally {
     zip.close();
   }
   return written;
+}
+
+/** Why an entry could not be written, as a DatasetError saying what to do (an abort or a DatasetError passes as it is). */
+function entryFailed(zipPath: string, name: string, e: unknown): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (e instanceof DatasetError || (e as Error).name === 'AbortError') return e;
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new DatasetError(`unpacking ${JSON.stringify(name)} failed: the disk is full (${code})`, 'Free some space (or choose another --dir), then run the same command again: the downloaded zip is kept, nothing was installed.', zipPath);
+  }
+  if (code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') {
+    return new DatasetError(`the archive holds a file and a folder at the same path (${JSON.stringify(name)}), or the same file twice`, 'The zip is damaged or not a BEIR dataset zip: delete it and download again; nothing was installed.', zipPath);
+  }
+  if (code) return new DatasetError(`unpacking ${JSON.stringify(name)} failed: ${(e as Error).message}`, 'Check the disk and the folder, then run the same command again: the downloaded zip is kept, nothing was installed.', zipPath);
+  return new DatasetError(`cannot unpack ${JSON.stringify(name)}: ${(e as Error).message}`, 'The zip is damaged: delete it and download again; nothing was installed.', zipPath);
 }
 
 function open(path: string): Promise<yauzl.ZipFile> {
