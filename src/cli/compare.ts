@@ -5,6 +5,7 @@ import { buildTable, significantAgainst, TABLE_DEFAULTS, type ResultsTable, type
 import { readQrels } from '../core/formats/qrels';
 import { readRun } from '../core/formats/run';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
+import { csvRecord } from '../core/formats/csv';
 
 const HELP = `usage: irw compare QRELS RUN RUN... [options]
 
@@ -134,7 +135,7 @@ const key = (i: number): string => (i < 26 ? String.fromCharCode(97 + i) : `r${i
 type Style = { sup(s: string): string; text(s: string): string };
 const STYLES: Record<Exclude<Format, 'json'>, Style> = {
   text: { sup: (s) => (s ? `^${s}` : ''), text: (s) => s },
-  csv: { sup: (s) => (s ? ` >${s}` : ''), text: csvSafe },
+  csv: { sup: (s) => (s ? ` >${s}` : ''), text: (s) => s },
   markdown: { sup: (s) => (s ? `<sup>${s}</sup>` : ''), text: (s) => s.replace(/[\\|*_`<>]/g, (c) => `\\${c}`) },
   latex: { sup: (s) => (s ? `$^{${s}}$` : ''), text: latexEscape },
 };
@@ -191,7 +192,7 @@ function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: st
   const caption =
     `${t.numQueries} queries; ${PAIRED_TESTS[o.test].label}, ${CORRECTIONS[o.correction].label} over the ${t.pairs.length / t.measures.length} comparisons of each measure, alpha ${o.alpha}; ` +
     `${o.resamples} bootstrap resamples (percentile, seed ${o.seed})${o.poolDepth ? `; holes: unjudged in the top ${o.poolDepth}` : ''}`;
-  if (format === 'csv') return [...g.runs, [], ...g.pairs].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  if (format === 'csv') return [...g.runs, [], ...g.pairs].map(csvRecord).join('');
   if (format === 'markdown') {
     const md = (rows: string[][]) => [rows[0], rows[0].map(() => '---'), ...rows.slice(1)].map((r) => `| ${r.join(' | ')} |`).join('\n');
     return `${md(g.runs)}\n\n${md(g.pairs)}\n\n${style.text(caption)}\n`;
@@ -206,15 +207,6 @@ function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: st
     return rows.map((r) => r.map((c, j) => c.padEnd(widths[j])).join('  ').trimEnd()).join('\n');
   };
   return `${align(g.runs)}\n\n${align(g.pairs)}\n\n${caption}\n`;
-}
-
-/** A spreadsheet must not run file-derived text as a formula (OWASP CSV injection): quote it with a leading '. */
-export function csvSafe(s: string): string {
-  return /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(s) ? `'${s}` : s;
-}
-
-function csvCell(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function latexEscape(s: string): string {
