@@ -32,7 +32,7 @@ export interface SplitInfo {
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 export interface EngineRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */

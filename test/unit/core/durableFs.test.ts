@@ -36,11 +36,12 @@ const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, w
 /** writeSync as a nearly full disk does it: what fits is written (a short write), the next call fails. */
 function diskWithRoom(bytes: number): void {
   let room = bytes;
-  patch('writeSync', (original) => ((fd: number, buf: Uint8Array, off = 0, len = buf.length - off, pos?: number | null) => {
+  patch('writeSync', (original) => ((fd: number, buf: Uint8Array, off?: number, len?: number, pos?: number | null) => {
     if (room <= 0) throw enospc();
-    const take = Math.min(len, room);
+    const from = off ?? 0;
+    const take = Math.min(len ?? buf.length - from, room);
     room -= take;
-    return original(fd, buf, off, take, pos);
+    return original(fd, buf, from, take, pos);
   }) as typeof fs.writeSync);
 }
 
