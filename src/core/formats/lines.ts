@@ -124,7 +124,9 @@ export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteR
   }
 }
 
-/** Compressed bytes per step: deflate expands at most ~1032:1, so one step never yields more than ~64 MiB. */
+const Z_BUF_ERROR = -5;
+
+/** Compressed bytes read per step (the text reaches the line splitter 64 KiB at a time, whatever the ratio). */
 const GUNZIP_STEP = 64 << 10;
 
 /**
@@ -139,8 +141,9 @@ function gunzipper(path: string, feed: (text: Buffer) => void): (chunk: Buffer, 
   inflate.onData = (out) => feed(Buffer.from(out.buffer, out.byteOffset, out.byteLength));
   return (chunk, last) => {
     inflate.push(chunk, last);
+    // At the end, zlib's "buffer error" (no progress possible) means the data stopped before the stream did.
+    if (last && (!inflate.ended || inflate.err === Z_BUF_ERROR)) throw gunzipFailed(path, new Error('unexpected end of file'));
     if (inflate.err) throw gunzipFailed(path, new Error(inflate.msg || `zlib error ${inflate.err}`));
-    if (last && !inflate.ended) throw gunzipFailed(path, new Error('unexpected end of file'));
   };
 }
 
