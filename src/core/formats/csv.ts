@@ -1,12 +1,12 @@
 /**
  * CSV as every export writes it (RFC 4180, one module for all: the results table, `irw compare`). A field that
- * is a plain decimal number is written bare; every other field is quoted, whatever separator a spreadsheet
+ * is a plain decimal number (or empty) is written bare; every other field is quoted, whatever separator a spreadsheet
  * splits on (`;` in de, fr, nl locales), and a text starting with = + - @ TAB or CR, which a spreadsheet would
  * run as a formula, gets a leading apostrophe first (OWASP's advice against CSV injection).
  */
 export function csvField(value: string | number): string {
   const s = String(value);
-  if (NUMBER.test(s)) return s;
+  if (s === '' || NUMBER.test(s)) return s;
   const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return `"${safe.replace(/"/g, '""')}"`;
 }
