@@ -78,10 +78,15 @@ export class AppendLog {
    * missing. `isValidLine` tells whether a kept unterminated line parses (it is reported when not).
    */
   static open(path: string, header: string, isValidLine: (line: string) => boolean): AppendLog {
-    createWithHeader(path, header);
-    const fd = openSync(path, 'a+');
+    let fd: number;
     try {
-      const lock = FileLock.acquire(path);
+      createWithHeader(path, header);
+      fd = openSync(path, 'a+');
+    } catch (e) {
+      throw writeFailed(path, e);
+    }
+    try {
+      const lock = acquire(path);
       let recovered: Recovery;
       try {
         recovered = repair(fd, path, encodingOf(fd), header, isValidLine, lock.tookOver);
@@ -105,7 +110,7 @@ export class AppendLog {
    */
   append(line: string): Recovery {
     if (line.includes('\n') || line.includes('\r')) throw new Error('a record cannot contain a line break');
-    const lock = FileLock.acquire(this.path);
+    const lock = acquire(this.path);
     const recovered: Recovery = { cutBytes: 0 };
     let crashed = lock.tookOver;
     for (let attempt = 0; ; attempt++) {
@@ -119,7 +124,7 @@ export class AppendLog {
         if (reopened) recovered.reopened = { deleted: reopened.deleted, restored: this.restore(lock, reopened.lost) };
       } catch (e) {
         lock.abandon();
-        throw e;
+        throw (e as NodeJS.ErrnoException).code ? writeFailed(this.path, e) : e;
       }
       this.write(lock, line);
       if (this.isCurrent()) break;
@@ -229,6 +234,15 @@ function statOrUndefined(path: string): BigIntStats | undefined {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
+  }
+}
+
+/** The file's lock; a lock file that cannot be written (a full disk) is a write that failed, said as such. */
+function acquire(path: string): FileLock {
+  try {
+    return FileLock.acquire(path);
+  } catch (e) {
+    throw (e as NodeJS.ErrnoException).code ? writeFailed(path, e) : e;
   }
 }
 
