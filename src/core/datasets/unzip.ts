@@ -22,7 +22,7 @@ export async function unzip(zipPath: string, destDir: string, hooks: { signal?: 
     let done = 0;
     for (;;) {
       hooks.signal?.throwIfAborted();
-      const entry = await nextEntry(zip);
+      const entry = await nextEntry(zip, zipPath);
       if (!entry) break;
       done++;
       hooks.onProgress?.({ entries: done, totalEntries: zip.entryCount });
@@ -76,7 +76,7 @@ function open(path: string): Promise<yauzl.ZipFile> {
   );
 }
 
-function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
+function nextEntry(zip: yauzl.ZipFile, zipPath: string): Promise<yauzl.Entry | null> {
   return new Promise((res, rej) => {
     const cleanup = () => {
       zip.off('entry', onEntry);
@@ -85,7 +85,7 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
     };
     const onEntry = (e: yauzl.Entry) => (cleanup(), res(e));
     const onEnd = () => (cleanup(), res(null));
-    const onError = (e: Error) => (cleanup(), rej(new DatasetError(`broken zip archive: ${e.message}`, 'Delete it and download again.')));
+    const onError = (e: Error) => (cleanup(), rej(new DatasetError(`broken zip archive: ${e.message}`, 'The zip is damaged or not a BEIR dataset zip: delete it and download again; nothing was installed.', zipPath)));
     zip.on('entry', onEntry);
     zip.on('end', onEnd);
     zip.on('error', onError);
@@ -94,5 +94,5 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
 }
 
 function openStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {
-  return new Promise((res, rej) => zip.openReadStream(entry, (err, stream) => (err || !stream ? rej(new DatasetError(`cannot read ${entry.fileName} from the archive: ${err?.message}`)) : res(stream))));
+  return new Promise((res, rej) => zip.openReadStream(entry, (err, stream) => (err || !stream ? rej(new DatasetError(`cannot read ${entry.fileName} from the archive: ${err?.message}`, 'The zip is damaged: delete it and download again; nothing was installed.')) : res(stream))));
 }
