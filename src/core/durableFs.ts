@@ -65,7 +65,8 @@ export function removeLeftovers(path: string): string[] {
   return removed;
 }
 
-function processAlive(pid: number): boolean {
+/** Whether process `pid` runs on this machine (EPERM: it runs, as another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,5 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { processAlive } from '../durableFs';
 import { didYouMean } from '../nearestNames';
 import { BEIR_BASE_URL, BEIR_DATASETS, findBeirDataset, type BeirDataset } from './catalog';
 import { downloadFile, md5File, type DownloadProgress } from './download';
@@ -175,7 +176,7 @@ async function lockDataset(dir: string, name: string, hooks: { signal?: AbortSig
       }
     }
     const pid = Number(readFileSync(lock, 'utf8').trim() || 0);
-    if (pid > 0 && !alive(pid)) {
+    if (pid > 0 && !processAlive(pid)) {
       try {
         unlinkSync(lock);
       } catch {
@@ -189,14 +190,6 @@ async function lockDataset(dir: string, name: string, hooks: { signal?: AbortSig
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The BEIR dataset folders at or directly under `folder` (corpus.jsonl + queries.jsonl + qrels/*.tsv), with their splits. */
 export function findDatasetFolders(folder: string): { folder: string; splits: string[] }[] {

@@ -17,6 +17,8 @@ export interface EngineHandle {
   tree: DatasetsTreeProvider;
   /** Called after the engine was restarted (it had stopped) and has indexed again: open splits must be opened again. */
   onRestarted(listener: () => void): vscode.Disposable;
+  /** Where the index snapshot is kept (the workspace storage); undefined without a workspace. */
+  snapshotPath: string | undefined;
 }
 
 const SNAPSHOT_DELAY_MS = 5000;
@@ -170,7 +172,7 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
     }),
     vscode.commands.registerCommand('irWorkbench.exportJudgements', async (e?: DatasetsElement) => exportJudgementsCommand(await client, tree, e)),
   );
-  return { client, reindex, tree, onRestarted: (listener) => restarted.event(listener) };
+  return { client, reindex, tree, onRestarted: (listener) => restarted.event(listener), snapshotPath: dbPath };
 }
 
 /**
