@@ -63,12 +63,13 @@ export class HoleScorer {
   score(q: HoleQuery, r: number, grades: Int32Array, judgedOnly = false): number {
     const list = q.lists[r];
     let size = q.relLevels.length;
-    for (const g of grades) if (g >= size) size = g + 1;
+    const holes = grades.length;
+    for (let h = 0; h < holes; h++) if (grades[h] >= size) size = grades[h] + 1;
     if (this.levels.length < size) this.levels = new Int32Array(size * 2);
     const levels = this.levels;
     levels.fill(0, 0, size);
     levels.set(q.relLevels);
-    for (const g of grades) if (g >= 0) levels[g]++;
+    for (let h = 0; h < holes; h++) if (grades[h] >= 0) levels[grades[h]]++;
     let top = size;
     while (top > 0 && levels[top - 1] === 0) top--;
     const relLevels = levels.subarray(0, top);
@@ -80,12 +81,17 @@ export class HoleScorer {
     }
     let n = 0;
     let numRelRet = 0;
-    for (let i = 0; i < all && n < this.depth; i++) {
-      const h = list.holeAt[i];
-      const rel = h >= 0 && grades[h] >= 0 ? grades[h] : list.rels[i];
+    // Locals in the loop over the ranking (the interval searches score millions of lists).
+    const { holeAt, rels: listRels } = list;
+    const out = this.rels;
+    const depth = this.depth;
+    const level = this.ctx.relevanceLevel;
+    for (let i = 0; i < all && n < depth; i++) {
+      const h = holeAt[i];
+      const rel = h >= 0 && grades[h] >= 0 ? grades[h] : listRels[i];
       if (judgedOnly && rel < 0) continue;
-      this.rels[n++] = rel;
-      if (rel >= this.ctx.relevanceLevel) numRelRet++;
+      out[n++] = rel;
+      if (rel >= level) numRelRet++;
     }
     // The evaluator's sparse form of the grade counts (grades present, ascending, and their counts).
     let present = 0;

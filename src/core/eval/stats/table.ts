@@ -1,7 +1,7 @@
 import type { Qrels } from '../../formats/qrels';
 import type { Run } from '../../formats/run';
 import { evaluate } from '../evaluate';
-import { compareUnderHoles, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet } from '../holes';
+import { compareUnderHoles, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet, type RunIntervals } from '../holes';
 import { MeasureSpecError, resolveMeasures } from '../registry';
 import { rankingsOf, runSimilarity } from '../similarity';
 import { bootstrapMeanCIs, type Interval } from './bootstrap';
@@ -96,8 +96,8 @@ export interface ResultsTable {
 
 /**
  * Each figure is computed once: runs are evaluated once for every measure, the bootstrap draws its resamples
- * once for every run and difference (bootstrapMeanCIs), and each run's top 100 is decoded once for every
- * similarity and pair.
+ * once for every run and difference (bootstrapMeanCIs), each run's top 100 is decoded once for every
+ * similarity and pair, and a cell's hole intervals serve the comparisons that fall back on them.
  */
 export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: TableOptions, progress: TableProgress = () => undefined): ResultsTable {
   const test = PAIRED_TESTS[options.test];
@@ -150,11 +150,16 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
   });
   const holeWork = set ? runs.length * options.measures.length + pairs.length * options.measures.length : 0;
   let holesDone = 0;
+  // Each run's per-query hole intervals, by measure: the cells' figures, and reused by comparisons that need them.
+  const known = scorers.map((): (RunIntervals | undefined)[] => []);
   const cells = runs.map((_, r) =>
     options.measures.map((_m, k): Cell => {
       const s = scorers[k];
-      if (s && set) progress('hole intervals', holesDone++, holeWork);
-      const iv = s && set ? runIntervals(set, r, s).mean : null;
+      if (s && set) {
+        progress('hole intervals', holesDone++, holeWork);
+        known[k][r] = runIntervals(set, r, s);
+      }
+      const iv = known[k][r]?.mean ?? null;
       return {
         mean: evals[r].summary[order[k]],
         ci: runCI(r, k),
@@ -173,7 +178,7 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
       let holes: PairRow['holes'] = null;
       if (s && set) {
         progress('hole intervals', holesDone++, holeWork);
-        const c = compareUnderHoles(set, a, b, s);
+        const c = compareUnderHoles(set, a, b, s, undefined, known[k]);
         const sig = significanceUnderHoles(c, test, options.alpha);
         holes = { lo: c.lo, hi: c.hi, exact: c.exact, verdict: c.verdict, openQueries: c.openQueries, openHoles: c.openHoles, canLose: sig.canLose, canGain: sig.canGain };
       }
