@@ -28,6 +28,8 @@ export class HoleScorer {
   private rels = new Int32Array(1024);
   private levels = new Int32Array(16);
   private judged = new Uint8Array(1024);
+  private readonly gradeArrays: [Int32Array, Int32Array][] = [];
+  private readonly qr: QueryRels = { rels: new Int32Array(0), numRet: 0, numRel: 0, numRelRet: 0, grades: new Int32Array(0), gradeCounts: new Int32Array(0), judgedAnywhere: new Uint8Array(0) };
 
   constructor(spec: string, datasetScale: readonly number[], relevanceLevel = 1) {
     const [m, ...rest] = resolveMeasures([spec]);
@@ -96,22 +98,22 @@ export class HoleScorer {
     // The evaluator's sparse form of the grade counts (grades present, ascending, and their counts).
     let present = 0;
     for (let g = 0; g < top; g++) if (relLevels[g] > 0) present++;
-    const gradeList = new Int32Array(present);
-    const gradeCounts = new Int32Array(present);
+    // Reused arrays, one pair per length (measures read them during compute() only): this runs millions of
+    // times in a results table, and fresh arrays were most of what its garbage collector had to do.
+    const [gradeList, gradeCounts] = (this.gradeArrays[present] ??= [new Int32Array(present), new Int32Array(present)]);
     for (let g = 0, k = 0; g < top; g++) {
       if (relLevels[g] === 0) continue;
       gradeList[k] = g;
       gradeCounts[k++] = relLevels[g];
     }
-    const qr: QueryRels = {
-      rels: this.rels.subarray(0, n),
-      numRet: n,
-      numRel: numRelOf(gradeList, gradeCounts, this.ctx.relevanceLevel),
-      numRelRet,
-      grades: gradeList,
-      gradeCounts,
-      judgedAnywhere: this.judged.subarray(0, n),
-    };
+    const qr = this.qr;
+    qr.rels = out.subarray(0, n);
+    qr.numRet = n;
+    qr.numRel = numRelOf(gradeList, gradeCounts, level);
+    qr.numRelRet = numRelRet;
+    qr.grades = gradeList;
+    qr.gradeCounts = gradeCounts;
+    qr.judgedAnywhere = this.judged.subarray(0, n);
     this.out[0] = 0;
     this.measure.family.compute(qr, this.ctx, this.measure, this.out, 0);
     return this.out[0];
