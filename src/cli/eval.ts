@@ -314,18 +314,18 @@ class MultiRunOutput {
   add(runPath: string, result: EvalResult): void {
     const rows = resultRows(result, this.args.perQuery, this.args.summary).filter((r) => r.kind !== 'runid');
     if (this.args.format === 'text') {
-      const runid = { measure: 'runid', query: 'all', value: runPath, kind: 'runid' as const, at: null };
+      const runid = { measure: 'runid', prefix: '' as const, query: 'all', value: runPath, kind: 'runid' as const, at: null };
       this.write([runid, ...rows].map((r) => formatRow(result, r)).join(''));
     } else if (this.args.format === 'csv') {
       const head = `${csvCell(runPath)},${csvCell(result.runId)},`;
-      this.write(rows.map((r) => `${head}${csvCell(r.query)},${csvCell(r.measure)},${csvCell(typeof r.value === 'number' ? jsonNumber(r.value) : r.value)}\r\n`).join(''));
+      this.write(rows.map((r) => `${head}${csvCell(r.query)},${csvCell(r.prefix + r.measure)},${csvCell(typeof r.value === 'number' ? jsonNumber(r.value) : r.value)}\r\n`).join(''));
     } else {
       const measures: Record<string, number | string> = {};
       const queries: Record<string, Record<string, number | string>> = {};
       for (const r of rows) {
         const value = typeof r.value === 'number' ? jsonNumber(r.value) : r.value;
-        if (r.at === null || r.at < 0) measures[r.measure] = value; // a summary ("all") row
-        else (queries[r.query] ??= {})[r.measure] = value;
+        if (r.at === null || r.at < 0) measures[r.prefix + r.measure] = value; // a summary ("all") row
+        else (queries[r.query] ??= {})[r.prefix + r.measure] = value;
       }
       const entry = { run: runPath, tag: result.runId, ...(this.args.summary ? { measures } : {}), ...(this.args.perQuery ? { queries } : {}) };
       this.write(`${this.first ? '' : ','}\n${JSON.stringify(entry)}`);
