@@ -3,8 +3,8 @@
  * and, with IRW_BASELINE=/path/to/other/dist/cli.js, another build, in the same run (paired rounds; wall, CPU,
  * peak RSS and the load average printed with every table):
  * 1. start (issue 27 item 1): one SciFact-size run (30,000 lines; ../shared/runs/scifact) with -m ndcg_cut.10
- *    -m map -m recall.100, beside `node -e 0` and a Node process that only reads the two files (what any Node
- *    program must pay). Goal: at most 1.5x `node -e 0`.
+ *    -m map -m recall.100, beside `node -e 0`, a Node process that only reads the two files (what any Node
+ *    program must pay) and the least a JavaScript evaluator does (a bound). Goal: at most 1.5x `node -e 0`.
  * 2. many (item 2): 100 SciFact-size runs in one `irw eval QRELS FOLDER`, against 100 trec_eval calls. Goal: at
  *    most 0.25x their time.
  * 3. large (issue 16; BENCH_LARGE=0 skips it): a synthetic 10,000-query x 1,000-document run (10 M lines),
@@ -100,11 +100,20 @@ function start(): void {
   }
   const measures = ['-m', 'ndcg_cut.10', '-m', 'map', '-m', 'recall.100'];
   const readOnly = `const fs = require('node:fs'); fs.readFileSync(${JSON.stringify(SCIFACT_QRELS)}); fs.readFileSync(${JSON.stringify(SCIFACT_RUNS[0])});`;
+  // The least a JavaScript evaluator does (no exactness, no checks: split lines and fields, Number() each
+  // score, group, sort, count P@10): a bound on what a Node program can reach on this input.
+  const minimal = `const fs = require('node:fs'); const [q, r] = process.argv.slice(1); const rel = new Map();
+    for (const l of fs.readFileSync(q, 'latin1').split('\\n')) { const f = l.split(/\\s+/); if (f.length >= 4 && +f[3] > 0) rel.set(f[0] + ' ' + f[2], 1); }
+    const runs = new Map();
+    for (const l of fs.readFileSync(r, 'latin1').split('\\n')) { const f = l.split(/\\s+/); if (f.length < 6) continue; let x = runs.get(f[0]); if (!x) runs.set(f[0], (x = [])); x.push({ d: f[2], s: Math.fround(Number(f[4])) }); }
+    let hits = 0; for (const [qid, x] of runs) { x.sort((a, b) => b.s - a.s || (a.d < b.d ? 1 : -1)); for (let i = 0; i < 10 && i < x.length; i++) if (rel.has(qid + ' ' + x[i].d)) hits++; }
+    process.stdout.write('P_10 all ' + (hits / 10 / runs.size).toFixed(4) + '\\n');`;
   paired(
     `start: irw eval ${measures.join(' ')} on one SciFact run (${statSync(SCIFACT_RUNS[0]).size} bytes, 30,000 lines); goal: irw eval <= 1.5x node -e 0`,
     [
       { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
       { name: 'node reading both files', cmd: process.execPath, args: ['-e', readOnly] },
+      { name: 'node, a 6-line evaluator', cmd: process.execPath, args: ['-e', minimal, SCIFACT_QRELS, SCIFACT_RUNS[0]] },
       ...evaluations(measures, SCIFACT_QRELS, SCIFACT_RUNS[0]),
     ],
     Number(process.env.BENCH_ROUNDS ?? 15),
