@@ -1,4 +1,5 @@
 import type { Analyzer } from '../analysis/analyzer';
+import type { CorpusLineScanner } from './corpusLine';
 import { intToByte4 } from './smallFloat';
 
 /**
@@ -143,6 +144,12 @@ class FieldBuilder {
 
   addDocument(docNo: number, text: string, analyzer: Analyzer): void {
     const n = analyzer.termIds(text); // before reading analyzer.ids: it may grow the array
+    this.addTerms(docNo, analyzer.ids, 0, n, analyzer);
+  }
+
+  /** addDocument() of the text whose code units are u[from, to). */
+  addUnits(docNo: number, u: Uint16Array, from: number, to: number, analyzer: Analyzer): void {
+    const n = analyzer.termIdsOf(u, from, to);
     this.addTerms(docNo, analyzer.ids, 0, n, analyzer);
   }
 
@@ -317,6 +324,17 @@ export class IndexBuilder {
     else {
       this.builders[0].addDocument(docNo, title, this.analyzer);
       this.builders[1].addDocument(docNo, text, this.analyzer);
+    }
+  }
+
+  /** Adds the document that `line` has just scanned (corpusLine.ts): the same as add() with its fields. */
+  addScanned(id: string, line: CorpusLineScanner): void {
+    const docNo = this.docIds.length;
+    this.docIds.push(id);
+    if (this.mode === 'flat') this.builders[0].addUnits(docNo, line.units, 0, line.textEnd, this.analyzer);
+    else {
+      this.builders[0].addUnits(docNo, line.units, 0, line.titleEnd, this.analyzer);
+      this.builders[1].addUnits(docNo, line.units, line.textStart, line.textEnd, this.analyzer);
     }
   }
 

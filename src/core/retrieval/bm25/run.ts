@@ -8,6 +8,7 @@ import { RunWriter } from '../../formats/runWriter';
 import { createAnalyzer, type Analyzer } from '../analysis/analyzer';
 import { sha256File } from '../../fileHash';
 import { cacheFile, cacheKey, loadIndex, saveIndex } from './cache';
+import { CorpusLineScanner } from './corpusLine';
 import { IndexBuilder, type Bm25Index, type FieldsMode } from './index';
 import { startParallelBuild, type ParallelBuild } from './parallelBuild';
 import { readQueryWeights } from './queryWeights';
@@ -249,16 +250,29 @@ export async function buildIndex(
   }
   const builder = new IndexBuilder(analyzer, fields);
   let lastReport = performance.now();
+  const added = () => {
+    if ((builder.size & 1023) === 0 && performance.now() - lastReport > 100) {
+      lastReport = performance.now();
+      onProgress?.({ phase: 'index', done: builder.size });
+    }
+  };
+  // Ordinary lines are decoded straight from their bytes (corpusLine.ts); any other line is read as always.
+  const line = new CorpusLineScanner();
   await forEachDatasetDoc(
     corpusPath,
     (doc) => {
       builder.add(doc.id, doc.title, doc.text);
-      if ((builder.size & 1023) === 0 && performance.now() - lastReport > 100) {
-        lastReport = performance.now();
-        onProgress?.({ phase: 'index', done: builder.size });
-      }
+      added();
     },
     signal,
+    {},
+    {
+      scan: (buf, start, end) => (line.scan(buf, start, end) ? line.id : null),
+      add: (id) => {
+        builder.addScanned(id, line);
+        added();
+      },
+    },
   );
   onProgress?.({ phase: 'index', done: builder.size, total: builder.size });
   return builder.finish();
