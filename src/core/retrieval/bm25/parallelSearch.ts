@@ -133,15 +133,14 @@ export class SearchPool {
         if (mine < queries.length) {
           results.set(mine, searcher.search(queries[mine], k));
           this.searched.here++;
-        }
-        else {
-          // Every query is taken: wait for a worker's result; or, once a worker has failed (the queries it took
-          // never come), search the due one here (a result that comes after all is the same, and dropped).
-          if (this.workers.some((w) => w.failed)) {
-            results.set(next, searcher.search(queries[next], k));
-            this.searched.here++;
-          }
-          else Atomics.wait(shared, POSTED, posted, WAIT_MS);
+        } else if (this.workers.some((w) => w.failed)) {
+          // Every query is taken, and a worker has failed (the queries it took never come): the due one is
+          // searched here (should its result come after all, it is the same, and dropped).
+          results.set(next, searcher.search(queries[next], k));
+          this.searched.here++;
+        } else {
+          // Every query is taken: wait for a worker's result.
+          Atomics.wait(shared, POSTED, posted, WAIT_MS);
         }
         posted = Atomics.load(shared, POSTED);
         for (const w of live) {
