@@ -12,15 +12,15 @@
  * it as it always has.
  */
 export class CorpusLineScanner {
-  /**
-   * The document's code units: title at [0, titleEnd), then (when the title is not empty) a space, then text at
-   * [textStart, textEnd); so [0, textEnd) is the flat text, title + " " + text as flatText() makes it.
-   */
+  /** The document's code units: title at [0, titleEnd), then a space, then text at [textStart, textEnd). */
   units = new Uint16Array(1 << 16);
   id = '';
   titleEnd = 0;
   textStart = 0;
   textEnd = 0;
+  /** The flat text, title + " " + text as flatText() makes it, is units[flatStart, textEnd). */
+  flatStart = 0;
+  private idUnits = new Uint16Array(256);
   private buf: Uint8Array = new Uint8Array(0);
   private at = 0;
   private end = 0;
@@ -32,6 +32,7 @@ export class CorpusLineScanner {
     this.end = end;
     // The most a line can decode to: one code unit per byte (and the space after the title).
     if (this.units.length < end - start + 1) this.units = new Uint16Array(Math.max(end - start + 1, 2 * this.units.length));
+    if (this.idUnits.length < end - start) this.idUnits = new Uint16Array(Math.max(end - start, 2 * this.idUnits.length));
     return this.object();
   }
 
@@ -40,10 +41,12 @@ export class CorpusLineScanner {
     this.ws();
     if (this.at >= this.end || buf[this.at] !== 0x7b) return false;
     this.at++;
-    // Where each string value starts (its opening quote); the title may also be null (TITLE_NULL) or absent.
-    let idAt = -1;
-    let titleAt = -1;
-    let textAt = -1;
+    // The title and the text are decoded where they come, one after the other (a free unit after each, for the
+    // space of the flat text); NONE: not seen, NULL_TITLE: a null title.
+    let titleStart = NONE;
+    let textStart = NONE;
+    let idSeen = false;
+    let cursor = 0;
     for (;;) {
       this.ws();
       const key = this.key();
@@ -52,24 +55,28 @@ export class CorpusLineScanner {
       if (this.at >= this.end || buf[this.at] !== 0x3a) return false;
       this.at++;
       this.ws();
-      const at = this.at;
       if (key === OTHER) {
         if (!this.skipValue(0)) return false;
-      } else if (key === TITLE && this.isNull()) {
-        if (titleAt !== -1) return false;
-        titleAt = TITLE_NULL;
-      } else {
-        if (at >= this.end || buf[at] !== 0x22 || !this.skipValue(0)) return false;
-        if (key === ID) {
-          if (idAt !== -1) return false;
-          idAt = at;
-        } else if (key === TITLE) {
-          if (titleAt !== -1) return false;
-          titleAt = at;
-        } else {
-          if (textAt !== -1) return false;
-          textAt = at;
+      } else if (key === ID) {
+        if (idSeen || !this.decodeId()) return false;
+        idSeen = true;
+      } else if (key === TITLE) {
+        if (titleStart !== NONE) return false;
+        if (this.isNull()) titleStart = NULL_TITLE;
+        else {
+          const end = this.decode(cursor);
+          if (end < 0) return false;
+          titleStart = cursor;
+          this.titleEnd = end;
+          cursor = end + 1;
         }
+      } else {
+        if (textStart !== NONE) return false;
+        const end = this.decode(cursor);
+        if (end < 0) return false;
+        textStart = cursor;
+        this.textEnd = end;
+        cursor = end + 1;
       }
       this.ws();
       if (this.at >= this.end) return false;
@@ -78,15 +85,28 @@ export class CorpusLineScanner {
       if (c !== 0x2c) return false;
     }
     this.ws();
-    if (this.at !== this.end || idAt === -1 || textAt === -1) return false;
-    // Decoded in flat order: title, a space when the title is not empty, text; the id after them.
-    this.titleEnd = titleAt >= 0 ? this.decode(titleAt, 0) : 0;
-    if (this.titleEnd < 0) return false;
-    this.textStart = this.titleEnd > 0 ? this.titleEnd + 1 : 0;
+    if (this.at !== this.end || !idSeen || textStart === NONE) return false;
+    if (titleStart < 0) {
+      // No title, or null: the text alone, at 0.
+      this.titleEnd = 0;
+      this.textStart = textStart;
+    } else if (titleStart < textStart) this.textStart = textStart;
+    else this.titleFirst(titleStart);
     if (this.titleEnd > 0) this.units[this.titleEnd] = 0x20;
-    this.textEnd = this.decode(textAt, this.textStart);
-    if (this.textEnd < 0) return false;
-    return this.decodeId(idAt, this.textEnd);
+    this.flatStart = this.titleEnd > 0 ? 0 : this.textStart;
+    return true;
+  }
+
+  /** A text decoded before its title (at 0) and the title after it become title, free unit, text. */
+  private titleFirst(titleStart: number): void {
+    const u = this.units;
+    const text = u.slice(0, this.textEnd);
+    const n = this.titleEnd - titleStart;
+    u.copyWithin(0, titleStart, this.titleEnd);
+    this.titleEnd = n;
+    u.set(text, n + 1);
+    this.textStart = n + 1;
+    this.textEnd = n + 1 + text.length;
   }
 
   private ws(): void {
@@ -128,47 +148,63 @@ export class CorpusLineScanner {
     return false;
   }
 
-  /** The "_id" string at byte `at`, decoded at units[from..]: non-empty, no whitespace (else the general reader reports it). */
-  private decodeId(at: number, from: number): boolean {
-    const to = this.decode(at, from);
-    if (to <= from) return false;
-    const u = this.units;
+  /** The "_id" string: non-empty, no whitespace (else the general reader reports it); decoded into idUnits. */
+  private decodeId(): boolean {
+    const units = this.units;
+    this.units = this.idUnits;
+    const to = this.decode(0);
+    this.idUnits = this.units;
+    this.units = units;
+    if (to <= 0) return false;
+    const u = this.idUnits;
     let ascii = true;
-    for (let i = from; i < to; i++) {
+    for (let i = 0; i < to; i++) {
       const c = u[i];
       if (c <= 0x20) return false; // whitespace or a control character
       if (c >= 0x80) ascii = false;
     }
-    this.id = String.fromCharCode.apply(null, u.subarray(from, to) as unknown as number[]);
+    this.id = String.fromCharCode.apply(null, u.subarray(0, to) as unknown as number[]);
     return ascii || !/\s/.test(this.id);
   }
 
   /**
-   * Decodes the JSON string whose opening quote is byte `at` (already checked by skipValue) into units[from..];
-   * returns where it ends, or -1 when it holds invalid UTF-8 (the general reader decodes that as U+FFFD: left to
-   * it). `units` has room: a string decodes to at most one code unit per byte.
+   * Decodes the JSON string at `at` (its opening quote) into units[from..] and moves past it; returns where the
+   * decoded units end, or -1 when it is no valid JSON string or holds invalid UTF-8 (the general reader decodes
+   * that as U+FFFD: left to it). `units` has room: a string decodes to at most one code unit per byte.
    */
-  private decode(at: number, from: number): number {
+  private decode(from: number): number {
     const buf = this.buf;
     const end = this.end;
     const u = this.units;
-    let i = at + 1;
+    let i = this.at;
+    if (i >= end || buf[i] !== 0x22) return -1;
+    i++;
     let o = from;
     for (;;) {
+      if (i >= end) return -1;
       const c = buf[i];
-      if (c < 0x80 && c !== 0x22 && c !== 0x5c) {
+      if (c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c) {
         u[o++] = c;
         i++;
         continue;
       }
-      if (c === 0x22) return o;
+      if (c === 0x22) break;
+      if (c < 0x20) return -1;
       if (c === 0x5c) {
+        if (i + 1 >= end) return -1;
         const e = buf[i + 1];
         i += 2;
         if (e === 0x75) {
-          u[o++] = (hex(buf[i]) << 12) | (hex(buf[i + 1]) << 8) | (hex(buf[i + 2]) << 4) | hex(buf[i + 3]);
+          if (i + 4 > end) return -1;
+          const v = (hex(buf[i]) << 12) | (hex(buf[i + 1]) << 8) | (hex(buf[i + 2]) << 4) | hex(buf[i + 3]);
+          if (v < 0) return -1;
+          u[o++] = v;
           i += 4;
-        } else u[o++] = ESCAPED[e];
+        } else {
+          const v = e < 128 ? ESCAPED[e] : 0;
+          if (v === 0) return -1;
+          u[o++] = v;
+        }
         continue;
       }
       // UTF-8: only well-formed sequences (RFC 3629); anything else is left to the general reader.
@@ -196,6 +232,8 @@ export class CorpusLineScanner {
         i += 4;
       } else return -1;
     }
+    this.at = i + 1;
+    return o;
   }
 
   /** Skips one JSON value, checking it (any bytes of 0x80 and above inside strings: JSON.parse accepts them all). */
@@ -289,7 +327,8 @@ export class CorpusLineScanner {
   }
 }
 
-const TITLE_NULL = -2;
+const NONE = -1;
+const NULL_TITLE = -2;
 const BAD = -1;
 const OTHER = 0;
 const ID = 1;
@@ -301,7 +340,7 @@ const TRUE = Uint8Array.of(0x74, 0x72, 0x75, 0x65);
 const FALSE = Uint8Array.of(0x66, 0x61, 0x6c, 0x73, 0x65);
 const NULL = Uint8Array.of(0x6e, 0x75, 0x6c, 0x6c);
 
-/** The code unit of a one-letter escape, by its letter (skipValue has refused any other). */
+/** The code unit of a one-letter escape, by its letter; 0 for any other letter (not JSON). */
 const ESCAPED = new Uint16Array(128);
 ESCAPED[0x22] = 0x22; // \"
 ESCAPED[0x5c] = 0x5c; // \\

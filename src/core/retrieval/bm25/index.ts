@@ -342,7 +342,7 @@ export class IndexBuilder {
   addScanned(id: string, line: CorpusLineScanner): void {
     const docNo = this.docIds.length;
     this.docIds.push(id);
-    if (this.mode === 'flat') this.builders[0].addUnits(docNo, line.units, 0, line.textEnd, this.analyzer);
+    if (this.mode === 'flat') this.builders[0].addUnits(docNo, line.units, line.flatStart, line.textEnd, this.analyzer);
     else {
       this.builders[0].addUnits(docNo, line.units, 0, line.titleEnd, this.analyzer);
       this.builders[1].addUnits(docNo, line.units, line.textStart, line.textEnd, this.analyzer);

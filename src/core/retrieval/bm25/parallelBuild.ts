@@ -120,7 +120,7 @@ export class ChunkAnalyser {
       const line = this.line;
       if (line.scan(buf, start, end)) {
         ids.push(line.id);
-        if (this.mode === 'flat') this.put(line.units, 0, line.textEnd);
+        if (this.mode === 'flat') this.put(line.units, line.flatStart, line.textEnd);
         else {
           this.put(line.units, 0, line.titleEnd);
           this.put(line.units, line.textStart, line.textEnd);

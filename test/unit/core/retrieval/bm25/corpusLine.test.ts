@@ -33,7 +33,7 @@ function agrees(line: Buffer | string, scanner = new CorpusLineScanner()): boole
   assert.equal(scanner.id, doc.id);
   assert.equal(str(scanner.units, 0, scanner.titleEnd), doc.title);
   assert.equal(str(scanner.units, scanner.textStart, scanner.textEnd), doc.text);
-  assert.equal(str(scanner.units, 0, scanner.textEnd), flatText(doc.title, doc.text));
+  assert.equal(str(scanner.units, scanner.flatStart, scanner.textEnd), flatText(doc.title, doc.text));
   return true;
 }
 
@@ -64,6 +64,8 @@ describe('corpus line scanner (the index build reads ordinary lines from their b
     '{"_id": "d1", "text": "x", "metadata": {"a": [1, -0.5, 2e10, 3E-2, true, false, null, "s\\u0041", {}, []], "b": {"c": {"d": "é"}}}}',
     '{"_id": "\\u0064\\u0031", "text": "x"}',
     '{"_id": "d1", "text": "x", "title": ""}',
+    '{"_id": "d1", "title": "", "text": "x y"}',
+    '{"text": "", "title": "", "_id": "d1"}',
   ];
   for (const line of taken) it(`takes ${line}`, () => assert.ok(agrees(line)));
 
