@@ -21,11 +21,14 @@ export interface SearchJob {
   params: Bm25Params;
   queries: ResolvedQuery[];
   k: number;
+  /** Queries a worker takes at a time and answers in one message (fewer messages for short queries). */
+  batch: number;
   /** [NEXT]: next query to take; [POSTED]: results posted (a worker adds one after each, and wakes this thread). */
   shared: Int32Array;
 }
 
-export type SearchResult = { query: number; docs: Uint32Array; scores: Float32Array };
+/** Hits of the queries [first, first + lengths.length), one after the other in docs and scores. */
+export type SearchResult = { first: number; lengths: Uint32Array; docs: Uint32Array; scores: Float32Array };
 
 /** Loaded when a pool starts: a one-thread run does without (~1 ms of a cold run). */
 function workerThreads(): typeof import('node:worker_threads') {
@@ -116,7 +119,9 @@ export class SearchPool {
     const shared = new Int32Array(new SharedArrayBuffer(8));
     const live = this.workers.filter((w) => !w.failed);
     if (live.length > 0) {
-      const job: SearchJob = { index: sharedScoringIndex(index), params, queries, k, shared };
+      // Batches small enough that every thread gets many (the threads take them as they are free).
+      const batch = Math.max(1, Math.min(8, Math.floor(queries.length / (16 * this.threads))));
+      const job: SearchJob = { index: sharedScoringIndex(index), params, queries, k, batch, shared };
       for (const w of live) w.port.postMessage(job);
     }
     const { receiveMessageOnPort } = workerThreads();
@@ -146,8 +151,11 @@ export class SearchPool {
         for (const w of live) {
           for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) {
             const r = m.message as SearchResult;
-            this.searched.workers++;
-            if (!results.has(r.query)) results.set(r.query, { docs: r.docs, scores: r.scores });
+            for (let i = 0, at = 0; i < r.lengths.length; at += r.lengths[i++]) {
+              this.searched.workers++;
+              const end = at + r.lengths[i];
+              if (!results.has(r.first + i)) results.set(r.first + i, { docs: r.docs.subarray(at, end), scores: r.scores.subarray(at, end) });
+            }
           }
         }
         if (performance.now() - lastYield > WAIT_MS) {
