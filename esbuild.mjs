@@ -56,6 +56,8 @@ builds.push({ ...node, entryPoints: { 'run-parser': 'src/core/index/runParser.ts
 builds.push({ ...node, entryPoints: { 'run-reader': 'src/core/formats/runInParallel.ts' }, outdir: 'dist' });
 // BM25 index builds analyse part of the corpus in a worker thread of this entry.
 builds.push({ ...node, entryPoints: { 'bm25-worker': 'src/core/retrieval/bm25/analysisWorker.ts' }, outdir: 'dist' });
+// BM25 runs search queries on several threads over the shared index with workers of this entry.
+builds.push({ ...node, entryPoints: { 'bm25-search': 'src/core/retrieval/bm25/searchWorker.ts' }, outdir: 'dist' });
 if (existsSync('src/runner/child.ts')) {
   builds.push({ ...node, entryPoints: { runner: 'src/runner/child.ts' }, outdir: 'dist' });
 }
