@@ -23,9 +23,9 @@ const fix = (v: number) => v.toFixed(4);
  * A mean or a delta at full useful precision: floating-point noise below 1e-12 (a delta of two equal means
  * computed in different orders, e.g. -8.3e-19) is zero, and zero has no sign.
  */
-const exact = (v: number) => {
+const exact = (v: number): number => {
   const r = Math.round(v * 1e12) / 1e12;
-  return String(r === 0 ? 0 : r);
+  return r === 0 ? 0 : r;
 };
 
 function markers(model: ResultsModel, row: ResultsModel['rows'][number], mi: number): string {
@@ -82,7 +82,7 @@ function csv(model: ResultsModel): string {
   for (const r of model.rows) {
     const tests = tested.flatMap(({ i }) => {
       const c = r.vsBaseline?.[i];
-      return c ? [exact(c.delta), ...[c.tP, c.tPHolm, c.randP, c.randPHolm].map((v) => String(v))].concat([c.wins, c.ties, c.losses].map(String)) : Array<string>(8).fill('');
+      return c ? [exact(c.delta), c.tP, c.tPHolm, c.randP, c.randPHolm, c.wins, c.ties, c.losses] : Array<null>(8).fill(null);
     });
     lines.push(csvRecord([r.label, r.key, r.key === model.baseline ? 1 : 0, ...r.means.map(exact), ...tests, r.coverage.answered, r.coverage.total]));
   }
