@@ -9,11 +9,12 @@ import { holmAdjust, pairedTTest } from '../../../src/core/eval/stats';
 import { csvSafe, latexEscape } from '../../../src/cli/compare';
 import { readQrels } from '../../../src/core/formats/qrels';
 import { readRun } from '../../../src/core/formats/run';
+import { DATASETS, needsShared, RUNS } from '../support/paths';
 
 const ROOT = resolve(__dirname, '../../..');
 const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'compare'];
-const SCIFACT = resolve(ROOT, '../shared/datasets/scifact/qrels/test.tsv');
-const SHARED = resolve(ROOT, '../shared/runs/scifact');
+const SCIFACT = join(DATASETS, 'scifact/qrels/test.tsv');
+const SHARED = join(RUNS, 'scifact');
 const irw = (...args: string[]) => spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
 
 describe('irw compare', () => {
@@ -94,7 +95,7 @@ describe('irw compare', () => {
     assert.match(e.stderr, /judges no query/);
   });
 
-  it('SciFact, our-style BM25 against MiniLM (shared runs): table over all 300 queries, holes open', () => {
+  it('SciFact, our-style BM25 against MiniLM (shared runs): table over all 300 queries, holes open', { skip: needsShared('datasets/scifact', 'runs') }, () => {
     const r = irw(SCIFACT, join(SHARED, 'bm25okapi.knarfthekant.trec'), join(SHARED, 'minilm-faiss.knarfthekant.trec'), '-m', 'ndcg_cut.10', '--format', 'json', '--resamples', '500');
     assert.equal(r.status, 0, r.stderr);
     const t = JSON.parse(r.stdout);

@@ -16,7 +16,7 @@ import { holmAdjust, pairedTTest, randomizationTest } from '../../../../src/core
 import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
 import type { ResultsModel } from '../../../../src/protocol/webview';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
@@ -25,7 +25,7 @@ const DENSE = join(RUNS, 'minilm-faiss.knarfthekant.trec');
 const TFIDF = join(RUNS, 'vsm-tfidf.titles_fulltext.omar-khattab.trec');
 const col = (key: string) => RESULT_MEASURES.findIndex((m) => m.key === key);
 
-describe('analysis session on SciFact', () => {
+describe('analysis session on SciFact', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   let session: AnalysisSession;
   let model: ResultsModel;
   before(async () => {
@@ -228,7 +228,7 @@ test('exports escape hostile run names', () => {
   assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
 });
 
-test('documents come from the corpus at the offsets the index holds, with their length in words', async () => {
+test('documents come from the corpus at the offsets the index holds, with their length in words', { skip: needsShared('datasets/scifact') }, async () => {
   const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
   const lines = new Map(
     readFileSync(join(SCIFACT, 'corpus.jsonl'), 'utf8')
@@ -254,7 +254,7 @@ test('word counts, snippets and box summaries', () => {
   assert.deepEqual(boxSummary([4, 1, 3, 2]), { min: 1, q1: 1.75, median: 2.5, q3: 3.25, max: 4, mean: 2.5, queries: 4 });
 });
 
-describe('run labels', () => {
+describe('run labels', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   test('two run files with the same name in different folders get their folder in the label', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'irw-labels-'));
     for (const sub of ['a', 'b']) {

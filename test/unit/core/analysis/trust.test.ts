@@ -14,7 +14,7 @@ import { runSimilarity } from '../../../../src/core/eval/similarity';
 import { Qrels, readQrels } from '../../../../src/core/formats/qrels';
 import { readRun, Run } from '../../../../src/core/formats/run';
 import { bruteForce, randomCase } from '../eval/holes/bruteForce';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
@@ -31,7 +31,7 @@ function withJudgements(q: Qrels, extra: { qid: string; docid: string; grade: nu
   return Qrels.fromJudgements([...all, ...extra], 'last');
 }
 
-describe('HoleRanges on SciFact (three shared runs)', () => {
+describe('HoleRanges on SciFact (three shared runs)', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const qrels = readQrels(join(SCIFACT, 'qrels/test.tsv'));
   const runs = new Map<string, Run>(FILES.map((f) => [f, readRun(join(RUNS, f))]));
   const columns = Object.keys(RANGED);
@@ -223,7 +223,7 @@ function readToy(tag: string, lists: [string, string[]][]): Run {
   return Run.fromRankings(tag, lists.map(([q, docs]) => [q, docs, docs.map((_, i) => 10 - i)]));
 }
 
-test('session: results rows and the diff carry ranges and verdicts, the impact queue a meter', async () => {
+test('session: results rows and the diff carry ranges and verdicts, the impact queue a meter', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
   await addRunFiles(s, FILES.map((f) => join(RUNS, f)));
   const base = join(RUNS, FILES[0]);
@@ -266,7 +266,7 @@ test('session: results rows and the diff carry ranges and verdicts, the impact q
   assert.equal(s.impactQueue([base], 10), null, 'one run: nothing to compare');
 });
 
-test('ranges computed in background slices, with judgements in between, equal ranges computed at once', async () => {
+test('ranges computed in background slices, with judgements in between, equal ranges computed at once', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const files = FILES.map((f) => join(RUNS, f));
   const sliced = await loadSession({ datasetDir: SCIFACT, split: 'test' });
   await addRunFiles(sliced, files);

@@ -1,9 +1,10 @@
+import { DATASETS, needsShared } from '../../../support/paths';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync, openSync, writeSync, closeSync, mkdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createAnalyzer, type Analyzer } from '../../../../../src/core/retrieval/analysis/analyzer';
 import { IndexBuilder, type Bm25Index } from '../../../../../src/core/retrieval/bm25/index';
 import { Searcher, bagOfWords, idf } from '../../../../../src/core/retrieval/bm25/search';
@@ -16,7 +17,7 @@ import { RunWriter } from '../../../../../src/core/formats/runWriter';
 import { InputError } from '../../../../../src/core/formats/errors';
 import { readQueries } from '../../../../../src/core/formats/beir';
 
-const SCIFACT = resolve(__dirname, '../../../../../../shared/datasets/scifact');
+const SCIFACT = join(DATASETS, 'scifact');
 
 function build(an: Analyzer, docs: [string, string, string][], mode: 'flat' | 'multifield' = 'flat'): Bm25Index {
   const b = new IndexBuilder(an, mode);
@@ -293,7 +294,7 @@ describe('runs: tag, remove-query, weighted queries', () => {
     assert.deepEqual(readFileSync(keep, 'utf8').trim().split('\n').map((l) => l.split(' ')[2]), ['q1', 'd2']);
   });
 
-  it('--query-weights equal to the bag of words of each query reproduce the text run', async () => {
+  it('--query-weights equal to the bag of words of each query reproduce the text run', { skip: needsShared('datasets/scifact') }, async () => {
     const an = await createAnalyzer();
     const lines = [...readQueries(join(SCIFACT, 'queries.jsonl')).values()].map((q) => JSON.stringify({ _id: q.id, weights: Object.fromEntries(bagOfWords(an.analyze(q.text))) }));
     const wfile = join(dir, 'weights.jsonl');
