@@ -7,6 +7,7 @@ import { evaluate, FAMILIES, formatTrecEval, MeasureSpecError, NICKNAMES, resolv
 import { readZScores } from '../core/eval/zscores';
 import { readPrefs, readQrelsPrefs } from '../core/eval/prefs';
 import { EXIT, UsageError, type Command } from './common';
+import { didYouMean } from '../core/nearest';
 
 const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg|qrels_prefs|prefs] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
 
@@ -47,6 +48,9 @@ is ignored. Negative grades are pooled-but-unjudged (gain 0). nDCG gain is the g
 
 exit codes: 0 ok, 1 bad input (file, line and what to do are printed), 2 usage error.
 `;
+
+/** The options irw eval takes (for "did you mean"). */
+const OPTIONS = ['-q', '-c', '-J', '-n', '-o', '-v', '-l', '-M', '-N', '-Z', '-T', '-R', '-m', '-h', '--help', '--trec-eval'];
 
 /** The run reader's worker: bundled beside dist/irw.js, or the TypeScript source when run through tsx. */
 const RUN_READER = __filename.endsWith('.ts') ? join(__dirname, '..', 'core', 'formats', 'runInParallel.ts') : join(__dirname, 'run-reader.js');
@@ -131,6 +135,7 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
         break;
       case 'M':
         a.maxRetrieved = intValue('-M', value());
+        if (a.maxRetrieved <= 0) throw new UsageError(`-M needs a positive number of documents per query, got ${a.maxRetrieved}`);
         break;
       case 'N':
         a.numDocsInColl = intValue('-N', value());
@@ -160,7 +165,7 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
         break;
       }
       default:
-        throw new UsageError(`unknown option '${arg}'`);
+        throw new UsageError(`unknown option '${arg}'${didYouMean(arg, OPTIONS)}`);
     }
   }
   if (help) return { help: a.measures };
@@ -178,6 +183,15 @@ export const evalCommand: Command = {
     if ('help' in args) {
       process.stdout.write(args.help.length ? explain(args.help) : HELP);
       return EXIT.ok;
+    }
+    // As trec_eval, a measure takes the parameters of its first -m only: say so for each later one dropped.
+    try {
+      resolveMeasures(args.measures, true, args.trecEval, (spec, kept, both) =>
+        process.stderr.write(`irw eval: warning: -m ${spec} is ignored: as in trec_eval, a measure takes the parameters of its first -m (${kept})${both ? `; give both in one: -m ${both}` : ''}\n`),
+      );
+    } catch (e) {
+      if (e instanceof MeasureSpecError) throw new UsageError(e.message);
+      throw e;
     }
     const [qrelsPath, runPath] = args.files;
     if (qrelsPath === '-' && runPath === '-') throw new UsageError('only one of QRELS and RUN can be standard input (-)');
@@ -224,7 +238,7 @@ export const evalCommand: Command = {
     // A run often covers more queries than one split's qrels; fewer than half of the qrels' queries is suspect.
     if (shared * 2 < nq) {
       process.stderr.write(
-        `irw eval: warning: only ${shared} queries are in both files (${nq} in the qrels, ${run.qids.length} in the run): ` +
+        `irw eval: warning: only ${shared} ${shared === 1 ? 'query is' : 'queries are'} in both files (${nq} in the qrels, ${run.qids.length} in the run): ` +
           `check that they belong together${args.complete ? '; with -c the other qrels queries score 0' : ''}.\n`,
       );
     }

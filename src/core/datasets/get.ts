@@ -4,6 +4,7 @@ import { BEIR_BASE_URL, BEIR_DATASETS, findBeirDataset } from './catalog';
 import { downloadFile, type DownloadProgress } from './download';
 import { DatasetError } from './errors';
 import { unzip } from './unzip';
+import { didYouMean } from '../nearest';
 
 export interface GetDatasetRequest {
   name: string;
@@ -34,7 +35,7 @@ export interface GetDatasetResult {
 export async function getDataset(req: GetDatasetRequest, hooks: { signal?: AbortSignal; onProgress?: (p: GetProgress) => void } = {}): Promise<GetDatasetResult> {
   const entry = findBeirDataset(req.name);
   if (!entry) {
-    throw new DatasetError(`unknown BEIR dataset '${req.name}'`, `Available: ${BEIR_DATASETS.filter((d) => d.md5).map((d) => d.name).join(', ')} ('irw datasets list').`);
+    throw new DatasetError(`unknown BEIR dataset '${req.name}'${didYouMean(req.name, BEIR_DATASETS.map((d) => d.name))}`, `Available: ${BEIR_DATASETS.filter((d) => d.md5).map((d) => d.name).join(', ')} ('irw datasets list').`);
   }
   const md5 = req.md5 ?? entry.md5;
   if (!md5) throw new DatasetError(`BEIR publishes no zip for '${entry.name}': ${entry.licence}`, `See ${entry.homepage} and BEIR's examples/dataset for how to build it.`);
