@@ -110,6 +110,13 @@ describe('irw run / fuse: an option with no effect in the chosen mode is refused
     });
   }
 
+  it('the run help lists each option once (as the one table of options does)', () => {
+    // An option with a value written out (--retriever dense) is a line of its own.
+    const options = irw('run', '--help').stdout.split('\n').flatMap((l) => /^ {2}(--[\w-]+(?: [a-z][\w|]*)?)/.exec(l)?.[1] ?? []);
+    assert.ok(options.includes('--top-k') && options.includes('--cache') && options.includes('--retriever dense'), options.join(' '));
+    assert.deepEqual(options.filter((o, i) => options.indexOf(o) !== i), []);
+  });
+
   it('the fuse help says rrf refuses --norm (as the CLI does)', () => {
     const r = irw('fuse', '--help');
     assert.doesNotMatch(r.stdout, /ignores --norm/);

@@ -235,11 +235,17 @@ describe('index cache', () => {
     const req = (out: string): Bm25RunRequest => ({
       dataset: ds, split: 'test', k1: 0.9, b: 0.4, fields: 'flat', topK: 10, removeQuery: true, rm3: null, queryWeights: null, cacheDir: cache, out,
     });
-    const r1 = await runBm25(req(join(dir, 'r1.trec')));
+    const phases = (p: string[]) => ({ onProgress: (e: { phase: string }) => p.push(e.phase) });
+    const first: string[] = [];
+    const r1 = await runBm25(req(join(dir, 'r1.trec')), phases(first));
     assert.equal(r1.index, 'built');
     assert.equal(r1.cacheRebuilt, 'absent');
-    const r2 = await runBm25(req(join(dir, 'r2.trec')));
+    // An empty cache folder: nothing is said to be loaded; the index is built and saved.
+    assert.deepEqual([...new Set(first)], ['hash', 'index', 'save-index', 'search']);
+    const second: string[] = [];
+    const r2 = await runBm25(req(join(dir, 'r2.trec')), phases(second));
     assert.equal(r2.index, 'cache');
+    assert.deepEqual([...new Set(second)], ['hash', 'load-index', 'search']);
     assert.equal(readFileSync(join(dir, 'r1.trec'), 'utf8'), readFileSync(join(dir, 'r2.trec'), 'utf8'));
     writeFileSync(r2.cacheFile!, 'garbage');
     const r3 = await runBm25(req(join(dir, 'r3.trec')));
