@@ -17,6 +17,7 @@ const PARTS = {
   'datasets/nfcorpus': 'datasets/nfcorpus/corpus.jsonl',
   runs: 'runs/scifact',
   golden: 'golden/scifact',
+  tokenizers: 'tokenizers/bert-base-uncased-wordpiece/tokenizer.json',
 };
 
 /** The parts (keys of PARTS) missing under `shared`. */
@@ -30,10 +31,11 @@ function missingSharedMessage(missing, shared = SHARED) {
   const rel = relative(process.cwd(), shared);
   const where = rel === '' || rel.startsWith('..') ? shared : rel;
   const datasets = missing.filter((p) => p.startsWith('datasets/')).map((p) => p.split('/')[1]);
-  const others = missing.filter((p) => !p.startsWith('datasets/'));
+  const reference = missing.filter((p) => p === 'runs' || p === 'golden');
   const how = [
     ...datasets.map((d) => `'node dist/cli.js datasets get ${d} --dir ${join(where, 'datasets')}' fetches ${d}`),
-    others.length ? `the project's reference runs of other systems and trec_eval's outputs for them, not redistributable (set IRW_SHARED=DIR where you have them)` : '',
+    reference.length ? `the project's reference runs of other systems and trec_eval's outputs for them, not redistributable (set IRW_SHARED=DIR where you have them)` : '',
+    missing.includes('tokenizers') ? "tokenizers/bert-base-uncased-wordpiece holds the tokenizer files of Hugging Face's Xenova/all-MiniLM-L6-v2 (Apache-2.0), to compare with" : '',
   ].filter(Boolean);
   return `needs ${missing.map((p) => join(where, p)).join(', ')}: ${how.join('; ')}`;
 }

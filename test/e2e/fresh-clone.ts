@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     check(
       "the unit tests that read ../shared skip what needs it, each with one line saying how to get it, and pass otherwise",
       unit.status === 0 && summary !== null && summary[2] === '0' && Number(summary[3]) > 0 && Number(summary[1]) > 0 && reasons.length >= Number(summary[3]) &&
-        reasons.every((l) => /needs \S+\/shared\/(datasets\/(scifact|nfcorpus)|runs|golden)/.test(l) && /datasets get scifact --dir|not redistributable/.test(l)),
+        reasons.every((l) => /needs \S+\/shared\/(datasets\/(scifact|nfcorpus)|runs|golden|tokenizers)/.test(l) && /datasets get \w+ --dir|not redistributable|Apache-2\.0/.test(l)),
       unit.stdout.slice(-3000) + unit.stderr,
     );
     for (const [suite, script, line] of [

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATASETS, needsShared, SHARED } from '../../../support/paths';
@@ -47,7 +47,7 @@ describe('tokenizer: real BERT WordPiece files', () => {
   }
 
   const REAL = join(SHARED, 'tokenizers', 'bert-base-uncased-wordpiece');
-  it('the generated tokenizer.json is the real one; the committed files are the real ones', { skip: existsSync(REAL) ? false : `needs ${REAL} (the tokenizer files as all-MiniLM-L6-v2 ships them) to compare with` }, () => {
+  it('the generated tokenizer.json is the real one; the committed files are the real ones', { skip: needsShared('tokenizers') }, () => {
     assert.deepEqual(JSON.parse(readFileSync(join(TOKENIZER_DIR, 'tokenizer.json'), 'utf8')), JSON.parse(readFileSync(join(REAL, 'tokenizer.json'), 'utf8')));
     for (const f of ['vocab.txt', 'tokenizer_config.json', 'special_tokens_map.json']) assert.ok(readFileSync(join(BERT_DATA, f)).equals(readFileSync(join(REAL, f))), f);
   });
