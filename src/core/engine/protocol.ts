@@ -3,7 +3,10 @@ import type { EvaluationSettings } from './settings';
 import type { Problem } from '../formats/problems';
 import type { DatasetNode, DocumentText, IndexSummary } from '../index/nodes';
 import type { QrelsLineInfo, UserJudgement } from '../index/qrelsInfo';
-import type { AnnotationItem, DiffModel, JudgingMeter, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
+import type { DiffModel, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
+import type { PairState } from '../split/judging';
+
+export type { PairState };
 
 /** An open split as the engine describes it to the host. */
 export interface SplitInfo {
@@ -24,23 +27,12 @@ export interface SplitInfo {
   version: number;
 }
 
-/** The Judge sidebar's state for one pair, from the engine. */
-export interface PairState {
-  judged: number;
-  grades: number[];
-  item: Omit<AnnotationItem, 'queryId' | 'docId'> | null;
-  /** Whether the pair's query and document are in the dataset (the item's texts say so in words otherwise). */
-  found: { query: boolean; doc: boolean };
-  scores: { label: string; original: number; annotated: number }[];
-  meter: JudgingMeter | null;
-}
-
 /**
  * The typed request/response protocol between the extension host and the store worker. Every request
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 export interface EngineRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -68,6 +60,8 @@ export interface EngineRequests {
   isCurrent: { args: { path: string }; result: boolean };
   /** Opens a split for the views: its indexed runs plus `extraRuns` (files named by the user). */
   openSplit: { args: { datasetDir: string; split: string; extraRuns: string[] }; result: SplitInfo };
+  /** The splits some view shows now (every key, each time the set changes): the engine keeps their state, and may drop the others'. */
+  viewsOpen: { args: { keys: string[] }; result: null };
   /**
    * The results table against `baseline`. Significance not yet computed is left out (significancePending) and
    * computed in the background; a `split` event says when it is there.
@@ -93,6 +87,11 @@ export interface EngineRequests {
   qrelsLineInfo: { args: { datasetDir: string; split: string; queryId: string; docId: string }; result: QrelsLineInfo };
   /** The user's judgements of a split, for marking overridden lines in an open qrels file. */
   splitJudgements: { args: { datasetDir: string; split: string }; result: UserJudgement[] };
+  /**
+   * The engine's heap and external memory (after a collection where the process allows one: node --expose-gc) and the split
+   * states it holds, of which views show `shown`: what a workspace of many datasets costs it.
+   */
+  memory: { args: Record<string, never>; result: { heapUsed: number; external: number; splitsHeld: number; splitsShown: number } };
   /** Saves the database snapshot now (it is otherwise saved lazily). */
   flush: { args: Record<string, never>; result: { bytes: number } };
 }

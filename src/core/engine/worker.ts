@@ -102,6 +102,9 @@ class Store {
         });
       case 'openSplit':
         return this.serial(async () => this.views.open(m.args));
+      case 'viewsOpen':
+        this.models.pin(m.args.keys);
+        return null;
       case 'results':
         return this.views.results(m.args);
       case 'diff':
@@ -122,6 +125,9 @@ class Store {
         return splitJudgements(this.db, m.args);
       case 'isCurrent':
         return isCurrent(this.db, m.args.path);
+      case 'memory':
+        (globalThis as { gc?: () => void }).gc?.();
+        return { ...memoryOf(process.memoryUsage()), splitsHeld: this.models.held().length, splitsShown: this.models.keys().length };
       case 'flush':
         this.snapshot.flush();
         return { bytes: this.snapshot.lastSize };
@@ -193,6 +199,11 @@ class Store {
     for (const p of problems) this.db.run('INSERT INTO problems (file, line, severity, message) VALUES (?, ?, ?, ?)', [p.file, p.line, p.severity, p.message]);
     send({ kind: 'changed' });
   }
+}
+
+/** This thread's JavaScript heap, and what lives outside it (typed arrays of runs and scores, sql.js's memory). */
+function memoryOf(m: NodeJS.MemoryUsage): { heapUsed: number; external: number } {
+  return { heapUsed: m.heapUsed, external: m.external };
 }
 
 async function main(): Promise<void> {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluate, perQuery } from '../../../../src/core/eval';
-import { scoreRun, sessionMeasures } from '../../../../src/core/analysis/scores';
+import { scoreRun, sessionMeasures } from '../../../../src/core/split/scores';
 import { Qrels } from '../../../../src/core/formats/qrels';
 import { Run } from '../../../../src/core/formats/run';
 

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { AnnotationQueue } from '../../../../src/core/analysis/annotationQueue';
-import { parseQrelsLine, qrelsFileSplit } from '../../../../src/core/analysis/qrelsLine';
+import { AnnotationQueue } from '../../../../src/core/split/annotationQueue';
+import { parseQrelsLine, qrelsFileSplit } from '../../../../src/core/judgements/qrelsLine';
 
 const items = [
   { queryId: 'q1', docId: 'a' },
