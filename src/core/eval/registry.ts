@@ -288,8 +288,10 @@ function fieldName(spec: string) {
   if (field) return field;
   const asTrec = /^(\w+)@([\d.,]+)$/.exec(spec);
   const near = asTrec && BY_NAME.has(asTrec[1]) ? [`${asTrec[1]}.${asTrec[2]}`] : [...nearestFieldNames(spec), ...suggest(spec.split('.')[0])];
+  // A trec_eval-style name is named without its parameters (ndgc_cut.10: 'ndgc_cut'), as trec_eval does.
+  const shown = /[@(]/.test(spec) ? spec : spec.split('.')[0];
   throw new MeasureSpecError(
-    `unknown measure '${spec}'${near.length ? `: did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : '.'} ` +
+    `unknown measure '${shown}'${near.length ? `: did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : '.'} ` +
       "Measures are trec_eval's (ndcg_cut.10, recall.100, map, P.10; irw eval --help lists them) or the field's (nDCG@10, R@100, AP, RR@10, P(rel=2)@10, Judged@10)",
   );
 }
