@@ -22,6 +22,7 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnTy
   try {
     return parseArgs(config);
   } catch (e) {
+    // Node's own text for an unknown option explains '--' for positionals: say only what is wrong, and what was meant.
     const unknown = (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((e as Error).message)?.[1] : undefined;
     if (unknown === undefined) throw new UsageError((e as Error).message);
     const known = Object.entries(config.options ?? {}).flatMap(([long, o]) => [`--${long}`, ...(o.short ? [`-${o.short}`] : [])]);

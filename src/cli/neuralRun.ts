@@ -34,7 +34,6 @@ dense, rerank and hybrid retrievers (onnxruntime-node, CPU):
                            (bi-encoder for dense/hybrid, cross-encoder for rerank)
   --similarity dot|cosine  overrides the model folder's similarity (dense, hybrid)
   --batch-size N           texts (or pairs) per inference batch (default 32)
-  --threads N              onnxruntime threads (default: all cores)
   --first-stage FILE       run to re-rank (rerank; required)
   --rerank-depth N         documents re-ranked per query (default 100; the rest are dropped, as in BEIR)
   --bm25-depth N           BM25 results fused per query (hybrid; default 1000)
