@@ -18,7 +18,20 @@ describe('README and docs', () => {
     for (const part of ['## Install', '## In five lines', '## Develop', 'npm test', '## Documentation']) assert.ok(readme.includes(part), part);
   });
 
+  const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
   for (const f of DOCS) {
+    it(`${f}: every \`npm run\` script it names exists, and every file or folder of the repository it names`, () => {
+      const text = read(f);
+      for (const [, script] of text.matchAll(/npm run ([\w:.-]+)/g)) assert.ok(scripts.includes(script), `${f}: npm run ${script} is not a script of package.json`);
+      // Lines about DESIGN.md name its target layout, not ours; NAME, DIR, <x>, * and … are placeholders.
+      for (const line of text.split('\n').filter((l) => !l.includes('DESIGN.md'))) {
+        for (const [, named] of line.matchAll(/`((?:src|test|docs|webview|media|\.ci)\/[^`\s]*)`/g)) {
+          if (/[<>*{}[\]…]|\.\.\.|\b[A-Z]{2,}\b/.test(named)) continue;
+          assert.ok(existsSync(join(REPO, named.replace(/[.,:;)]+$/, ''))), `${f}: ${named} does not exist`);
+        }
+      }
+    });
+
     it(`${f}: relative links and images point at files that exist; images are small PNGs`, () => {
       for (const m of prose(read(f)).matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)\)/g)) {
         const [, image, target] = m;
