@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const REPO = resolve(import.meta.dirname, '..');
-/** What the CLI loads at run time: the launcher, the bundle, and the two worker-thread bundles. */
-export const CLI_BUNDLES = ['cli.js', 'irw.js', 'run-reader.js', 'bm25-worker.js'];
+/** What the CLI loads at run time: the launcher, the bundles (irw eval's own), and the worker threads' bundles. */
+export const CLI_BUNDLES = ['cli.js', 'irw.js', 'irw-eval.js', 'run-reader.js', 'bm25-worker.js', 'bm25-search.js'];
 const DOCS = ['README.md', 'LICENSE', 'CHANGELOG.md'];
 
 /** The CLI's package.json, from the repository's. */

@@ -2,7 +2,7 @@
 // `npm install -g ./ir-workbench-<version>.tgz` works with no network; a neural run then says what to add.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -22,6 +22,10 @@ describe('npm run pack:cli: irw installs offline with one command', () => {
     requireBuiltCli();
     const load = <T>(p: string): Promise<T> => import(p) as Promise<T>;
     const { CLI_BUNDLES, cliManifest, packCli } = await load<PackCli>('../../../.ci/pack-cli.mjs');
+    // Every bundle the CLI's bundles load (each names its siblings as 'name.js') is packed: none is forgotten.
+    const loaded = new Set(['cli.js']);
+    for (const b of loaded) for (const [, name] of readFileSync(join(REPO, 'dist', b), 'utf8').matchAll(/["']([\w-]+\.js)["']/g)) if (existsSync(join(REPO, 'dist', name))) loaded.add(name);
+    assert.deepEqual([...loaded].sort(), [...CLI_BUNDLES].sort());
     const manifest = cliManifest(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')));
     assert.equal(manifest.dependencies, undefined);
     assert.equal(manifest.optionalDependencies, undefined);
