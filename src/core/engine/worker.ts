@@ -13,7 +13,7 @@ import { evaluationOf, type EvaluationSettings } from './settings';
 import { problemFrom, type Problem } from '../formats/problems';
 import { PROTOCOL_VERSION, type HostMessage, type EngineRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from '../index/queries';
-import { gradeScale, qrelsLineInfo, splitJudgements } from '../index/qrelsInfo';
+import { gradeScale, judgementNotes, qrelsLineInfo, splitJudgements } from '../index/qrelsInfo';
 import { RunParserThreads } from '../index/runParser';
 import { SplitModels } from './splits';
 import { SplitViews } from './splitViews';
@@ -60,6 +60,7 @@ class Store {
     switch (m.kind) {
       case 'index':
         return this.serial(async () => {
+          const settingsBefore = JSON.stringify(this.evaluation);
           this.evaluation = evaluationOf(m.args);
           const open = this.models.keys();
           const summary = await indexWorkspace(this.db, m.args.roots, {
@@ -70,10 +71,14 @@ class Store {
           });
           this.snapshot.changed();
           // Files changed on disk (e.g. judgements appended by another window): views that read the store refresh.
-          if (summary.reindexed.length > 0 || summary.removed.length > 0) send({ kind: 'changed' });
-          // Runs may have come or gone under any split the views show: they ask again (after this answer).
+          const read = summary.reindexed.length > 0 || summary.removed.length > 0;
+          if (read) send({ kind: 'changed' });
+          // Runs may have come or gone, or the settings changed every figure: the views of every open split ask
+          // again (after this answer). A pass that found nothing new (the file events of the store's own append
+          // and its lock file start one after every judgement) changes no view, so none is sent again.
+          const again = read || JSON.stringify(this.evaluation) !== settingsBefore ? [...open, ...summary.changedSplits] : summary.changedSplits;
           setImmediate(() => {
-            for (const key of new Set([...open, ...summary.changedSplits])) send({ kind: 'split', key, version: -1 });
+            for (const key of new Set(again)) send({ kind: 'split', key, version: -1 });
           });
           return summary;
         });
@@ -116,7 +121,7 @@ class Store {
       case 'pool':
         return this.views.pool(m.args);
       case 'pair':
-        return this.views.pair(m.args);
+        return this.views.pair(m.args, (datasetDir, split, pairs) => judgementNotes(this.db, { datasetDir, split }, pairs));
       case 'runSummary':
         return this.views.runSummary(m.args);
       case 'qrelsLineInfo':

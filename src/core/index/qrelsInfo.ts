@@ -66,3 +66,20 @@ export function splitJudgements(db: Database, a: { datasetDir: string; split: st
     [id, a.split],
   ).map((r) => ({ queryId: r.query_id, docId: r.doc_id, grade: r.grade, at: r.judged_at }));
 }
+
+/** The note of the user's judgement of each pair (the journal's, as indexed), undefined where it has none. */
+export function judgementNotes(db: Database, a: { datasetDir: string; split: string }, pairs: readonly { queryId: string; docId: string }[]): (string | undefined)[] {
+  const id = datasetId(db, a.datasetDir);
+  if (id === undefined || pairs.length === 0) return pairs.map(() => undefined);
+  const stmt = db.prepare('SELECT note FROM judgements WHERE dataset_id = ? AND split = ? AND query_id = ? AND doc_id = ?');
+  try {
+    return pairs.map((p) => {
+      stmt.bind([id, a.split, p.queryId, p.docId]);
+      const note = stmt.step() ? stmt.get()[0] : null;
+      stmt.reset();
+      return typeof note === 'string' ? note : undefined;
+    });
+  } finally {
+    stmt.free();
+  }
+}

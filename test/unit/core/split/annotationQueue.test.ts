@@ -53,6 +53,28 @@ test('undo re-records the replaced grade (or -1 for "unjudged") and returns to t
   assert.equal(q.index, 0);
 });
 
+test('place: the pair the sidebar shows at an index becomes current there, whatever the order did meanwhile', () => {
+  const q = new AnnotationQueue([...items, { queryId: 'q3', docId: 'c' }]);
+  q.place(1, items[1]);
+  assert.deepEqual([q.index, q.current], [1, items[1]]);
+  // The order changed under the sidebar (impact): the pair it shows at 1 is brought there, nothing is lost.
+  q.place(1, { queryId: 'q3', docId: 'c' });
+  assert.deepEqual(q.items, [items[0], { queryId: 'q3', docId: 'c' }, items[1], items[2]]);
+  assert.deepEqual(q.current, { queryId: 'q3', docId: 'c' });
+  // One already passed becomes current where it is; a pair not in the queue is inserted.
+  q.place(3, items[0]);
+  assert.equal(q.index, 0);
+  q.place(2, { queryId: 'q9', docId: 'z' });
+  assert.deepEqual(q.items.map((i) => i.docId), ['a', 'c', 'z', 'b', 'a']);
+  assert.equal(q.index, 2);
+  // Without a pair: only the position; an index outside the queue (NaN, a fraction, past the end) is refused.
+  q.place(4);
+  assert.equal(q.index, 4);
+  for (const bad of [NaN, 0.5, -1, 5]) assert.throws(() => q.place(bad), /no pair/);
+  assert.equal(q.index, 4);
+  assert.throws(() => new AnnotationQueue([]).place(0), /no pair 1 in this queue of 0/);
+});
+
 test('an empty queue has no current item', () => {
   const q = new AnnotationQueue([]);
   assert.equal(q.current, undefined);

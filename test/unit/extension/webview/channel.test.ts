@@ -23,13 +23,13 @@ test("a request for an Object.prototype method ('constructor', 'toString', '__pr
   let moves = 0;
   new ViewChannel<'annotate'>(w.webview as never, {
     judge: async () => null,
-    move: async () => (moves++, null),
-    undo: async () => null,
+    show: async () => (moves++, null),
+    undo: async () => ({ index: 0 }),
     setOrder: async () => null,
   });
   const names = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', '__defineGetter__', 'isPrototypeOf', 'toLocaleString'];
   names.forEach((method, id) => w.send({ v: WEBVIEW_PROTOCOL_VERSION, type: 'request', id, method, params: {} }));
-  w.send({ v: WEBVIEW_PROTOCOL_VERSION, type: 'request', id: 99, method: 'move', params: { by: 1 } });
+  w.send({ v: WEBVIEW_PROTOCOL_VERSION, type: 'request', id: 99, method: 'show', params: { queue: 1, index: 1 } });
   await new Promise((r) => setTimeout(r, 20));
   for (const [id, method] of names.entries()) {
     assert.deepEqual(w.posted.find((m) => (m as { id: number }).id === id), { v: WEBVIEW_PROTOCOL_VERSION, type: 'response', id, ok: false, error: `unknown request ${method}` }, method);
