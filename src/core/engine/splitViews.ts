@@ -2,7 +2,7 @@ import { diffModel, diffNeeds } from '../split/diff';
 import { holesModel } from '../split/holes';
 import { judgingQueue, pairState, type PairState } from '../split/judging';
 import { queryDetail } from '../split/queryDetail';
-import { resultsModel, resultsNeeds, significancePending, significanceSteps } from '../split/results';
+import { DEFAULT_TESTING, resultsModel, resultsNeeds, significancePending, significanceSteps } from '../split/results';
 import { similaritySteps } from '../split/similarity';
 import type { SplitState } from '../split/state';
 import { trustPending, trustSteps } from '../split/underHoles';
@@ -63,12 +63,13 @@ export class SplitViews {
 
   results(a: Args<'results'>): Result<'results'> {
     const s = this.state(a.key);
-    const model = resultsModel(s, a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true });
+    const testing = { compare: a.compare ?? DEFAULT_TESTING.compare, correction: a.correction ?? DEFAULT_TESTING.correction };
+    const model = resultsModel(s, a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true, testing });
     const baseline = model.baseline || undefined;
-    const needs = resultsNeeds(s, baseline);
-    if ((baseline !== undefined && significancePending(s, baseline)) || trustPending(s, needs)) {
+    const needs = resultsNeeds(s, baseline, testing);
+    if ((baseline !== undefined && significancePending(s, baseline, testing)) || trustPending(s, needs)) {
       this.background(a.key, s, function* () {
-        if (baseline !== undefined) yield* significanceSteps(s, baseline);
+        if (baseline !== undefined) yield* significanceSteps(s, baseline, testing);
         yield* trustSteps(s, needs);
       });
     }

@@ -1,6 +1,7 @@
 import type { HoleRow, HolesModel, QueueOrder } from '../../protocol/webview';
 import { impactQueue } from './judging';
 import { userPoolHead } from './pool';
+import { coverageOf } from './results';
 import { EXTRA_COLUMNS, RESULT_MEASURES } from './scores';
 import type { SplitState } from './state';
 
@@ -9,7 +10,7 @@ import type { SplitState } from './state';
 /**
  * Hole@10 of each run both ways: BEIR's (hole.10: judged for no query) and per query (unj.10: not judged
  * for that query, i.e. 1 - judged.10 wherever a run returns at least 10 documents; both count the missing
- * ranks of a shorter list as judged filler, as trec_eval 10's unj does).
+ * ranks of a shorter list as judged filler, as trec_eval 10's unj does), over the queries the run answers.
  */
 export function holeRows(state: SplitState): HoleRow[] {
   const hole = RESULT_MEASURES.findIndex((m) => m.key === 'hole_10');
@@ -17,7 +18,7 @@ export function holeRows(state: SplitState): HoleRow[] {
   return state.runKeys().map((k) => {
     const o = state.scores(k, 'original').means;
     const e = state.scores(k, 'annotated').means;
-    return { ...state.ref(k), holeBeir: o[hole], holeQuery: o[unj], holeBeirAnnotated: e[hole], holeQueryAnnotated: e[unj] };
+    return { ...state.ref(k), holeBeir: o[hole], holeQuery: o[unj], holeBeirAnnotated: e[hole], holeQueryAnnotated: e[unj], coverage: coverageOf(state, k) };
   });
 }
 

@@ -13,7 +13,7 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
     existing.panel.reveal();
     return wb.completeResultsModel(split);
   }
-  const { panel, view } = wb.panel<'results'>(
+  const { panel, view }: { panel: vscode.WebviewPanel; view: { refresh(): void } } = wb.panel<'results'>(
     'results',
     `Results: ${split.datasetName} (${split.split})`,
     split,
@@ -21,6 +21,12 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
       setBaseline: async ({ key }) => {
         if (!split.runs.some((r) => r.key === key)) throw new Error(`no run ${key} in this panel`);
         await wb.setBaseline(split.datasetDir, split.split, key);
+        return null;
+      },
+      setTesting: ({ compare, correction }) => {
+        if (!['baseline', 'all-pairs'].includes(compare) || !['holm', 'bh', 'bonferroni'].includes(correction)) throw new Error(`unknown comparison ${compare} or correction ${correction}`);
+        split.testing = { compare, correction };
+        view.refresh();
         return null;
       },
       export: async ({ format }) => ({ path: await wb.exportResults(split, format) }),

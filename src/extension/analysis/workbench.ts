@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { exportResults } from '../../core/split/exportTable';
 import type { EngineClient } from '../../core/engine/client';
 import type { SplitInfo, EngineRequests } from '../../core/engine/protocol';
-import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
+import type { CompareMode, CorrectionName, ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
 import { baselineKey } from '../baseline';
 import type { EngineHandle } from '../engine/register';
 import { ViewChannel, type RequestHandlers } from '../webview/channel';
@@ -18,6 +18,8 @@ export interface SplitView {
 /** An open split as the host keeps it: what the engine said of it, the chosen baseline, and the views showing it. */
 export interface OpenSplit extends SplitInfo {
   baseline: string;
+  /** The Results panel's comparisons and correction (one Results panel per split). */
+  testing: { compare: CompareMode; correction: CorrectionName };
   views: Set<SplitView>;
 }
 
@@ -153,7 +155,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
 
   /** The results table now (significance not yet known follows in a later model). */
   async resultsModel(split: OpenSplit): Promise<ResultsModel> {
-    const model = await this.ask('results', { key: split.key, baseline: split.baseline });
+    const model = await this.ask('results', { key: split.key, baseline: split.baseline, ...split.testing });
     return { ...model, untrusted: !vscode.workspace.isTrusted };
   }
 
@@ -176,7 +178,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
   private take(info: SplitInfo): OpenSplit {
     let s = this.splits.get(info.key);
     if (!s) {
-      s = { ...info, baseline: '', views: new Set() };
+      s = { ...info, baseline: '', testing: { compare: 'baseline', correction: 'holm' }, views: new Set() };
       this.splits.set(info.key, s);
     } else {
       Object.assign(s, info);

@@ -30,9 +30,9 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
     const cell = tr.querySelector('td[data-measure="ndcg_cut_10"]');
     if (!cell) return [];
     const label = tr.cells[0].firstChild.textContent.trim();
-    const figures = cell.textContent.match(/\d\.\d{4}/g) ?? [];
-    // "original … annotated x" where the user's judgements change it: the tree shows both, the original first.
-    return [{ label, ndcg: /annotated/.test(cell.textContent) && figures.at(-1) !== figures[0] ? `${figures[0]} (yours ${figures.at(-1)})` : figures[0] }];
+    // The tree gives three decimals: "original→yours" where the user's judgements change it.
+    const figures = (cell.textContent.match(/\d\.\d{4}/g) ?? []).map((f) => Number(f).toFixed(3));
+    return [{ label, ndcg: figures.length > 1 && figures.at(-1) !== figures[0] ? `${figures[0]}→${figures.at(-1)}` : figures[0] }];
   }));
   await shot('results beside the tree');
   const byLabel = (rows) => [...rows].sort((a, b) => (a.label < b.label ? -1 : 1)).map((r) => `${r.label} ${r.ndcg}`);
@@ -73,7 +73,7 @@ async function treeRunsOf(wb, name) {
   const out = [];
   for (const r of rows.slice(at + 1)) {
     if (r.level <= 2) break;
-    out.push({ label: r.label, ndcg: /nDCG@10 (\d\.\d{4}(?: \(yours \d\.\d{4}\))?)/.exec(r.description)?.[1] });
+    out.push({ label: r.label, ndcg: /nDCG@10 (\d\.\d{3}(?:→\d\.\d{3})?)/.exec(r.description)?.[1] });
   }
   return at < 0 ? [] : out;
 }
