@@ -277,6 +277,8 @@ export interface HolesModel {
   order?: QueueOrder;
   /** With the impact order (two or more pooled runs): how open their comparison still is. */
   meter?: JudgingMeter | null;
+  /** The qrels of the "with yours" columns and of the meter. */
+  qrels?: QrelsLabel;
 }
 
 /** One item of the annotation queue. No run names: the judge is blind to which run retrieved it. */
@@ -338,7 +340,8 @@ export interface ViewRequests {
 export interface ViewEvents {
   results: { model: ResultsModel };
   diff: { model: DiffModel };
-  holes: { model: HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null }[] } };
+  /** queue: the pool's first pairs; `title`: the document's title ('' when it has none or is not in the corpus). */
+  holes: { model: HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null; title?: string }[] } };
   annotate: { state: AnnotationState };
 }
 

@@ -17,3 +17,16 @@ test('shot', async () => {
   console.log(await v.problems());
   console.log(await v.page.evaluate(() => [...document.querySelectorAll('.table-scroll')].map((e) => [e.id, e.scrollWidth, e.clientWidth])));
 });
+import { diffModel } from '../../src/core/split/diff';
+import { queryDetail } from '../../src/core/split/queryDetail';
+test('diff shot', async () => {
+  const s = await fx.ready;
+  const m = diffModel(s, files[0], files[1]);
+  const v = await openView(fx.browser, 'diff', { viewport: { width: 920, height: 760 } });
+  await v.event('diff', 'model', m);
+  await v.page.locator('#queries tr').first().click();
+  await v.answer('query', await queryDetail(s, files[0], files[1], m.queries[0], 10));
+  await v.page.locator('#list-a .doc').first().waitFor();
+  await v.page.screenshot({ path: '/tmp/shots/diff.png' });
+  console.log(await v.problems());
+});

@@ -1,6 +1,6 @@
 // Holes panel: Hole@10 per run both ways, and the depth-k pool of unjudged pairs of the chosen runs.
 import type { ViewEvents } from '../../src/protocol/webview.js';
-import { fix4, h, isolate, name, replace } from '../components/dom.js';
+import { fix4, h, isolate, name, replace, shortName } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
 import { Host } from '../components/host.js';
 import { button, checkbox, dropdown } from '../components/toolkit.js';
@@ -24,7 +24,30 @@ function report(p: Promise<unknown>, done?: string): void {
   );
 }
 
+/**
+ * The listed pairs, grouped by query (its text once, in the group's heading; in the impact order a query may
+ * come back further down): each document with its title, then its grade.
+ */
+function queueTable(m: Model): HTMLElement {
+  const groups: { queryId: string; queryText: string; pairs: Model['queue'] }[] = [];
+  for (const p of m.queue) {
+    const last = groups.at(-1);
+    if (last && last.queryId === p.queryId) last.pairs.push(p);
+    else groups.push({ queryId: p.queryId, queryText: p.queryText, pairs: [p] });
+  }
+  return h('div', { className: 'table-scroll' }, h('table', { attrs: { id: 'queue' } },
+    h('thead', {}, h('tr', {}, ...['Document', 'Title', 'Grade'].map((t) => h('th', { className: 'text' }, t)))),
+    ...groups.map((g) => h('tbody', { attrs: { 'data-query': g.queryId } },
+      h('tr', { className: 'group' }, h('th', { className: 'text', attrs: { colspan: '3', scope: 'rowgroup' } }, 'Query ', name(g.queryId), ' ', h('bdi', { className: 'query-text', title: g.queryText }, g.queryText))),
+      ...g.pairs.map((p) =>
+        h('tr', { attrs: { 'data-pair': `${p.queryId}\t${p.docId}` } },
+          h('td', { className: 'text' }, name(p.docId)),
+          h('td', { className: 'text doc-title', title: p.title ?? '' }, h('bdi', {}, p.title ?? '')),
+          h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`), m.dataset))))))));
+}
+
 function render(m: Model): void {
+  const judgements = m.qrels?.judgements ?? 0;
   let pooled = new Set(m.pooled);
   let depth = m.depth;
   let order = m.order ?? 'blind';
@@ -32,14 +55,26 @@ function render(m: Model): void {
   replace(
     app,
     h('h1', {}, 'Holes: ', name(m.dataset), ` (${m.split})`),
-    h('p', { className: 'muted' },
+    h('p', { className: 'muted', attrs: { id: 'holes-note' } },
       'A hole is a retrieved document without a judgement. Hole@10 (BEIR) is the share of the top 10 judged for no query at all; ' +
-      'unjudged@10 (trec_eval 10\'s unj.10) is the share not judged for that query, 1 - Judged@10 where a run returns 10 or more. Both average over the split\'s queries; "annotated" counts your judgements.'),
-    h('table', { attrs: { id: 'holes' } },
-      h('thead', {}, h('tr', {}, ...['Run', 'Hole@10 (BEIR: judged for no query)', 'annotated', 'unjudged@10 (not judged for the query)', 'annotated'].map((t) => h('th', {}, t)))),
-      h('tbody', {}, ...m.rows.map((r) =>
-        h('tr', { attrs: { 'data-run': r.key } }, h('td', { title: r.key }, name(r.label)), h('td', {}, fix4(r.holeBeir)), h('td', {}, fix4(r.holeBeirAnnotated)),
-          h('td', {}, fix4(r.holeQuery)), h('td', {}, fix4(r.holeQueryAnnotated)))))),
+      'Unjudged@10 (trec_eval 10\'s unj.10) is the share not judged for that query, 1 - Judged@10 where a run returns 10 or more. Both average over the queries a run answers (Queries: a query it does not answer has no top 10 to judge). ' +
+      (judgements > 0 ? `"original": on the original qrels; "with yours": with your ${judgements} judgement${judgements === 1 ? '' : 's'}.` : 'No judgements of yours yet: both columns are on the original qrels.')),
+    h('div', { className: 'table-scroll' }, h('table', { attrs: { id: 'holes' } },
+      h('thead', {}, h('tr', {},
+        h('th', { className: 'run' }, 'Run'),
+        h('th', { title: 'BEIR Hole@10: judged for no query, on the original qrels' }, 'Hole@10 original'),
+        h('th', { title: `with your ${judgements} judgements` }, 'with yours'),
+        h('th', { title: 'unj.10: not judged for the query, on the original qrels' }, 'Unjudged@10 original'),
+        h('th', { title: `with your ${judgements} judgements` }, 'with yours'),
+        h('th', { title: "Queries of the split the run answers / the split's queries" }, 'Queries'))),
+      h('tbody', {}, ...m.rows.map((r) => {
+        const partial = r.coverage.answered < r.coverage.total;
+        return h('tr', { attrs: { 'data-run': r.key } }, h('td', { className: 'run', title: r.key }, name(r.label, undefined, shortName(r.label, m.rows.map((x) => x.label), 24))),
+          h('td', {}, fix4(r.holeBeir)), h('td', {}, fix4(r.holeBeirAnnotated)),
+          h('td', {}, fix4(r.holeQuery)), h('td', {}, fix4(r.holeQueryAnnotated)),
+          h('td', { className: `coverage${partial ? ' partial' : ''}`, title: partial ? `Answers ${r.coverage.answered} of the ${r.coverage.total} queries: its figures are over those ${r.coverage.answered}.` : `Answers all ${r.coverage.total} queries.` },
+            `${r.coverage.answered}/${r.coverage.total}${partial ? ' ⚠' : ''}`));
+      })))),
     h('h2', {}, 'Annotation pool'),
     h('div', { className: 'toolbar', attrs: { id: 'pool-runs' } },
       ...m.rows.map((r) => checkbox(isolate(r.label), pooled.has(r.key), (on) => {
@@ -67,14 +102,7 @@ function render(m: Model): void {
       status),
     m.order === 'impact' && !m.meter ? h('p', { className: 'muted', attrs: { id: 'meter' } }, 'Pool two runs or more for the impact order: it works on the comparison of the first two.') : null,
     m.meter ? meterNode(m.meter) : null,
-    h('table', { attrs: { id: 'queue' } },
-      h('thead', {}, h('tr', {}, ...['Query', 'Text', 'Document', 'Grade'].map((t) => h('th', { className: 'text' }, t)))),
-      h('tbody', {}, ...m.queue.map((p) =>
-        h('tr', { attrs: { 'data-pair': `${p.queryId}\t${p.docId}` } },
-          h('td', { className: 'text' }, name(p.queryId)),
-          h('td', { className: 'text', title: p.queryText }, h('bdi', {}, p.queryText.length > 80 ? `${p.queryText.slice(0, 79)}…` : p.queryText)),
-          h('td', { className: 'text' }, name(p.docId)),
-          h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`), m.dataset)))))),
+    queueTable(m),
     // The impact order lists only the pairs still unjudged.
     m.queue.length < (m.order === 'impact' ? m.remaining : m.poolSize) ? h('p', { className: 'muted' }, `The first ${m.queue.length} pairs are listed; the sidebar takes them all.`) : null,
   );

@@ -1,5 +1,5 @@
 import { diffModel, diffNeeds } from '../split/diff';
-import { holesModel } from '../split/holes';
+import { holesModel, withTitles } from '../split/holes';
 import { judgingQueue, pairState, type PairState } from '../split/judging';
 import { queryDetail } from '../split/queryDetail';
 import { DEFAULT_TESTING, resultsModel, resultsNeeds, significancePending, significanceSteps } from '../split/results';
@@ -96,8 +96,9 @@ export class SplitViews {
     return queryDetail(s, a.a, a.b, a.queryId, Math.max(1, Math.min(1000, a.depth)));
   }
 
-  holes(a: Args<'holes'>): Result<'holes'> {
-    return holesModel(this.state(a.key), a);
+  holes(a: Args<'holes'>): Promise<Result<'holes'>> {
+    const s = this.state(a.key);
+    return withTitles(s, holesModel(s, a));
   }
 
   pool(a: Args<'pool'>): Result<'pool'> {

@@ -22,7 +22,16 @@ export function holeRows(state: SplitState): HoleRow[] {
   });
 }
 
-export type HolesPanelModel = HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null }[] };
+export type HolesPanelModel = HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null; title?: string }[] };
+
+/** The panel's model with the listed documents' titles, read from the corpus once per document and kept. */
+export async function withTitles(state: SplitState, model: HolesPanelModel): Promise<HolesPanelModel> {
+  const titles = state.keep('titles', [], () => new Map<string, string>());
+  await Promise.all(
+    [...new Set(model.queue.map((p) => p.docId))].filter((d) => !titles.has(d)).map(async (d) => titles.set(d, (await state.corpus.read(d))?.title ?? '')),
+  );
+  return { ...model, queue: model.queue.map((p) => ({ ...p, title: titles.get(p.docId) ?? '' })) };
+}
 
 /** The panel: Hole@10 of every run, the pool of `runs` at `depth` and its first `listed` pairs in `order`. */
 export function holesModel(state: SplitState, a: { runs: readonly string[]; depth: number; listed: number; order?: QueueOrder }): HolesPanelModel {
@@ -41,6 +50,7 @@ export function holesModel(state: SplitState, a: { runs: readonly string[]; dept
     grades: state.gradeScale(),
     order,
     meter: impact?.meter ?? null,
+    qrels: state.label(),
     queue: (impact?.items ?? pool.items).slice(0, a.listed).map((p) => ({ ...p, queryText: state.queries.get(p.queryId)?.text ?? '', grade: state.grade(p.queryId, p.docId) })),
   };
 }

@@ -64,7 +64,7 @@ export async function run({ wb, shot, workspace, sharedRuns, logs }) {
 
     await wb.commandWithPicks('IR Workbench: Show Holes', [['Split of scifact', 'test']]);
     const holes = await wb.webview('#holes');
-    await holes.locator('#queue tbody tr').first().waitFor({ timeout: 30_000 });
+    await holes.locator('#queue tr[data-pair]').first().waitFor({ timeout: 30_000 });
     await shot(`${tag} holes`);
 
     await wb.commandWithPicks('IR Workbench: Judge Holes', [['Split of scifact', 'test']]);
