@@ -118,3 +118,19 @@ test('annotation sidebar: hostile document text stays text and scrolls; the empt
   ]);
   for (const [, href] of links) assert.ok(PAGE_COMMANDS.includes(href!.slice('command:'.length)), `${href} is allowed by enableCommandUris`);
 });
+
+test('holes panel: coverage beside Hole@10; the list grouped by query with titles (issue 24)', async () => {
+  const v = await openView(fx.browser, 'holes');
+  const m = holesModel();
+  const queue = m.queue.slice(0, 30).map((p, i) => ({ ...p, title: `Title ${i}` }));
+  const partial = { ...m, qrels: { state: 'annotated' as const, judgements: 2, version: 2 }, rows: m.rows.map((r, i) => (i === 0 ? { ...r, coverage: { answered: 153, total: 300 } } : r)), queue };
+  await v.event('holes', 'model', partial);
+  await v.page.locator('#queue').waitFor();
+  assert.equal(await v.page.locator(`#holes tr[data-run="${RUNS[0]}"] td.coverage`).textContent(), '153/300 ⚠');
+  assert.match((await v.page.locator('#holes-note').textContent())!, /"with yours": with your 2 judgements\./);
+  // One heading per query, its text once; a row per document with its title.
+  const queries = [...new Set(queue.map((p) => p.queryId))];
+  assert.equal(await v.page.locator('#queue tr.group').count(), queries.length);
+  assert.equal(await v.page.locator('#queue .query-text', { hasText: fx.split.queries.get(queries[0])!.text }).count(), 1);
+  assert.equal(await v.page.locator('#queue tr[data-pair] td.doc-title').first().textContent(), 'Title 0');
+});
