@@ -20,6 +20,23 @@ export interface AnalysisArgs {
   /** Diff: the two runs (file paths). */
   a?: string;
   b?: string;
+  /** The split came from the context (the active panel, the tree's selection), not from the caller. */
+  fromContext?: boolean;
+}
+
+/**
+ * The split the person is looking at, for a command given none: the IR Workbench panel in the active editor
+ * (a Results, Diff or Holes panel of that split), else the split or run selected in the Datasets view (a run
+ * row is the b of a Diff against the baseline).
+ */
+export function inContext(wb: AnalysisWorkbench, args: AnalysisArgs): AnalysisArgs {
+  if (args.dataset) return args;
+  const active = wb.activeSplit();
+  if (active) return { ...args, dataset: active.datasetDir, split: active.split, fromContext: true };
+  const row = wb.treeSelection();
+  if (!row || row.kind === 'dataset') return row ? { ...args, dataset: row.dataset.dir } : args;
+  const run = row.kind === 'run' && args.b === undefined ? { b: row.run.path } : {};
+  return { ...args, dataset: row.dataset.dir, split: row.split.split, ...run, fromContext: true };
 }
 
 /**
@@ -44,14 +61,14 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: Engine
       );
     }),
     vscode.commands.registerCommand('irWorkbench.showHoles', async (given?: ArgsOrNode) => {
-      const args = argsOf(given);
+      const args = inContext(wb, argsOf(given));
       const split = await pickSplit(wb, args);
       if (!split) return undefined;
       return showHoles(wb, split, async (runs, depth, order) => void (await annotate.start(split, runs, depth, order)));
     }),
     // Judge the depth-10 pool of every run of the split in the sidebar (Show Holes chooses runs and depth).
     vscode.commands.registerCommand('irWorkbench.judgeHoles', async (given?: ArgsOrNode) => {
-      const args = argsOf(given);
+      const args = inContext(wb, argsOf(given));
       const split = await pickSplit(wb, args);
       if (!split) return undefined;
       return annotate.start(split, split.runs.map((r) => r.key), 10);
@@ -62,15 +79,17 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: Engine
       return annotate.state();
     }),
     vscode.commands.registerCommand('irWorkbench.showRunDiff', async (given?: ArgsOrNode) => {
-      const args = argsOf(given);
+      const args = inContext(wb, argsOf(given));
       const split = await pickSplit(wb, args, [args.a, args.b].filter((f): f is string => f !== undefined));
       if (!split) return undefined;
       const runs = split.runs;
       const pick = async (title: string, not?: string) =>
         (await vscode.window.showQuickPick(runs.filter((r) => r.key !== not).map((r) => ({ label: r.label, detail: r.key, key: r.key })), { title }))?.key;
-      const a = args.a ?? (await pick('Run diff: run a (the reference)'));
+      // From a split in context (a panel of it, the tree), a is its baseline: one pick, or none for a run row.
+      const a = args.a ?? (args.fromContext && runs.some((r) => r.key === split.baseline) ? split.baseline : await pick('Run diff: run a (the reference)'));
       if (!a) return undefined;
-      const b = args.b ?? (await pick('Run diff: run b (compared with a)', a));
+      const given = args.b !== undefined && args.b !== a ? args.b : undefined;
+      const b = given ?? (await pick(`Run diff: run b (compared with ${runs.find((r) => r.key === a)?.label ?? a})`, a));
       if (!b) return undefined;
       try {
         return await showDiff(wb, split, a, b);

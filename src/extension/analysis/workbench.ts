@@ -6,6 +6,7 @@ import type { SplitInfo, EngineRequests } from '../../core/engine/protocol';
 import type { CompareMode, CorrectionName, ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
 import { baselineKey } from '../baseline';
 import type { EngineHandle } from '../engine/register';
+import type { DatasetsElement } from '../views/datasetsTree';
 import { ViewChannel, type RequestHandlers } from '../webview/channel';
 import { saveExport } from '../ui/saveExport';
 import { viewHtml, webviewOptions } from '../webview/html';
@@ -32,6 +33,8 @@ export class AnalysisWorkbench implements vscode.Disposable {
   private readonly splits = new Map<string, OpenSplit>();
   private readonly waiting = new Map<string, (() => void)[]>();
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** The panels open, with the split each shows (the active one gives commands their split). */
+  private readonly panels = new Map<vscode.WebviewPanel, OpenSplit>();
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -118,12 +121,25 @@ export class AnalysisWorkbench implements vscode.Disposable {
     };
     const channel: ViewChannel<V> = new ViewChannel<V>(panel.webview, handlers, view.refresh);
     this.attach(split, view);
+    this.panels.set(panel, split);
     panel.onDidDispose(() => {
+      this.panels.delete(panel);
       this.detach(split, view);
       channel.dispose();
     });
     view.refresh();
     return { panel, channel, view };
+  }
+
+  /** The split of the IR Workbench panel in the active editor, if one is (a Results, Diff or Holes panel). */
+  activeSplit(): OpenSplit | undefined {
+    for (const [panel, split] of this.panels) if (panel.active) return split;
+    return undefined;
+  }
+
+  /** The Datasets view's selected row, while it is shown. */
+  treeSelection(): DatasetsElement | undefined {
+    return this.store?.selection();
   }
 
   /** A view starts showing the split: it is refreshed with it, and the engine keeps the split's state. */

@@ -15,6 +15,8 @@ export interface EngineHandle {
   /** Re-indexes (incrementally) and refreshes the tree and the Problems panel. */
   reindex(): Promise<void>;
   tree: DatasetsTreeProvider;
+  /** The Datasets view's selected row while the view is shown (commands take their split from it). */
+  selection(): DatasetsElement | undefined;
 }
 
 const SNAPSHOT_DELAY_MS = 5000;
@@ -33,7 +35,8 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
   const tree = new DatasetsTreeProvider((datasetDir, split) => context.workspaceState.get<string>(baselineKey(datasetDir, split)));
   const diagnostics = vscode.languages.createDiagnosticCollection('irWorkbench');
   const output = vscode.window.createOutputChannel('IR Workbench Store');
-  context.subscriptions.push(diagnostics, output, vscode.window.registerTreeDataProvider('irWorkbench.datasets', tree));
+  const view = vscode.window.createTreeView('irWorkbench.datasets', { treeDataProvider: tree });
+  context.subscriptions.push(diagnostics, output, view);
   context.subscriptions.push({ dispose: () => void client.then((c) => c.close()).catch(() => undefined) });
 
   let problemCount = 0;
@@ -148,7 +151,7 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
     }),
     vscode.commands.registerCommand('irWorkbench.exportJudgements', async (e?: DatasetsElement) => exportJudgementsCommand(await client, tree, e)),
   );
-  return { client, reindex, tree };
+  return { client, reindex, tree, selection: () => (view.visible ? view.selection[0] : undefined) };
 }
 
 /**
