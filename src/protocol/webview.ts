@@ -373,5 +373,32 @@ export function isFromView(m: unknown): m is { v: number; type: string } {
   return typeof m === 'object' && m !== null && (m as { v?: unknown }).v === WEBVIEW_PROTOCOL_VERSION && typeof (m as { type?: unknown }).type === 'string';
 }
 
+/**
+ * What a panel is of, put in its page by the host and kept by the page in VS Code's view state, so that a window
+ * reload brings the panel back (a WebviewPanelSerializer per panel): the split, and per panel what it shows.
+ * The page adds what the person chose in it (`restore`): the Results panel's comparisons, the Holes panel's
+ * pool and order; sort, scroll and selection stay the page's own.
+ */
+export interface PanelIdentity {
+  datasetDir: string;
+  split: string;
+  /** Diff: the two runs (b - a). */
+  a?: string;
+  b?: string;
+}
+
+/** The view state key of the identity, and of what the page chose. */
+export const PANEL_STATE = 'irwPanel';
+export const RESTORE_STATE = 'irwRestore';
+
+/** What the Results and Holes pages record of the person's choices, for the host to apply on a reload. */
+export interface PanelChoices {
+  compare?: CompareMode;
+  correction?: CorrectionName;
+  pooled?: string[];
+  depth?: number;
+  order?: QueueOrder;
+}
+
 /** The commands a page may run through `command:` links (its empty states); webviewOptions allows no others. */
 export const PAGE_COMMANDS: readonly string[] = ['irWorkbench.judgeHoles', 'irWorkbench.showHoles'];

@@ -22,6 +22,9 @@ let selected: string | undefined = host.state.selected as string | undefined;
 let depth = 10;
 /** Order of the chart and list: by Δ (the model's), or most divergent rankings first (lowest RBO). */
 let sortBy: 'delta' | 'divergence' = host.state.sortBy === 'divergence' ? 'divergence' : 'delta';
+/** Where the list was scrolled to (kept across a window reload with the selection and the order). */
+let listScroll = typeof host.state.listScroll === 'number' ? host.state.listScroll : 0;
+const save = () => (host.state = { selected, sortBy, listScroll });
 
 const header = h('div', { attrs: { id: 'header' } });
 const filtersBar = h('div', { className: 'toolbar', attrs: { id: 'filters' } });
@@ -32,6 +35,14 @@ const status = h('div', { className: 'muted', attrs: { id: 'status', role: 'stat
 // The detail beside the list (not below it): at 1280x800 both are on screen with the chart above.
 replace(app, header, filtersBar, h('div', { className: 'chart' }, canvas), status, h('div', { className: 'diff-panes' }, list, detail));
 const chart: BarChart = barChart(canvas, (i) => select(model!.queries[visible[i * perBar]]), 'Δ nDCG@10 (b − a)');
+let scrolled = 0;
+list.addEventListener('scroll', () => {
+  cancelAnimationFrame(scrolled);
+  scrolled = requestAnimationFrame(() => {
+    listScroll = list.scrollTop;
+    save();
+  });
+});
 list.addEventListener('click', (e) => {
   const tr = (e.target as Element).closest<HTMLElement>('tr[data-query]');
   if (tr) select(tr.dataset.query!);
@@ -52,6 +63,7 @@ function keep(i: number): boolean {
 
 function show(m: DiffModel): void {
   const same = model !== undefined && JSON.stringify(m) === JSON.stringify(model);
+  const first = model === undefined;
   model = m;
   if (same) return;
   const wins = m.deltas.filter((d) => d > EPS).length;
@@ -86,13 +98,15 @@ function show(m: DiffModel): void {
         { value: 'divergence', label: 'most divergent rankings first (1 − RBO)' },
       ], sortBy, (v) => {
         sortBy = v === 'divergence' ? 'divergence' : 'delta';
-        host.state = { selected, sortBy };
+        save();
         redraw();
       }, 'Rank-biased overlap of the two top-100 lists (p = 0.9, extrapolated), no judgements needed'), { id: 'sort' }) : null,
       m.rboMean !== undefined ? h('span', { className: 'muted', attrs: { id: 'rbo-mean' } }, `mean RBO ${m.rboMean.toFixed(3)}`) : null);
   }
   redraw();
   if (selected && m.queries.includes(selected)) void load(selected);
+  // After a reload, the list where it was read (its rows come in the frames after the first).
+  if (first && listScroll > 0) requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => (list.scrollTop = listScroll))));
 }
 
 function redraw(): void {
@@ -171,7 +185,7 @@ onThemeChange(() => {
 function select(queryId: string): void {
   selected = queryId;
   depth = 10;
-  host.state = { selected, sortBy };
+  save();
   for (const tr of list.querySelectorAll('tr')) tr.classList.toggle('selected', tr.getAttribute('data-query') === queryId);
   paintChart();
   void load(queryId);

@@ -47,6 +47,8 @@ function queueTable(m: Model): HTMLElement {
 }
 
 function render(m: Model): void {
+  // Kept for a window reload: the panel comes back with this pool and order.
+  host.choose({ pooled: m.pooled, depth: m.depth, order: m.order ?? 'blind' });
   const judgements = m.qrels?.judgements ?? 0;
   let pooled = new Set(m.pooled);
   let depth = m.depth;

@@ -78,6 +78,7 @@ function show(m: ResultsModel): void {
   shown = json;
   const first = model === undefined;
   model = m;
+  host.choose({ compare: m.compare ?? 'baseline', correction: m.correction ?? 'holm' });
   document.body.classList.toggle('show-ranges', showRanges);
   controls(m);
   morph(head, renderHead(m));

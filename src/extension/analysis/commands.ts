@@ -10,6 +10,7 @@ import { showHoles } from './holesPanel';
 import { registerQrelsEditor } from './qrelsEditor';
 import { showResults } from './resultsPanel';
 import { AnalysisWorkbench, type OpenSplit } from './workbench';
+import { PANEL_STATE, RESTORE_STATE, type PanelChoices, type PanelIdentity } from '../../protocol/webview';
 
 /** Arguments of the analysis commands (for keybindings, tasks and tests); each one given skips a pick. */
 export interface AnalysisArgs {
@@ -88,8 +89,8 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: Engine
       // From a split in context (a panel of it, the tree), a is its baseline: one pick, or none for a run row.
       const a = args.a ?? (args.fromContext && runs.some((r) => r.key === split.baseline) ? split.baseline : await pick('Run diff: run a (the reference)'));
       if (!a) return undefined;
-      const given = args.b !== undefined && args.b !== a ? args.b : undefined;
-      const b = given ?? (await pick(`Run diff: run b (compared with ${runs.find((r) => r.key === a)?.label ?? a})`, a));
+      const other = args.b !== undefined && args.b !== a ? args.b : undefined;
+      const b = other ?? (await pick(`Run diff: run b (compared with ${runs.find((r) => r.key === a)?.label ?? a})`, a));
       if (!b) return undefined;
       try {
         return await showDiff(wb, split, a, b);
@@ -99,10 +100,59 @@ export function registerAnalysis(context: vscode.ExtensionContext, store: Engine
       }
     }),
   );
+  // A window reload brings the panels back with what they showed (their pages keep it in the view state).
+  const restore = (view: 'results' | 'diff' | 'holes', open: (split: OpenSplit, panel: vscode.WebviewPanel, state: RestoredState) => Promise<unknown>) =>
+    vscode.window.registerWebviewPanelSerializer(`irWorkbench.${view}`, {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel, saved: unknown) {
+        const state = restoredState(saved);
+        const split = state && (await pickSplit(wb, { dataset: state.panel.datasetDir, split: state.panel.split }));
+        if (!state || !split) {
+          panel.dispose();
+          return;
+        }
+        try {
+          await open(split, panel, state);
+        } catch (e) {
+          panel.dispose();
+          void vscode.window.showErrorMessage(`IR Workbench: ${(e as Error).message}`);
+        }
+      },
+    });
+  context.subscriptions.push(
+    restore('results', async (split, panel, state) => {
+      if (state.choices.compare && state.choices.correction) split.testing = { compare: state.choices.compare, correction: state.choices.correction };
+      await showResults(
+        wb,
+        split,
+        (a, b) => void vscode.commands.executeCommand('irWorkbench.showRunDiff', { dataset: split.datasetDir, split: split.split, a, b }),
+        () => void vscode.commands.executeCommand('irWorkbench.showHoles', { dataset: split.datasetDir, split: split.split }),
+        panel,
+      );
+    }),
+    restore('diff', async (split, panel, state) => {
+      if (!state.panel.a || !state.panel.b) throw new Error('a diff panel without its two runs');
+      await showDiff(wb, split, state.panel.a, state.panel.b, panel);
+    }),
+    restore('holes', (split, panel, state) => showHoles(wb, split, async (runs, depth, order) => void (await annotate.start(split, runs, depth, order)), { panel, choices: state.choices })),
+  );
   // Judgements made elsewhere (another window, an edit of the file) reach the open views through the engine:
   // the store's watcher re-indexes the annotations file and the engine says which splits changed.
   registerQrelsEditor(context, wb);
   return wb;
+}
+
+interface RestoredState {
+  panel: PanelIdentity;
+  choices: PanelChoices;
+}
+
+/** A page's saved view state, as far as it names a split (anything else: nothing to restore). */
+function restoredState(saved: unknown): RestoredState | undefined {
+  const s = saved as Record<string, unknown> | undefined;
+  const panel = s?.[PANEL_STATE] as PanelIdentity | undefined;
+  if (!panel || typeof panel.datasetDir !== 'string' || typeof panel.split !== 'string') return undefined;
+  const choices = (s?.[RESTORE_STATE] ?? {}) as PanelChoices;
+  return { panel, choices: typeof choices === 'object' ? choices : {} };
 }
 
 /** Arguments as given: AnalysisArgs, or a node of the Datasets view (its context menu). */

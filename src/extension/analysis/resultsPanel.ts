@@ -5,10 +5,13 @@ import type { AnalysisWorkbench, OpenSplit } from './workbench';
 /** The results panel of a split (one per split: opening it again reveals it). */
 const open = new Map<string, { panel: vscode.WebviewPanel; refresh(): void }>();
 
-/** Resolves to the model with its significance (the panel shows the table at once, significance when known). */
-export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (a: string, b: string) => void, openHoles: () => void): Promise<ResultsModel> {
+/**
+ * Resolves to the model with its significance (the panel shows the table at once, significance when known);
+ * `restored`: the panel a window reload brought back.
+ */
+export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (a: string, b: string) => void, openHoles: () => void, restored?: vscode.WebviewPanel): Promise<ResultsModel> {
   const existing = open.get(split.key);
-  if (existing) {
+  if (existing && !restored) {
     existing.refresh();
     existing.panel.reveal();
     return wb.completeResultsModel(split);
@@ -40,6 +43,8 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
       },
     },
     async (channel) => channel.send('model', await wb.resultsModel(split)),
+    {},
+    restored,
   );
   open.set(split.key, { panel, refresh: view.refresh });
   panel.onDidDispose(() => open.delete(split.key));

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { exportResults } from '../../core/split/exportTable';
 import type { EngineClient } from '../../core/engine/client';
 import type { SplitInfo, EngineRequests } from '../../core/engine/protocol';
-import type { CompareMode, CorrectionName, ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
+import type { CompareMode, CorrectionName, ExportFormat, PanelIdentity, ResultsModel, ViewName } from '../../protocol/webview';
 import { baselineKey } from '../baseline';
 import type { EngineHandle } from '../engine/register';
 import type { DatasetsElement } from '../views/datasetsTree';
@@ -103,19 +103,28 @@ export class AnalysisWorkbench implements vscode.Disposable {
     return superseded;
   }
 
-  /** Creates a webview panel for `name` with the strict page and a typed channel. */
+  /**
+   * Creates a webview panel for `name` with the strict page and a typed channel; `restored`: the panel VS Code
+   * brings back after a window reload (its serializer's), given the page again.
+   */
   panel<V extends ViewName>(
     name: V,
     title: string,
     split: OpenSplit,
     handlers: RequestHandlers<V>,
     refresh: (channel: ViewChannel<V>) => Promise<void>,
+    identity: Omit<PanelIdentity, 'datasetDir' | 'split'> = {},
+    restored?: vscode.WebviewPanel,
   ): { panel: vscode.WebviewPanel; channel: ViewChannel<V>; view: SplitView } {
-    const panel = vscode.window.createWebviewPanel(`irWorkbench.${name}`, title, vscode.ViewColumn.Active, {
+    const panel = restored ?? vscode.window.createWebviewPanel(`irWorkbench.${name}`, title, vscode.ViewColumn.Active, {
       ...webviewOptions(this.context.extensionUri),
       retainContextWhenHidden: true,
     });
-    panel.webview.html = viewHtml(panel.webview, this.context.extensionUri, name, title);
+    if (restored) {
+      panel.webview.options = webviewOptions(this.context.extensionUri);
+      panel.title = title;
+    }
+    panel.webview.html = viewHtml(panel.webview, this.context.extensionUri, name, title, { datasetDir: split.datasetDir, split: split.split, ...identity });
     const view: SplitView = {
       refresh: () => void refresh(channel).catch((e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`)),
     };
