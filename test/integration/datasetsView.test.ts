@@ -64,14 +64,15 @@ suite('Datasets view', () => {
     await vscode.commands.executeCommand('irWorkbench.reindexWorkspace');
     const diagnostics = (await waitFor('the run file problems', () => {
       const d = vscode.languages.getDiagnostics(bad);
-      return d.length === 4 ? d : undefined;
+      return d.length === 3 ? d : undefined;
     }))!;
-    assert.deepEqual(diagnostics.map((d) => d.range.start.line).sort(), [0, 1, 2, 3]);
+    // One per bad line, none on the good first line; the first gives the count.
+    assert.deepEqual(diagnostics.map((d) => d.range.start.line).sort(), [1, 2, 3]);
     const at = (line: number) => diagnostics.filter((d) => d.range.start.line === line).map((d) => d.message);
     assert.ok(at(1).some((m) => /expected 6 columns, found 4/.test(m)));
     assert.ok(at(2).some((m) => /not a number/.test(m)));
     assert.ok(at(3).some((m) => /listed twice .*lines 1 and 4/.test(m)));
-    assert.ok(at(0).some((m) => /^3 bad lines in this file\. The run is left out/.test(m)));
+    assert.ok(at(1).some((m) => /The run is left out until the file is fixed\. 3 bad lines in this file\.$/.test(m)));
     const said = (await waitFor('the re-index message', () => messages.find((m) => /^IR Workbench: indexed /.test(m))))!;
     assert.match(said, /1 dataset, \d+ runs? \(1 run left out: bad file\)/);
     assert.match(said, /\d+ problems?/);
@@ -192,18 +193,23 @@ suite('Datasets view', () => {
     const sidecar = vscode.Uri.file(`${uri.fsPath}.json`);
     await vscode.workspace.fs.writeFile(sidecar, new TextEncoder().encode('{}'));
     written.push(sidecar);
-    const asked: { message: string; modal?: boolean }[] = [];
+    const asked: { message: string; modal?: boolean; detail?: string; items: string[] }[] = [];
     const accept = { yes: false };
     stub(vscode.window, 'showWarningMessage', (message: string, options: vscode.MessageOptions, ...items: string[]) => {
-      asked.push({ message, modal: options.modal });
-      // Where the file system has no trash the second question offers to delete for good: accept it too.
+      asked.push({ message, modal: options.modal, detail: options.detail, items });
       return Promise.resolve(accept.yes ? items[0] : undefined);
     });
     assert.equal(await deleteRun(row(uri.fsPath, [])), false);
     assert.ok(existsSync(uri.fsPath), 'cancelled: the file stays');
-    assert.deepEqual(asked[0], { message: 'Delete the run doomed.trec?', modal: true });
+    assert.deepEqual([asked[0].message, asked[0].modal], ['Delete the run doomed.trec?', true]);
+    // A browser window (this suite runs in code-server) has no trash: the question promises none, and says so.
+    assert.equal(vscode.env.uiKind, vscode.UIKind.Web);
+    assert.deepEqual(asked[0].items, ['Delete Permanently']);
+    assert.match(asked[0].detail!, /no trash: the file is deleted for good/);
+    assert.doesNotMatch(asked[0].detail!, /vscode-remote:|trash;/);
     accept.yes = true;
     assert.equal(await deleteRun(row(uri.fsPath, [])), true);
+    assert.equal(asked.length, 2, 'one question, no second one after a failed trash');
     assert.ok(!existsSync(uri.fsPath), 'the run is gone');
     assert.ok(!existsSync(sidecar.fsPath), 'its sidecar is gone');
   });

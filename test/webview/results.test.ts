@@ -244,3 +244,18 @@ test('a judgement updates the table in place: the same nodes, the scroll, the fo
   assert.equal(await v.page.locator('#significance').count(), 1, 'the tests are not blanked');
   assert.match((await v.page.locator('#significance-on').textContent())!, /^Tests on the qrels with your 1 judgement — updating for the qrels with your 2 judgements…$/);
 });
+
+test('the page keeps what a window reload needs in the view state: its split, the comparisons, sort and scroll', async () => {
+  const panel = { datasetDir: '/w/scifact', split: 'test' };
+  const v = await openView(browser, 'results', { settings: { panel }, viewport: { width: 920, height: 400 } });
+  const state = () => v.page.evaluate(() => (window as unknown as { __state: Record<string, unknown> }).__state);
+  assert.deepEqual((await state()).irwPanel, panel, 'the identity, before any model');
+  await v.event('results', 'model', { ...model, compare: 'baseline', correction: 'bonferroni' });
+  await v.page.locator('#results thead th', { hasText: 'MAP' }).click();
+  await v.page.evaluate(() => window.scrollTo(0, 250));
+  await until(async () => (await state()).scroll === 250, () => 'the scroll saved');
+  const s = await state();
+  assert.deepEqual(s.irwRestore, { compare: 'baseline', correction: 'bonferroni' });
+  assert.deepEqual(s.sorts, { results: { col: 4, dir: -1 } });
+  assert.deepEqual(s.irwPanel, panel, 'kept whatever the page saves');
+});

@@ -55,6 +55,7 @@ export interface EngineRequests {
     result: { lines: number };
   };
   /** Checks that `source` is a valid run, then copies it to `targetDir` (created if needed). */
+  /** Copies a run file into a runs folder as it is (the next index pass reads it as any run there). */
   importRun: { args: { source: string; targetDir: string }; result: { path: string } };
   /** Whether `path` is as the store last read or wrote it (size and mtime), so a watcher event for it needs no re-index. */
   isCurrent: { args: { path: string }; result: boolean };

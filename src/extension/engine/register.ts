@@ -147,7 +147,7 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
       if (last) await reindexed(last, tree.data, problemCount);
     }),
     vscode.commands.registerCommand('irWorkbench.importRun', async (e?: DatasetsElement) => {
-      if (await importRunCommand(await client, tree, runsFolder(), e)) await reindex();
+      await importRunCommand(await client, tree, runsFolder(), reindex, e);
     }),
     vscode.commands.registerCommand('irWorkbench.exportJudgements', async (e?: DatasetsElement) => exportJudgementsCommand(await client, tree, e)),
   );
