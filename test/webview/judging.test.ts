@@ -134,3 +134,39 @@ test('holes panel: coverage beside Hole@10; the list grouped by query with title
   assert.equal(await v.page.locator('#queue .query-text', { hasText: fx.split.queries.get(queries[0])!.text }).count(), 1);
   assert.equal(await v.page.locator('#queue tr[data-pair] td.doc-title').first().textContent(), 'Title 0');
 });
+
+test('holes panel: a judgement updates it in place: the same nodes, no jump, the focus kept (issue 24)', async () => {
+  const v = await openView(fx.browser, 'holes', { viewport: { width: 1000, height: 500 } });
+  const m = { ...holesModel(), qrels: { state: 'annotated' as const, judgements: 1, version: 1 } };
+  await v.event('holes', 'model', m);
+  await v.page.locator('#queue').waitFor();
+  const pair = m.queue[12];
+  const row = v.page.locator(`#queue tr[data-pair="${pair.queryId}\t${pair.docId}"]`);
+  await row.locator('button.grade').focus();
+  await v.page.evaluate(() => {
+    window.scrollTo(0, 600);
+    const w = window as unknown as { __nodes: Element[] };
+    w.__nodes = [document.getElementById('queue')!, document.getElementById('holes')!, document.activeElement!];
+  });
+  const y = await v.page.evaluate(() => window.scrollY);
+  assert.ok(y > 400, `scrolled: ${y}`);
+  // The engine's model after a judgement of the pair above (and, later, the same model again).
+  const after = { ...m, qrels: { ...m.qrels, judgements: 2, version: 2 }, remaining: m.remaining - 1, queue: m.queue.map((p, i) => (i === 11 ? { ...p, grade: 1 } : p)) };
+  for (const next of [after, after]) {
+    await v.event('holes', 'model', next);
+    await until(async () => (await v.page.locator('#holes-note').textContent())!.includes('your 2 judgements'), () => 'the new model');
+    const kept = await v.page.evaluate(() => {
+      const w = window as unknown as { __nodes: Element[] };
+      return { same: w.__nodes.map((n) => n.isConnected), focus: document.activeElement === w.__nodes[2], y: window.scrollY };
+    });
+    assert.deepEqual(kept, { same: [true, true, true], focus: true, y });
+  }
+  const judged = m.queue[11];
+  assert.equal(await v.page.locator(`#queue tr[data-pair="${judged.queryId}\t${judged.docId}"] button.grade`).textContent(), '1');
+  assert.match((await v.page.locator('#pool-size').textContent())!, new RegExp(`${m.remaining - 1} still unjudged`));
+  // The focused grade button still grades its own pair.
+  await v.page.keyboard.press('Enter');
+  const judging = v.answer('judge', null);
+  await v.page.locator(`#queue tr[data-pair="${pair.queryId}\t${pair.docId}"] [data-pick="1"]`).click();
+  assert.deepEqual((await judging).params, { queryId: pair.queryId, docId: pair.docId, grade: 1 });
+});

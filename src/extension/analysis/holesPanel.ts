@@ -22,7 +22,7 @@ export async function showHoles(
   let depth = kept?.depth !== undefined && DEPTHS.includes(kept.depth) ? kept.depth : 10;
   let order: QueueOrder = kept?.order === 'impact' ? 'impact' : 'blind';
   const model = (): Promise<ViewEvents['holes']['model']> => wb.ask('holes', { key: split.key, runs: pooled, depth, listed: LISTED, order });
-  wb.panel<'holes'>(
+  const { view } = wb.panel<'holes'>(
     'holes',
     `Holes: ${split.datasetName} (${split.split})`,
     split,
@@ -49,5 +49,7 @@ export async function showHoles(
     {},
     restored?.panel,
   );
+  // Hole@10 and the pool move with a judgement only: once per judgement, not again when its tests arrive.
+  view.figuresOnly = true;
   return model();
 }

@@ -14,6 +14,11 @@ import { viewHtml, webviewOptions } from '../webview/html';
 /** A panel or view showing one split; refresh() asks the engine for its model again and sends it. */
 export interface SplitView {
   refresh(): void;
+  /**
+   * Shows nothing the engine computes in the background (tests, ranges under the holes, similarity): refreshed
+   * once per new version of the split (a judgement), not again when those arrive.
+   */
+  figuresOnly?: boolean;
 }
 
 /** An open split as the host keeps it: what the engine said of it, the chosen baseline, and the views showing it. */
@@ -219,13 +224,15 @@ export class AnalysisWorkbench implements vscode.Disposable {
   private async changed(key: string, info: SplitInfo | undefined): Promise<void> {
     const s = this.splits.get(key);
     if (s) {
+      const version = s.version;
       try {
         // After a judgement the event carries the split's state; after indexing (runs may have come or gone) ask.
         this.take(info ?? (await (await this.engine()).request('openSplit', { datasetDir: s.datasetDir, split: s.split, extraRuns: [] })));
       } catch {
         return; // the split is gone from the index: its views keep what they show
       }
-      for (const v of s.views) v.refresh();
+      const moved = info === undefined || info.version !== version;
+      for (const v of s.views) if (moved || !v.figuresOnly) v.refresh();
     }
     for (const w of this.waiting.get(key) ?? []) w();
     this.waiting.delete(key);
