@@ -36,8 +36,13 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   for (const [tag, theme, cls] of THEMES) {
     await setTheme(wb, theme, cls);
     await wb.reset();
-    // The sidebar open at its default width: the panels share the window with it.
+    // The sidebar open at its default width: the panels share the window with it. The secondary side bar (the
+    // workbench opens it, empty, for its chat) is closed, as a person without chat has it.
     await wb.openViewContainer('IR Workbench');
+    if (await wb.page.locator('.part.auxiliarybar').isVisible()) {
+      await wb.runCommand('View: Close Secondary Side Bar', { screenshot: false });
+      await wb.waitFor('the secondary side bar closed', async () => !(await wb.page.locator('.part.auxiliarybar').isVisible()));
+    }
 
     await wb.commandWithPicks('IR Workbench: Show Results', [['Split of scifact', 'test']]);
     const results = await wb.webview('#results');
