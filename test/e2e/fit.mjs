@@ -1,3 +1,4 @@
+/* global getComputedStyle, NodeFilter -- measure() runs in the webview's page */
 // What a webview shows, measured in the page as the workbench renders it (the theme's real colours, the real
 // editor width): text contrast against WCAG AA and boxes that do not fit. Scenarios call checkFit(frame).
 

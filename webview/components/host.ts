@@ -45,7 +45,10 @@ export class Host<V extends ViewName> {
       }
     });
     // The panel's identity goes into the view state at once: a reload before any choice still restores it.
-    if (panelIdentity) this.state = this.state;
+    if (panelIdentity) {
+      const own = this.state;
+      this.state = own;
+    }
     this.post({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
   }
 

@@ -3,7 +3,7 @@ import { DocArena, EntrySet, type ArenaParts } from './docArena';
 import type { DocIds } from './idTable';
 import { compareBytes, decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLineSync, isSpace, quotable, sameBytes, splitFields, type BulkLineHandler, type ByteRange } from './lines';
+import { forEachLineSync, hasNul, isSpace, nulLineError, quotable, sameBytes, splitFields, type BulkLineHandler, type ByteRange } from './lines';
 import { floatFieldEnd, parseFloatBytes, parseFloatField } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -52,6 +52,21 @@ export class Run {
     const docs: string[] = [];
     for (let i = s; i < e; i++) docs.push(this.docs.string(this.docIds[i]));
     return { docs, scores: this.scores.slice(s, e) };
+  }
+
+  /** The run cut to the top `depth` documents of each query (trec_eval -M), sharing this run's document ids. */
+  top(depth: number): Run {
+    const nq = this.qids.length;
+    const offsets = new Int32Array(nq + 1);
+    for (let q = 0; q < nq; q++) offsets[q + 1] = offsets[q] + Math.min(depth, this.offsets[q + 1] - this.offsets[q]);
+    const docIds = new Int32Array(offsets[nq]);
+    const scores = new Float64Array(offsets[nq]);
+    for (let q = 0; q < nq; q++) {
+      const from = this.offsets[q];
+      docIds.set(this.docIds.subarray(from, from + offsets[q + 1] - offsets[q]), offsets[q]);
+      scores.set(this.scores.subarray(from, from + offsets[q + 1] - offsets[q]), offsets[q]);
+    }
+    return new Run(this.tag, this.qids, offsets, docIds, scores, this.docs);
   }
 
   /** Builds a run from rankings in memory (e.g. a retriever's output); duplicates are an error. */
@@ -471,6 +486,7 @@ export class RunParser {
   }
 
   readonly onLine = (buf: Buffer, start: number, end: number, lineNo: number): void => {
+    if (hasNul(buf, start, end)) return this.bad(nulLineError(this.path, buf, start, end, lineNo));
     const f = this.f;
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;

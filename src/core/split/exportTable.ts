@@ -1,4 +1,5 @@
 import type { Comparison, ExportFormat, HoleVerdict, QrelsLabel, ResultsModel, ScoreRange } from '../../protocol/webview';
+import { csvRecord } from '../formats/csv';
 
 /**
  * The results table as text for papers and notes, holding what the panel shows: each figure on the qrels in
@@ -25,9 +26,9 @@ const fix = (v: number) => v.toFixed(4);
  * A mean or a delta at full useful precision: floating-point noise below 1e-12 (a delta of two equal means
  * computed in different orders, e.g. -8.3e-19) is zero, and zero has no sign.
  */
-const exact = (v: number) => {
+const exact = (v: number): number => {
   const r = Math.round(v * 1e12) / 1e12;
-  return String(r === 0 ? 0 : r);
+  return r === 0 ? 0 : r;
 };
 
 type Row = ResultsModel['rows'][number];
@@ -148,12 +149,7 @@ function markdown(model: ResultsModel): string {
 }
 
 function csv(model: ResultsModel): string {
-  // Text cells (run names and paths come from files) that a spreadsheet would read as a formula get a leading
-  // apostrophe (OWASP's advice against CSV injection); then quoting as RFC 4180 wants.
-  const cell = (text: string) => {
-    const s = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
+  // Run names and paths come from files: csvRecord quotes and neutralises every text field.
   const tested = model.measures.map((m, i) => ({ m, i })).filter(({ m }) => m.tested);
   const head = [
     'run',
@@ -172,40 +168,40 @@ function csv(model: ResultsModel): string {
     ...model.measures.flatMap((m) => ['original', 'lo', 'hi'].map((s) => `${m.key}_${s}`)),
     ...tested.flatMap(({ m }) => COMPARISON_COLUMNS.map((s) => `${m.key}_${s}`)),
   ];
-  const lines = [head.join(',')];
+  const lines = [csvRecord(head)];
   for (const r of model.rows) {
     const tests = tested.flatMap(({ i }) => {
       const c = r.vsBaseline?.[i];
-      return c ? [exact(c.delta), ...[c.tP, c.tPHolm, c.randP, c.randPHolm].map((v) => String(v))].concat([c.wins, c.ties, c.losses].map(String)) : Array(8).fill('');
+      return c ? [exact(c.delta), c.tP, c.tPHolm, c.randP, c.randPHolm, c.wins, c.ties, c.losses] : Array<null>(8).fill(null);
     });
     const ranges = model.measures.flatMap((_, i) => {
       const range = r.intervals?.[i];
-      return [exact(r.means[i]), range ? exact(range.lo) : '', range ? exact(range.hi) : ''];
+      return [exact(r.means[i]), range ? exact(range.lo) : null, range ? exact(range.hi) : null];
     });
     const more = tested.flatMap(({ i }) => comparisonCells(r.vsBaseline?.[i] ?? null, r.settled?.[i] ?? null));
-    lines.push([cell(r.label), cell(r.key), r.key === model.baseline ? '1' : '0', ...r.means.map((_, mi) => exact(shown(r, mi))), ...tests, r.coverage.answered, r.coverage.total,
-      model.qrels.state, model.judgements, model.correction ?? 'holm', ...ranges, ...more].join(','));
+    lines.push(csvRecord([r.label, r.key, r.key === model.baseline ? 1 : 0, ...r.means.map((_, mi) => exact(shown(r, mi))), ...tests, r.coverage.answered, r.coverage.total,
+      model.qrels.state, model.judgements, model.correction ?? 'holm', ...ranges, ...more]));
   }
   // Every pair: a second table after a blank line, one row per pair and measure.
   if (model.compare === 'all-pairs') {
-    lines.push('', ['a', 'b', 'measure', 'delta', 't_p', 'rand_p', 'wins', 'ties', 'losses', ...COMPARISON_COLUMNS].join(','));
+    lines.push('\r\n', csvRecord(['a', 'b', 'measure', 'delta', 't_p', 'rand_p', 'wins', 'ties', 'losses', ...COMPARISON_COLUMNS]));
     for (const p of model.pairs ?? []) {
       tested.forEach(({ m, i }) => {
         const c = p.tests?.[i];
         if (!c) return;
-        lines.push([cell(labelOf(model, p.a)), cell(labelOf(model, p.b)), m.key, exact(c.delta), String(c.tP), String(c.randP), c.wins, c.ties, c.losses, ...comparisonCells(c, p.settled?.[i] ?? null)].join(','));
+        lines.push(csvRecord([labelOf(model, p.a), labelOf(model, p.b), m.key, exact(c.delta), c.tP, c.randP, c.wins, c.ties, c.losses, ...comparisonCells(c, p.settled?.[i] ?? null)]));
       });
     }
   }
-  return `${lines.join('\n')}\n`;
+  return lines.join('');
 }
 
 const COMPARISON_COLUMNS = ['ci_lo', 'ci_hi', 't_p_adj', 'rand_p_adj', 'holes_lo', 'holes_hi', 'verdict', 'open_holes'];
 
 /** A comparison's interval, adjusted p-values and verdict under the holes, as COMPARISON_COLUMNS. */
-function comparisonCells(c: Comparison | null, v: HoleVerdict | null): string[] {
+function comparisonCells(c: Comparison | null, v: HoleVerdict | null): (string | number | null)[] {
   const q = c && adjusted(c);
-  return [c?.ci ? exact(c.ci.lo) : '', c?.ci ? exact(c.ci.hi) : '', q ? String(q.t) : '', q ? String(q.rand) : '', v ? exact(v.lo) : '', v ? exact(v.hi) : '', v?.verdict ?? '', v ? String(v.openHoles) : ''];
+  return [c?.ci ? exact(c.ci.lo) : null, c?.ci ? exact(c.ci.hi) : null, q ? q.t : null, q ? q.rand : null, v ? exact(v.lo) : null, v ? exact(v.hi) : null, v?.verdict ?? null, v ? v.openHoles : null];
 }
 
 const TEX_SPECIAL: Record<string, string> = {
@@ -220,7 +216,12 @@ const TEX_SPECIAL: Record<string, string> = {
   '%': '\\%',
   '~': '\\textasciitilde{}',
 };
-const tex = (s: string) => s.replace(/[\\{}$&#^_%~]/g, (c) => TEX_SPECIAL[c]);
+/**
+ * File-derived text in LaTeX: special characters escaped, and line breaks and other control characters made
+ * spaces (a blank line from a file name would end the paragraph inside a tabular row, which LaTeX refuses).
+ */
+// eslint-disable-next-line no-control-regex
+const tex = (s: string) => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/[\\{}$&#^_%~]/g, (c) => TEX_SPECIAL[c]);
 
 function latex(model: ResultsModel): string {
   const cols = `l${'r'.repeat(model.measures.length)}`;

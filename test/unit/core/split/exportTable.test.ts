@@ -21,21 +21,25 @@ function model(rows: { key: string; label: string; mean: number; delta?: number 
   };
 }
 
-test('CSV: text cells starting with = + - @ TAB or CR are neutralised; numbers are not', () => {
-  const names = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd', 'plain'];
+test('CSV: every text cell is quoted, those starting with = + - @ TAB or CR neutralised; numbers are not', () => {
+  const names = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd', 'plain', 'x;=1+1', 'a\r\nb'];
   const m = model(names.map((label, i) => ({ key: `/runs/${i}.trec`, label, mean: 0.5, delta: -0.25 })));
-  const lines = exportResults(m, 'csv').trim().split('\n').slice(1);
-  assert.ok(lines[0].startsWith(`"'=HYPERLINK(""http://x"",""y"")",`), lines[0]);
-  assert.equal(lines[1].split(',')[0], "'+1+1");
-  assert.equal(lines[2].split(',')[0], "'-2+3");
-  assert.equal(lines[3].split(',')[0], "'@SUM(A1)");
-  assert.equal(lines[4].split(',')[0], "'\tcmd");
-  assert.equal(lines[5].slice(0, 7), `"'\rcmd"`);
-  assert.equal(lines[6].split(',')[0], 'plain');
+  const csv = exportResults(m, 'csv');
+  const lines = csv.split(/\r\n(?=")/).slice(1);
+  assert.ok(lines[0].startsWith(`"'=HYPERLINK(""http://x"",""y"")","/runs/0.trec",`), lines[0]);
+  assert.ok(lines[1].startsWith(`"'+1+1",`));
+  assert.ok(lines[2].startsWith(`"'-2+3",`));
+  assert.ok(lines[3].startsWith(`"'@SUM(A1)",`));
+  assert.ok(lines[4].startsWith(`"'\tcmd",`));
+  assert.ok(lines[5].startsWith(`"'\rcmd",`));
+  assert.ok(lines[6].startsWith('"plain",'));
+  // With ';' as the separator (de, fr, nl locales) a quoted cell stays one cell: no formula is split out of it.
+  assert.ok(lines[7].startsWith('"x;=1+1",'));
+  assert.ok(lines[8].startsWith('"a\r\nb",'));
   // A negative delta is a number the tool computed, not text from a file: left as is.
   assert.equal(lines[6].split(',')[4], '-0.25');
-  const keyed = exportResults(model([{ key: '=cmd|calc', label: 'x', mean: 0.5 }]), 'csv').trim().split('\n')[1];
-  assert.equal(keyed.split(',')[1], "'=cmd|calc");
+  const keyed = exportResults(model([{ key: '=cmd|calc', label: 'x', mean: 0.5 }]), 'csv').split('\r\n')[1];
+  assert.equal(keyed.split(',')[1], `"'=cmd|calc"`);
 });
 
 test('CSV: floating-point noise in a delta or mean is zero, without a sign', () => {
@@ -62,9 +66,18 @@ test('exports escape hostile run names', () => {
     rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]), coverage: { answered: 1, total: 1 } }],
   };
   assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
-  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8},1,1,original,0,holm,/m);
+  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e","x",1,0.5,{8},1,1,"original",0,"holm",/m);
   assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
 });
+
+test('LaTeX: a line break in a run name (from a file name) does not break the tabular row', () => {
+  const latex = exportResults(model([{ key: '/runs/a.trec', label: 'bm25\n\nrun\rx', mean: 0.5 }, { key: '/runs/b.trec', label: 'b', mean: 0.4 }]), 'latex');
+  const rows = latex.split('\n').filter((l) => l.endsWith('\\\\'));
+  assert.equal(rows.length, 3, latex);
+  assert.match(rows[1], /^bm25 run x \(baseline\) & 0\.5000 \\\\$/);
+  assert.ok(!/\n\n/.test(latex), 'no blank line (a paragraph break) anywhere');
+});
+
 
 test('an export holds what the panel shows: figures with the judgements and the original ones, ranges, comparisons, verdicts, the qrels state in the caption (SciFact)', async () => {
   const RUNS = join(SHARED, 'runs/scifact');
@@ -92,9 +105,11 @@ test('an export holds what the panel shows: figures with the judgements and the 
   assert.ok(md.includes(`${rowB.annotated![nd].toFixed(4)}*† (orig ${rowB.means[nd].toFixed(4)}) [`), 'the figure on the qrels in effect, the original one, the range');
   assert.match(md, /\| minilm-faiss\.knarfthekant - bm25okapi\.knarfthekant \| nDCG@10 \| \+0\.\d{4} \| \[\+0\.\d{4}, \+0\.\d{4}\] \|.*\| (settled|open: \d+ holes in \d+ queries can flip it) \|/, 'the comparison with its direction, interval and verdict');
 
-  const csv = exportResults(m, 'csv').trim().split('\n');
-  const head = csv[0].split(',');
-  const row = csv.find((l) => l.startsWith('minilm'))!.split(',');
+  // Text fields are quoted (src/core/formats/csv.ts); no field here holds a comma.
+  const fields = (line: string) => line.split(',').map((f) => f.replace(/^"(.*)"$/, '$1'));
+  const csv = exportResults(m, 'csv').trim().split('\r\n');
+  const head = fields(csv[0]);
+  const row = fields(csv.find((l) => l.startsWith('"minilm'))!);
   const col = (name: string) => row[head.indexOf(name)];
   assert.equal(col('qrels'), 'annotated');
   assert.equal(col('judgements'), '2');
@@ -113,7 +128,7 @@ test('an export holds what the panel shows: figures with the judgements and the 
   // Every pair: the pairs follow, in each format.
   const all = resultsModel(s, A, { skipped: [] }, { testing: { compare: 'all-pairs', correction: 'bh' } });
   assert.match(exportResults(all, 'markdown'), /Every pair of runs is compared, Benjamini-Hochberg corrected/);
-  const pairs = exportResults(all, 'csv').split('\n\n')[1].trim().split('\n');
-  assert.equal(pairs[0].split(',').slice(0, 3).join(','), 'a,b,measure');
+  const pairs = exportResults(all, 'csv').split('\r\n\r\n')[1].trim().split('\r\n');
+  assert.equal(pairs[0].split(',').slice(0, 3).join(','), '"a","b","measure"');
   assert.equal(pairs.length, 1 + 5, 'one pair, five tested measures');
 });
