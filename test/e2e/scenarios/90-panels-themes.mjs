@@ -21,7 +21,12 @@ const THEMES = [['light', 'Light Modern', 'vs'], ['dark', 'Dark Modern', 'vs-dar
 async function setTheme(wb, theme, cls) {
   if ((await wb.page.locator(`.monaco-workbench.${cls}`).count()) > 0) return;
   await wb.runCommand('Preferences: Color Theme', { screenshot: false });
-  await wb.pick('Select Color Theme', theme);
+  // The picker's title is its input's placeholder here ("Select Color Theme (detect system color mode
+  // disabled)"), which a text match does not see: type the theme's name as a person does, and take it.
+  await wb.page.locator('.quick-input-widget input').filter({ visible: true }).waitFor();
+  await wb.page.keyboard.type(theme);
+  await wb.page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: theme }).first().waitFor();
+  await wb.page.keyboard.press('Enter');
   await wb.waitFor(`the ${theme} theme`, async () => (await wb.page.locator(`.monaco-workbench.${cls}`).count()) > 0, { timeout: 30_000 });
 }
 
@@ -40,7 +45,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
     // workbench opens it, empty, for its chat) is closed, as a person without chat has it.
     await wb.openViewContainer('IR Workbench');
     if (await wb.page.locator('.part.auxiliarybar').isVisible()) {
-      await wb.runCommand('View: Close Secondary Side Bar', { screenshot: false });
+      await wb.runCommand('View: Toggle Secondary Side Bar Visibility', { screenshot: false });
       await wb.waitFor('the secondary side bar closed', async () => !(await wb.page.locator('.part.auxiliarybar').isVisible()));
     }
 
