@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readRun } from '../../../../src/core/formats/run';
 import { EngineClient, EngineError } from '../../../../src/core/engine/client';
-import { scifactWorkspace } from '../../../helpers/storeFixtures';
+import { needsShared, scifactWorkspace } from '../../../helpers/storeFixtures';
 
 const WORKER = join(__dirname, '../../../../src/core/engine/worker.ts');
 const RUN = 'bm25okapi.knarfthekant.trec';
 
 const ndcgColumn = (measures: { key: string }[]) => measures.findIndex((m) => m.key === 'ndcg_cut_10');
 
-describe('store worker', () => {
+describe('store worker', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const ws = scifactWorkspace([RUN]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
   const dbPath = join(ws.root, 'storage', 'store.sqlite');
