@@ -20,6 +20,8 @@ export interface MeasureColumn {
   tested: boolean;
   /** Lower is better (Hole@10). */
   lowerIsBetter?: boolean;
+  /** Averaged over the queries the run answers (coverage measures), not over the split's: shown with the coverage. */
+  onAnswered?: boolean;
 }
 
 export interface RunRef {
@@ -28,6 +30,7 @@ export interface RunRef {
   label: string;
 }
 
+/** One comparison's tests, b - a (in the Results table: the run minus the baseline). */
 export interface Comparison {
   delta: number;
   tP: number;
@@ -37,6 +40,24 @@ export interface Comparison {
   wins: number;
   ties: number;
   losses: number;
+  /** The p-values adjusted by the model's `correction` over its family of comparisons (= the Holm ones under Holm). */
+  tPAdj?: number;
+  randPAdj?: number;
+  /** Paired percentile bootstrap 95 % interval of delta (10,000 resamples, the model's seed). */
+  ci?: { lo: number; hi: number };
+}
+
+/** Which comparisons the Results table tests: each run against the baseline, or every pair (irw compare --all-pairs). */
+export type CompareMode = 'baseline' | 'all-pairs';
+/** The correction over each measure's family of comparisons (src/core/eval/stats CORRECTIONS). */
+export type CorrectionName = 'holm' | 'bh' | 'bonferroni';
+
+/** All-pairs mode: runs a and b (keys), their tests b - a by measure index, and settled or open under the holes. */
+export interface PairResult {
+  a: string;
+  b: string;
+  tests: (Comparison | null)[] | null;
+  settled: (HoleVerdict | null)[] | null;
 }
 
 /** Per-query average length (words of title + text) of the top-10 documents, summarised as a box plot. */
@@ -135,6 +156,11 @@ export interface ResultsModel {
   alpha: number;
   trials: number;
   seed: number;
+  /** The comparisons tested and the correction (absent: against the baseline, Holm). */
+  compare?: CompareMode;
+  correction?: CorrectionName;
+  /** With compare 'all-pairs': every pair of runs in row order (vsBaseline is then null). */
+  pairs?: PairResult[] | null;
   /**
    * The tests are being computed for the judgements in effect (after a judgement, or on a large split):
    * vsBaseline holds the last ones computed (on `significanceOn`), or null before the first.
@@ -232,6 +258,8 @@ export interface HoleRow extends RunRef {
   /** The same after the user's judgements. */
   holeBeirAnnotated: number;
   holeQueryAnnotated: number;
+  /** The figures are over the `answered` queries of the split's `total` (a query the run does not answer has no top 10). */
+  coverage: { answered: number; total: number };
 }
 
 export interface HolesModel {
@@ -309,6 +337,8 @@ export interface AnnotationState {
 export interface ViewRequests {
   results: {
     setBaseline: { params: { key: string }; result: null };
+    /** Which comparisons are tested and how they are corrected (the panel keeps it across reloads). */
+    setTesting: { params: { compare: CompareMode; correction: CorrectionName }; result: null };
     export: { params: { format: ExportFormat }; result: { path: string | null } };
     openDiff: { params: { a: string; b: string }; result: null };
     openHoles: { params: Record<string, never>; result: null };
@@ -341,7 +371,8 @@ export interface ViewRequests {
 export interface ViewEvents {
   results: { model: ResultsModel };
   diff: { model: DiffModel };
-  holes: { model: HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null }[] } };
+  /** queue: the pool's first pairs; `title`: the document's title ('' when it has none or is not in the corpus). */
+  holes: { model: HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null; title?: string }[] } };
   annotate: { state: AnnotationState };
 }
 
@@ -371,6 +402,33 @@ export type ToView<V extends ViewName> = ResponseMessage | EventMessage<V>;
 
 export function isFromView(m: unknown): m is { v: number; type: string } {
   return typeof m === 'object' && m !== null && (m as { v?: unknown }).v === WEBVIEW_PROTOCOL_VERSION && typeof (m as { type?: unknown }).type === 'string';
+}
+
+/**
+ * What a panel is of, put in its page by the host and kept by the page in VS Code's view state, so that a window
+ * reload brings the panel back (a WebviewPanelSerializer per panel): the split, and per panel what it shows.
+ * The page adds what the person chose in it (`restore`): the Results panel's comparisons, the Holes panel's
+ * pool and order; sort, scroll and selection stay the page's own.
+ */
+export interface PanelIdentity {
+  datasetDir: string;
+  split: string;
+  /** Diff: the two runs (b - a). */
+  a?: string;
+  b?: string;
+}
+
+/** The view state key of the identity, and of what the page chose. */
+export const PANEL_STATE = 'irwPanel';
+export const RESTORE_STATE = 'irwRestore';
+
+/** What the Results and Holes pages record of the person's choices, for the host to apply on a reload. */
+export interface PanelChoices {
+  compare?: CompareMode;
+  correction?: CorrectionName;
+  pooled?: string[];
+  depth?: number;
+  order?: QueueOrder;
 }
 
 /** The commands a page may run through `command:` links (its empty states); webviewOptions allows no others. */

@@ -2,7 +2,7 @@
 // figures it shows.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateExtension, datasetUri } from './helpers';
+import { activateExtension, datasetUri, restoreStubs, stub } from './helpers';
 
 interface Figures {
   runFile: string;
@@ -29,8 +29,17 @@ suite('Run BEIR Eval', () => {
     const run = lines.map(([q, d], i) => `${q} Q0 ${d} 1 ${1000 - i} perfect`).join('\n');
     const runFile = vscode.Uri.joinPath(scifact, 'runs', 'perfect.trec');
     await vscode.workspace.fs.writeFile(runFile, new TextEncoder().encode(run));
-    const figures = await runBeirEval({ dataset: scifact.fsPath, split: 'test', retriever: 'file', runFile: runFile.fsPath });
+    const infos: string[] = [];
+    stub(vscode.window, 'showInformationMessage', (m: string) => {
+      infos.push(m);
+      return Promise.resolve(undefined);
+    });
+    const figures = await runBeirEval({ dataset: scifact.fsPath, split: 'test', retriever: 'file', runFile: runFile.fsPath }).finally(restoreStubs);
     assert.equal(figures.runId, 'perfect');
+    // The notification names the measures as the panels do, and the qrels its figures are on.
+    assert.equal(infos.length, 1, infos.join(' | '));
+    assert.match(infos[0], /original qrels( and with your \d+ judgements?)?: nDCG@10 1\.0000( \(1\.0000 with your judgements\))? · R@100 1\.0000/);
+    assert.doesNotMatch(infos[0], /ndcg_cut|recall_/);
     assert.equal(figures.numQ, 300);
     assert.equal(figures.mean.ndcg_cut_10, 1);
     assert.equal(figures.mean.recall_100, 1);

@@ -3,7 +3,7 @@ import type { EvaluationSettings } from './settings';
 import type { Problem } from '../formats/problems';
 import type { DatasetNode, DocumentText, IndexSummary } from '../index/nodes';
 import type { QrelsLineInfo, UserJudgement } from '../index/qrelsInfo';
-import type { DiffModel, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
+import type { DiffModel, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents, CompareMode, CorrectionName } from '../../protocol/webview';
 import type { PairState } from '../split/judging';
 
 export type { PairState };
@@ -55,6 +55,7 @@ export interface EngineRequests {
     result: { lines: number };
   };
   /** Checks that `source` is a valid run, then copies it to `targetDir` (created if needed). */
+  /** Copies a run file into a runs folder as it is (the next index pass reads it as any run there). */
   importRun: { args: { source: string; targetDir: string }; result: { path: string } };
   /** Whether `path` is as the store last read or wrote it (size and mtime), so a watcher event for it needs no re-index. */
   isCurrent: { args: { path: string }; result: boolean };
@@ -66,7 +67,7 @@ export interface EngineRequests {
    * The results table against `baseline`. Significance not yet computed is left out (significancePending) and
    * computed in the background; a `split` event says when it is there.
    */
-  results: { args: { key: string; baseline: string }; result: Omit<ResultsModel, 'untrusted'> };
+  results: { args: { key: string; baseline: string; compare?: CompareMode; correction?: CorrectionName }; result: Omit<ResultsModel, 'untrusted'> };
   diff: { args: { key: string; a: string; b: string }; result: DiffModel };
   queryDetail: { args: { key: string; a: string; b: string; queryId: string; depth: number }; result: QueryDetail };
   /** The holes panel: Hole@10 of every run, and the depth-k pool of the chosen runs (first `listed` items). */

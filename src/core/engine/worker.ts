@@ -3,7 +3,6 @@ import { basename, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
 import { isInputError } from '../formats/errors';
-import { readRun } from '../formats/run';
 import { AnnotationWriter, annotationPaths, validateJudgement } from '../judgements/annotations';
 import { openDatabase, Snapshotter } from '../index/database';
 import { exportJudgements } from '../judgements/exportJudgements';
@@ -99,7 +98,8 @@ class Store {
       }
       case 'importRun':
         return this.serial(async () => {
-          readRun(m.args.source); // refuse a file trec_eval would refuse, with its file:line message
+          // Copied as it is: the index then reads it as any run dropped into a runs folder (a bad one is left
+          // out with every bad line in the Problems panel), one path for both.
           mkdirSync(m.args.targetDir, { recursive: true });
           const path = join(m.args.targetDir, basename(m.args.source));
           copyFileSync(m.args.source, path);

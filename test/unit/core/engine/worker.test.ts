@@ -183,12 +183,17 @@ describe('store worker', { skip: needsShared('datasets/scifact', 'runs') }, () =
     }
   });
 
-  it('refuses to import a run trec_eval would refuse, naming the line', async () => {
+  it('imports a run as it is: a bad one too, which the index then leaves out with every bad line, as one dropped into the folder', async () => {
     const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
     try {
       const bad = join(ws.root, 'bad.trec');
-      writeFileSync(bad, '1 Q0 d1 1 1.0 t\n1 Q0 d1 2 0.5 t\n');
-      await assert.rejects(client.request('importRun', { source: bad, targetDir: join(ws.root, 'runs', 'scifact') }), /listed twice.*line/s);
+      writeFileSync(bad, '1 Q0 d1 1 1.0 t\n1 Q0 d1 2 0.5 t\n1 Q0 d2 3 0.4 t\n1 Q0 d2 4 0.3 t\n');
+      const copy = await client.request('importRun', { source: bad, targetDir: join(ws.root, 'runs', 'scifact') });
+      assert.equal(readFileSync(copy.path, 'utf8'), readFileSync(bad, 'utf8'));
+      await client.request('index', args);
+      const problems = (await client.request('problems', {})).filter((p) => p.file === copy.path);
+      assert.deepEqual(problems.map((p) => p.line), [2, 4], 'every bad line, and nothing on a good line');
+      rmSync(copy.path);
       const { path } = await client.request('importRun', { source: join(ws.runsDir, RUN), targetDir: join(ws.root, 'imported') });
       assert.equal(readFileSync(path, 'utf8'), readFileSync(join(ws.runsDir, RUN), 'utf8'));
     } finally {
