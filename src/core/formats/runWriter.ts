@@ -2,6 +2,8 @@ import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unli
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InputError, unwritable } from './errors';
+import { irMetadata } from '../provenance/irMetadata';
+import type { Provenance } from '../provenance/record';
 
 /**
  * Streaming TREC run writer ("qid Q0 docid rank score tag" lines). Lines go to a temporary file next to the
@@ -25,8 +27,11 @@ export class RunWriter {
     readonly path: string,
     readonly tag: string,
     readonly tmpPath: string = defaultTmpPath(path),
-    /** What made the run (retriever and parameters): written on commit to `<path>.json`, which the store reads. */
-    private readonly config?: object,
+    /**
+     * What made the run: its settings (the request) and `provenance` (provenance/record.ts), written on commit
+     * to `<path>.json` with the ir_metadata block derived from them.
+     */
+    private readonly config?: RunConfig,
     /**
      * 'fixed6': 6 decimals, as Anserini writes them. 'ranked': 6 decimals where trec_eval reads them back in the
      * given order, else a 32-bit float score written exactly (see `RankedScores`); for rankings whose order is
@@ -85,7 +90,7 @@ export class RunWriter {
     try {
       this.flush();
       closeSync(this.takeFd());
-      if (this.config) sidecar = prepareSidecar(this.path, { ...this.config, tag: this.tag, finishedAt: new Date().toISOString() });
+      if (this.config) sidecar = prepareSidecar(this.path, sidecarJson(this.config, this.tag));
       renameSync(this.tmpPath, this.path);
     } catch (e) {
       if (sidecar) removeQuietly(sidecar);
@@ -381,10 +386,30 @@ export function removeQuietly(path: string): void {
   }
 }
 
+/** A run's settings (any request's fields) and, when the caller recorded it, its provenance. */
+export interface RunConfig {
+  retriever: string;
+  provenance?: Provenance;
+  [setting: string]: unknown;
+}
+
+/**
+ * The sidecar's content: the settings as top-level keys (without where the file was staged or the command,
+ * which provenance records), the tag, when it finished, provenance and its ir_metadata restatement.
+ */
+export function sidecarJson(config: RunConfig, tag: string): Record<string, unknown> {
+  const { tmpOut: _tmp, command: _command, provenance, ...settings } = config as RunConfig & { tmpOut?: string; command?: string };
+  const out: Record<string, unknown> = { ...settings, tag, finishedAt: new Date().toISOString() };
+  if (provenance) {
+    out.provenance = provenance;
+    out.ir_metadata = irMetadata(tag, out, provenance);
+  }
+  return out;
+}
+
 /** `<run>.json`, the configuration of a run, written to a temporary file that commit() renames into place. */
-function prepareSidecar(runPath: string, config: object): string {
-  const { tmpOut: _tmp, ...rest } = config as { tmpOut?: string };
+function prepareSidecar(runPath: string, content: Record<string, unknown>): string {
   const tmp = defaultTmpPath(`${runPath}.json`);
-  writeFileSync(tmp, `${JSON.stringify(rest, null, 2)}\n`);
+  writeFileSync(tmp, `${JSON.stringify(content, null, 2)}\n`);
   return tmp;
 }

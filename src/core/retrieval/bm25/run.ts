@@ -6,13 +6,16 @@ import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { RunWriter } from '../../formats/runWriter';
 import { createAnalyzer, type Analyzer } from '../analysis/analyzer';
-import { sha256File } from '../../fileHash';
+import { describeFile } from '../../provenance/files';
+import { datasetInputs, provenanceOf, type Provenance } from '../../provenance/record';
+import { hashFile } from '../dense/fingerprint';
 import { cacheFile, cacheKey, loadIndex, saveIndex } from './cache';
 import { IndexBuilder, type Bm25Index, type FieldsMode } from './index';
 import { startParallelBuild, type ParallelBuild } from './parallelBuild';
-import { readQueryWeights } from './queryWeights';
-import { Rm3, type Rm3Params } from './rm3';
-import { Searcher, bagOfWords, type QueryVector } from './search';
+import { readOwnWeights, readQueryWeights } from './queryWeights';
+import { Bm25Ranker, type Ranking } from './ranker';
+import type { Rm3Params } from './rm3';
+import { bagOfWords, type QueryVector } from './search';
 
 /** Everything that defines a BM25 run over a BEIR dataset folder. Plain data: it crosses the process boundary. */
 export interface Bm25RunRequest {
@@ -37,6 +40,8 @@ export interface Bm25RunRequest {
   queries?: string;
   /** Where to write until the run is complete; default: a hidden file next to `out`. */
   tmpOut?: string;
+  /** The command that asked for the run, for its provenance (e.g. `irw run ...`). */
+  command?: string;
 }
 
 export type RunPhase = 'hash' | 'load-index' | 'index' | 'save-index' | 'search';
@@ -120,35 +125,22 @@ async function runWith(req: Bm25RunRequest, hooks: RunHooks, t0: number, files: 
   const queries = loadQueries(req, qids, qrelsPath, files.queries, analyzer);
   signal?.throwIfAborted();
 
-  const { index, source, file, rebuilt, warning } = await obtainIndex(req, corpusPath, analyzer, hooks, early);
+  // Hashed while the index is built (the cache key's hash is reused when there is one).
+  const inputs = startInputs(req, signal);
+  const { index, source, file, rebuilt, warning, corpusSha256 } = await obtainIndex(corpusPath, req.fields, req.cacheDir, analyzer, hooks, early);
+  const provenance = provenanceOf(req.command, await inputs(corpusSha256));
   const t1 = performance.now();
 
   const tag = req.tag ?? runTag(req);
-  const searcher = new Searcher(index, { k1: req.k1, b: req.b });
-  const rm3 = req.rm3 ? new Rm3(index.fieldIndexes[0], index.docIds.length, req.rm3) : null;
-  const writer = new RunWriter(req.out, tag, req.tmpOut, { retriever: 'bm25', ...req });
+  const ranker = new Bm25Ranker(index, req, req.topK, req.removeQuery);
+  const writer = new RunWriter(req.out, tag, req.tmpOut, { retriever: 'bm25', ...req, provenance });
   try {
     let lastYield = performance.now();
-    const ids: string[] = [];
-    const scores: number[] = [];
+    const ranking: Ranking = { ids: [], scores: [] };
     for (let qi = 0; qi < qids.length; qi++) {
       const qid = qids[qi];
-      const query = queries[qi];
-      let hits = searcher.search(query, req.topK);
-      if (rm3) hits = searcher.search(rm3.expand(query, hits), req.topK);
-      // Overwritten in place, then cut to length: emptying an array frees its storage, which refilling grows again.
-      let n = 0;
-      for (let i = 0; i < hits.docs.length; i++) {
-        const id = index.docIds[hits.docs[i]];
-        // As Anserini: the hit is dropped after ranking, so such a query has one hit fewer.
-        if (req.removeQuery && id === qid) continue;
-        ids[n] = id;
-        scores[n++] = hits.scores[i];
-      }
-      ids.length = n;
-      scores.length = n;
-      adjustScoreTies(scores);
-      writer.writeRanking(qid, ids, scores);
+      ranker.rank(qid, queries[qi], ranking);
+      writer.writeRanking(qid, ranking.ids, ranking.scores);
       if (performance.now() - lastYield > YIELD_MS) {
         onProgress?.({ phase: 'search', done: qi + 1, total: qids.length });
         await yieldToEventLoop();
@@ -178,7 +170,26 @@ async function runWith(req: Bm25RunRequest, hooks: RunHooks, t0: number, files: 
   };
 }
 
-/** One query vector per qrels query id, from the weights file or by analysing queries.jsonl's text. */
+/**
+ * The run's inputs with their hashes (provenance), started now and finished with the corpus's hash when the
+ * index cache computed it. Reading and hashing go on while the index is built.
+ */
+function startInputs(req: Bm25RunRequest, signal?: AbortSignal): (corpusSha256?: string) => Promise<Provenance['inputs']> {
+  const early = req.cacheDir ? null : datasetInputs(req.dataset, req.split, req.queries, signal);
+  const weights = req.queryWeights ? describeFile(req.queryWeights, signal) : null;
+  // Awaited below; an early failure must not be an unhandled rejection meanwhile.
+  early?.catch(() => undefined);
+  weights?.catch(() => undefined);
+  return async (corpusSha256) => ({
+    ...(await (early ?? datasetInputs(req.dataset, req.split, req.queries, signal, corpusSha256))),
+    ...(weights ? { queryWeights: await weights } : {}),
+  });
+}
+
+/**
+ * One query vector per query id: from the weights file, from a queries file's own "weights" (what-if queries
+ * saved with term weights), or by analysing the query's text.
+ */
 function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: string, queriesPath: string, analyzer: Analyzer): QueryVector[] {
   if (req.queryWeights) {
     const weights = readQueryWeights(req.queryWeights);
@@ -189,7 +200,10 @@ function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: st
     });
   }
   const texts = req.queries ? readQueryFile(queriesPath) : readDatasetQueries(queriesPath);
+  const weighted = req.queries ? readOwnWeights(queriesPath) : new Map<string, QueryVector>();
   return qids.map((qid) => {
+    const own = weighted.get(qid);
+    if (own) return own;
     const q = texts.get(qid);
     if (!q) throw missingQuery(qid, queriesPath, qrelsPath);
     return bagOfWords(analyzer.analyze(q.text));
@@ -205,17 +219,22 @@ function missingQuery(qid: string, file: string, qrelsPath: string): InputError 
   });
 }
 
-async function obtainIndex(req: Bm25RunRequest, corpusPath: string, analyzer: Analyzer, hooks: RunHooks, early: ParallelBuild | null) {
-  if (!req.cacheDir) {
-    return { index: await buildIndex(corpusPath, analyzer, req.fields, hooks, early), source: 'built' as const, file: null, rebuilt: null, warning: null };
+/**
+ * The index of a corpus: from the cache folder when it holds it (else built and saved there), or built in
+ * memory without one. `early`: a two-thread build already started (run.ts starts it while reading queries).
+ */
+export async function obtainIndex(corpusPath: string, fields: FieldsMode, cacheDir: string | null, analyzer: Analyzer, hooks: RunHooks = {}, early?: ParallelBuild | null) {
+  if (!cacheDir) {
+    return { index: await buildIndex(corpusPath, analyzer, fields, hooks, early), source: 'built' as const, file: null, rebuilt: null, warning: null, corpusSha256: undefined };
   }
   hooks.onProgress?.({ phase: 'hash', done: 0 });
-  const key = cacheKey(await sha256File(corpusPath, hooks.signal), analyzer.id, req.fields);
-  const file = cacheFile(req.cacheDir, key);
+  const corpusSha256 = await hashFile(corpusPath, hooks.signal);
+  const key = cacheKey(corpusSha256, analyzer.id, fields);
+  const file = cacheFile(cacheDir, key);
   hooks.onProgress?.({ phase: 'load-index', done: 0 });
   const cached = loadIndex(file, key);
-  if (typeof cached !== 'string') return { index: cached, source: 'cache' as const, file, rebuilt: null, warning: null };
-  const index = await buildIndex(corpusPath, analyzer, req.fields, hooks);
+  if (typeof cached !== 'string') return { index: cached, source: 'cache' as const, file, rebuilt: null, warning: null, corpusSha256 };
+  const index = await buildIndex(corpusPath, analyzer, fields, hooks);
   hooks.signal?.throwIfAborted();
   hooks.onProgress?.({ phase: 'save-index', done: index.docIds.length });
   let warning: string | null = null;
@@ -223,9 +242,9 @@ async function obtainIndex(req: Bm25RunRequest, corpusPath: string, analyzer: An
     saveIndex(file, key, index);
   } catch (e) {
     // A cache folder that is full, read-only or a file costs the cache, not the run (saveIndex leaves no partial file).
-    warning = `the index could not be cached in ${req.cacheDir} (${(e as Error).message}); the run is written, the index will be built again next time`;
+    warning = `the index could not be cached in ${cacheDir} (${(e as Error).message}); the run is written, the index will be built again next time`;
   }
-  return { index, source: 'built' as const, file: warning ? null : file, rebuilt: cached, warning };
+  return { index, source: 'built' as const, file: warning ? null : file, rebuilt: cached, warning, corpusSha256 };
 }
 
 /**
@@ -293,24 +312,6 @@ export function startDefaultParallel(corpusPath: string, fields: FieldsMode): Pa
 /** The worker's bundle beside this one (dist/), or its source when run from source (tests under tsx). */
 export function analysisWorkerEntry(): string | null {
   return [join(__dirname, 'bm25-worker.js'), join(__dirname, 'analysisWorker.ts')].find((p) => existsSync(p)) ?? null;
-}
-
-/**
- * Anserini's ScoreTiesAdjusterReranker: scores are rounded to 1e-4 (in float) and each score tied with the one
- * above it is lowered by 1e-6 per tie, so that any evaluator (trec_eval sorts ties by document id descending)
- * sees the ranking's own order (score, then document id ascending). Without it NFCorpus nDCG@10 is 0.0013 lower.
- */
-export function adjustScoreTies(scores: number[]): void {
-  const f = Math.fround;
-  let dup = 0;
-  for (let i = 0; i < scores.length; i++) {
-    scores[i] = f(f(Math.round(f(scores[i] * f(1e4)))) / f(1e4));
-    if (i === 0 || f(scores[i - 1] - scores[i]) > f(1e-4)) dup = 0;
-    else {
-      dup++;
-      scores[i] = f(scores[i] - f(f(1e-6) * dup));
-    }
-  }
 }
 
 function yieldToEventLoop(): Promise<void> {

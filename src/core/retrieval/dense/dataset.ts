@@ -3,7 +3,7 @@ import { corpusFile, datasetFiles, forEachDatasetDoc, readDatasetQueries, readQu
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { Run } from '../../formats/run';
-import { RunWriter } from '../../formats/runWriter';
+import { RunWriter, type RunConfig } from '../../formats/runWriter';
 
 /** What neural retrievers read of a BEIR dataset folder. */
 
@@ -53,7 +53,7 @@ export async function readCorpusTexts(dataset: string, signal?: AbortSignal, onl
 }
 
 /** Writes a run (ranked in trec_eval order) and its `<out>.json` configuration atomically; nothing is left under `out` if writing fails. */
-export function writeRun(run: Run, out: string, tmpOut?: string, config?: object, scoreFormat?: 'fixed6' | 'ranked'): number {
+export function writeRun(run: Run, out: string, tmpOut?: string, config?: RunConfig, scoreFormat?: 'fixed6' | 'ranked'): number {
   const writer = new RunWriter(out, run.tag, tmpOut, config, scoreFormat);
   try {
     for (const qid of run.qids) {
