@@ -4,6 +4,7 @@ import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { Run } from '../../formats/run';
 import { RunWriter, type RunConfig } from '../../formats/runWriter';
+import { readOwnWeights } from '../bm25/queryWeights';
 
 /** What neural retrievers read of a BEIR dataset folder. */
 
@@ -15,6 +16,7 @@ export function documentText(doc: Pick<CorpusDoc, 'title' | 'text'>): string {
 /** The queries judged in qrels/<split>.tsv, in trec_eval order, with their text from queries.jsonl. */
 export function judgedQueries(dataset: string, split: string, queriesFile?: string): { ids: string[]; texts: string[] } {
   if (queriesFile) {
+    refuseWeights(queriesFile);
     const all = [...readQueryFile(queriesFile).values()];
     return { ids: all.map((q) => q.id), texts: all.map((q) => q.text) };
   }
@@ -34,6 +36,18 @@ export function judgedQueries(dataset: string, split: string, queriesFile?: stri
     return q.text;
   });
   return { ids, texts };
+}
+
+/** A queries file whose lines carry BM25 term weights (saved what-if queries): a model reads text, so refused. */
+function refuseWeights(path: string): void {
+  const weighted = readOwnWeights(path);
+  if (weighted.size === 0) return;
+  throw new InputError({
+    code: 'malformed',
+    message: `${weighted.size} queries here give term weights ("weights"), which only BM25 uses: a neural model reads the text, so it would run the unweighted queries`,
+    file: path,
+    hint: 'Run this file with --retriever bm25, or save the what-if queries as text edits for a neural run.',
+  });
 }
 
 /** Every document of corpus.jsonl (or only those in `only`), in file order. */
