@@ -1,9 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
 import { isInputError } from '../formats/errors';
-import { readRun } from '../formats/run';
+import { importRunFile } from '../provenance/importRun';
 import { AnnotationWriter, annotationPaths, validateJudgement } from '../judgements/annotations';
 import { openDatabase, Snapshotter } from '../index/database';
 import { exportJudgements } from '../judgements/exportJudgements';
@@ -93,13 +92,7 @@ class Store {
         return { lines: exportJudgements(this.db, { ...m.args, datasetId: id }) };
       }
       case 'importRun':
-        return this.serial(async () => {
-          readRun(m.args.source); // refuse a file trec_eval would refuse, with its file:line message
-          mkdirSync(m.args.targetDir, { recursive: true });
-          const path = join(m.args.targetDir, basename(m.args.source));
-          copyFileSync(m.args.source, path);
-          return { path };
-        });
+        return this.serial(() => importRunFile(m.args.source, m.args.targetDir, 'IR Workbench: Import TREC Run'));
       case 'openSplit':
         return this.serial(async () => this.views.open(m.args));
       case 'results':

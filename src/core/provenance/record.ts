@@ -44,6 +44,9 @@ export interface Provenance {
     runs?: FileRecord[];
     /** The run a cross-encoder re-ranked. */
     firstStage?: FileRecord;
+    /** Embeddings made elsewhere that a dense run searched (the .npy matrices). */
+    docEmbeddings?: FileRecord;
+    queryEmbeddings?: FileRecord;
   };
   /** A run copied in from elsewhere: the file it came from (its hash: the copy is checked against it) and when. */
   imported?: { from: FileRecord; at: string };

@@ -127,7 +127,13 @@ async function explainBody(path: string, sidecar: Sidecar | null, queryId: strin
             ? 'a hybrid run fuses BM25 with dense scores it does not keep: to break a score down, make the BM25 and dense runs and fuse them with irw fuse'
             : `the ${retriever === 'dense' ? 'similarity of the query and document embeddings' : "cross-encoder's relevance logit"}: a model's score has no per-term breakdown`,
       };
-    default:
-      return none(`the sidecar names no retriever this product knows (${JSON.stringify(retriever)})`);
+    default: {
+      const imported = sidecar.provenance?.imported;
+      return none(
+        imported
+          ? `imported from ${imported.from.path} (sha256 ${imported.from.sha256.slice(0, 12)}) on ${imported.at}: how it was made is not recorded, so only its rank and score are known`
+          : `the sidecar names no retriever this product knows (${JSON.stringify(retriever)})`,
+      );
+    }
   }
 }

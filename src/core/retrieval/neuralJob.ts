@@ -63,6 +63,6 @@ export async function runNeuralJob(j: NeuralJob, hooks: NeuralHooks = {}): Promi
       return { job: 'hybrid', ...(await runHybrid(j.request, hooks)) };
     case 'fuse':
       hooks.signal?.throwIfAborted();
-      return { job: 'fuse', ...runFuse(j.request) };
+      return { job: 'fuse', ...(await runFuse(j.request)) };
   }
 }

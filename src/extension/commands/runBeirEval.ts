@@ -285,7 +285,7 @@ async function modelFolder(given: string | undefined, setting: ModelChoice['sett
     choice = { folder, from: 'picked', setting };
   }
   try {
-    readModelFolder(choice.folder);
+    readModelFolder(choice.folder, setting === 'dense' ? 'bi-encoder' : 'cross-encoder');
   } catch (e) {
     reportError(isInputError(e) ? withModelHint(e, choice) : e);
     return undefined;

@@ -103,36 +103,64 @@ const YIELD_MS = 25;
 /** Runs BM25 over a BEIR dataset and writes a TREC run; rejects with AbortError on cancel (no file left). */
 export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promise<Bm25RunResult> {
   const t0 = performance.now();
+  const opened = await openBm25(req, hooks);
+  const t1 = performance.now();
+  const ranker = new Bm25Ranker(opened.index, req, req.topK, req.removeQuery);
+  const { tag, lines } = await writeBm25Run(req, ranker, opened.qids, opened.queries, opened.provenance, hooks);
+  const t2 = performance.now();
+  return {
+    out: req.out,
+    tag,
+    queries: opened.qids.length,
+    documents: opened.index.docIds.length,
+    lines,
+    index: opened.source,
+    cacheFile: opened.file,
+    cacheRebuilt: opened.rebuilt,
+    cacheWarning: opened.warning,
+    millis: { index: t1 - t0, search: t2 - t1, total: t2 - t0 },
+  };
+}
+
+/**
+ * What a BM25 run over a dataset starts from: its query ids (the split's judged queries in trec_eval order, or
+ * the queries file's), their query vectors, the index, and the run's provenance.
+ */
+export async function openBm25(req: Omit<Bm25RunRequest, 'out'>, hooks: RunHooks = {}) {
   // A BEIR folder, or an MS MARCO/TREC-style one (collection.tsv, queries.<split>.tsv or topics, TREC qrels).
   // With --queries, any queries are run and no qrels is needed.
   const files = req.queries ? { corpus: corpusFile(req.dataset), queries: req.queries, qrels: '' } : datasetFiles(req.dataset, req.split);
   // Without a cache the index is built: its worker thread starts up while the queries are read.
   const early = req.cacheDir ? null : startDefaultParallel(files.corpus, req.fields);
   try {
-    return await runWith(req, hooks, t0, files, early);
+    const { signal } = hooks;
+    // Read the small inputs first, so their errors come before a long indexing.
+    const qids = req.queries ? [...readQueryFile(req.queries).keys()] : readQrels(files.qrels).queryIds();
+    const analyzer = await createAnalyzer();
+    const queries = loadQueries(req, qids, files.qrels, files.queries, analyzer);
+    signal?.throwIfAborted();
+    // Hashed while the index is built (the cache key's hash is reused when there is one).
+    const inputs = startInputs(req, signal);
+    const obtained = await obtainIndex(files.corpus, req.fields, req.cacheDir, analyzer, hooks, early);
+    return { ...obtained, qids, queries, analyzer, provenance: provenanceOf(req.command, await inputs(obtained.corpusSha256)) };
   } finally {
     early?.close();
   }
 }
 
-async function runWith(req: Bm25RunRequest, hooks: RunHooks, t0: number, files: { corpus: string; queries: string; qrels: string }, early: ParallelBuild | null): Promise<Bm25RunResult> {
-  const { signal, onProgress } = hooks;
-  const corpusPath = files.corpus;
-  const qrelsPath = files.qrels;
-  // Read the small inputs first, so their errors come before a long indexing.
-  const qids = req.queries ? [...readQueryFile(req.queries).keys()] : readQrels(qrelsPath).queryIds();
-  const analyzer = await createAnalyzer();
-  const queries = loadQueries(req, qids, qrelsPath, files.queries, analyzer);
-  signal?.throwIfAborted();
-
-  // Hashed while the index is built (the cache key's hash is reused when there is one).
-  const inputs = startInputs(req, signal);
-  const { index, source, file, rebuilt, warning, corpusSha256 } = await obtainIndex(corpusPath, req.fields, req.cacheDir, analyzer, hooks, early);
-  const provenance = provenanceOf(req.command, await inputs(corpusSha256));
-  const t1 = performance.now();
-
+/**
+ * Writes the ranking of every query by `ranker` to `req.out`, with the sidecar of `req`'s settings (which must
+ * be `ranker`'s) and `provenance`; rejects with AbortError on cancel (no file left).
+ */
+export async function writeBm25Run(
+  req: Bm25RunRequest,
+  ranker: Bm25Ranker,
+  qids: readonly string[],
+  queries: readonly QueryVector[],
+  provenance: Provenance,
+  { signal, onProgress }: RunHooks = {},
+): Promise<{ tag: string; lines: number }> {
   const tag = req.tag ?? runTag(req);
-  const ranker = new Bm25Ranker(index, req, req.topK, req.removeQuery);
   const writer = new RunWriter(req.out, tag, req.tmpOut, { retriever: 'bm25', ...req, provenance });
   try {
     let lastYield = performance.now();
@@ -155,26 +183,14 @@ async function runWith(req: Bm25RunRequest, hooks: RunHooks, t0: number, files: 
     throw e;
   }
   onProgress?.({ phase: 'search', done: qids.length, total: qids.length });
-  const t2 = performance.now();
-  return {
-    out: req.out,
-    tag,
-    queries: qids.length,
-    documents: index.docIds.length,
-    lines: writer.lineCount,
-    index: source,
-    cacheFile: file,
-    cacheRebuilt: rebuilt,
-    cacheWarning: warning,
-    millis: { index: t1 - t0, search: t2 - t1, total: t2 - t0 },
-  };
+  return { tag, lines: writer.lineCount };
 }
 
 /**
  * The run's inputs with their hashes (provenance), started now and finished with the corpus's hash when the
  * index cache computed it. Reading and hashing go on while the index is built.
  */
-function startInputs(req: Bm25RunRequest, signal?: AbortSignal): (corpusSha256?: string) => Promise<Provenance['inputs']> {
+function startInputs(req: Omit<Bm25RunRequest, 'out'>, signal?: AbortSignal): (corpusSha256?: string) => Promise<Provenance['inputs']> {
   const early = req.cacheDir ? null : datasetInputs(req.dataset, req.split, req.queries, signal);
   const weights = req.queryWeights ? describeFile(req.queryWeights, signal) : null;
   // Awaited below; an early failure must not be an unhandled rejection meanwhile.
@@ -190,7 +206,7 @@ function startInputs(req: Bm25RunRequest, signal?: AbortSignal): (corpusSha256?:
  * One query vector per query id: from the weights file, from a queries file's own "weights" (what-if queries
  * saved with term weights), or by analysing the query's text.
  */
-function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: string, queriesPath: string, analyzer: Analyzer): QueryVector[] {
+function loadQueries(req: Omit<Bm25RunRequest, 'out'>, qids: readonly string[], qrelsPath: string, queriesPath: string, analyzer: Analyzer): QueryVector[] {
   if (req.queryWeights) {
     const weights = readQueryWeights(req.queryWeights);
     return qids.map((qid) => {

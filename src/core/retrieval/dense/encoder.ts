@@ -66,8 +66,8 @@ export class DenseEncoder {
   ) {}
 
   static async open(dir: string, overrides: Partial<ModelConfig> = {}, opts: SessionOptions = {}): Promise<DenseEncoder> {
-    const folder = readModelFolder(dir, overrides);
-    const tokenizer = loadTokenizer(folder.dir, folder.config.maxLength);
+    const folder = readModelFolder(dir, 'bi-encoder', overrides);
+    const tokenizer = loadTokenizer(folder.dir, folder.config.maxLength, false, folder.sources.maxLength);
     const session = await EncoderSession.open(folder.modelPath, 'bi-encoder', opts);
     return new DenseEncoder(folder, tokenizer, session);
   }
