@@ -18,6 +18,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Command }> = {
     summary: "list BEIR's datasets, or download one (md5-checked, resumable) into the workspace layout",
     load: () => (require('./datasets') as typeof import('./datasets')).datasetsCommand,
   },
+  tune: { summary: 'tune BM25 (k1, b, RM3) or a fusion on one measure, with k-fold cross-validation over queries', load: () => (require('./tune') as typeof import('./tune')).tuneCommand },
   explain: { summary: 'why a run ranks a document where it does: its score broken down (BM25 terms, fusion inputs, model)', load: () => (require('./explain') as typeof import('./explain')).explainCommand },
   compare: { summary: 'results table with significance tests, intervals and settled/open comparisons', load: () => (require('./compare') as typeof import('./compare')).compareCommand },
 };

@@ -291,6 +291,17 @@ export function putUint(buf: Buffer, at: number, n: number): number {
 }
 
 /**
+ * Number(x.toFixed(6)) without the string: the score a run file's "fixed6" text reads back as (the same
+ * rounding as putFixed6, falling back to toFixed where it does).
+ */
+export function fixed6(x: number): number {
+  const p = (x < 0 ? -x : x) * 1e6;
+  const n = Math.round(p);
+  if (!(p < 2 ** 40) || Math.abs(Math.abs(p - n) - 0.5) < 1e-3) return Number(x.toFixed(6));
+  return x < 0 ? -n / 1e6 : n / 1e6;
+}
+
+/**
  * Writes `x.toFixed(6)` at `at` without making the string; returns the end. toFixed picks the integer n nearest
  * to x * 10^6 computed exactly (the larger on a tie); the double product is within half an ulp of it, so its
  * nearest integer is n unless the product lies next to a half: those, and values too large for the margin, go

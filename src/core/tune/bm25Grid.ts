@@ -4,7 +4,8 @@ import type { Bm25Index } from '../retrieval/bm25/index';
 import { Bm25Ranker, type Bm25Setting, type Ranking } from '../retrieval/bm25/ranker';
 import { RM3_DEFAULTS } from '../retrieval/bm25/rm3';
 import type { QueryVector } from '../retrieval/bm25/search';
-import { perQueryRow, type MeasureSpec } from './scores';
+import { fixed6 } from '../formats/runWriter';
+import { keptLength, measureDepth, perQueryRow, type MeasureSpec } from './scores';
 
 /**
  * A grid over BM25's k1 and b and, with RM3, its feedback terms, documents and original-query weight. Every
@@ -57,7 +58,15 @@ export interface Bm25GridInput {
   removeQuery: boolean;
 }
 
-/** Each setting's per-query values (rows, over the qrels' queries); `onSetting` after each (progress, cancel). */
+/** Hits searched beyond a measure's depth, so that ties at its last place are seen (a deeper search is rare). */
+const DEPTH_MARGIN = 32;
+
+/**
+ * Each setting's per-query values (rows, over the qrels' queries); `onSetting` after each (progress, cancel).
+ * A measure of the top k (ndcg_cut.10) needs only each ranking's top k and the ties at its last place
+ * (scores.ts keptLength): the search asks for fewer hits and the rankings evaluated are short, with the same
+ * values as the full run's; a query whose ties run past the shallow search is searched again in full.
+ */
 export async function bm25Matrix(
   input: Bm25GridInput,
   settings: readonly Bm25Setting[],
@@ -69,12 +78,22 @@ export async function bm25Matrix(
   let column = '';
   let queries: string[] = [];
   const ranking: Ranking = { ids: [], scores: [] };
+  const depth = measureDepth(spec.measure);
+  const shallowK = depth === null ? input.topK : Math.min(input.topK, depth + DEPTH_MARGIN);
   for (let s = 0; s < settings.length; s++) {
-    const ranker = new Bm25Ranker(input.index, settings[s], input.topK, input.removeQuery);
+    const shallow = new Bm25Ranker(input.index, settings[s], shallowK, input.removeQuery);
+    const full = shallowK === input.topK ? shallow : new Bm25Ranker(input.index, settings[s], input.topK, input.removeQuery);
     const rankings: [string, string[], number[]][] = input.qids.map((qid, i) => {
-      ranker.rank(qid, input.queries[i], ranking);
+      shallow.rank(qid, input.queries[i], ranking);
       // As the run file prints them (6 decimals), which trec_eval then reads.
-      return [qid, ranking.ids.slice(), ranking.scores.map((x) => Number(x.toFixed(6)))];
+      let scores = ranking.scores.map(fixed6);
+      let keep = depth === null ? scores.length : keptLength(scores, depth);
+      if (keep === scores.length && shallow !== full && scores.length >= shallowK - 1) {
+        full.rank(qid, input.queries[i], ranking);
+        scores = ranking.scores.map(fixed6);
+        keep = keptLength(scores, depth!);
+      }
+      return [qid, ranking.ids.slice(0, keep), scores.slice(0, keep)];
     });
     const row = perQueryRow(qrels, Run.fromRankings('tune', rankings), spec);
     rows.push(row.values);

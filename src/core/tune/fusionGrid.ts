@@ -4,7 +4,7 @@ import { RankedScores } from '../formats/runWriter';
 import type { Method } from '../retrieval/fusion/fuse';
 import type { Normalization } from '../retrieval/fusion/normalize';
 import { checkFusion, FUSION_DEFAULTS, fuseRuns, type FusionSpec } from '../retrieval/fusion/run';
-import { perQueryRow, type MeasureSpec } from './scores';
+import { keptLength, measureDepth, perQueryRow, type MeasureSpec } from './scores';
 
 /**
  * A grid over fusion's normalization, method and weights (and RRF's k). Weights are a share: for two runs,
@@ -54,7 +54,14 @@ export function fusionSettings(grid: FusionGrid, runs: number, base: Pick<Fusion
   return { settings, defaultIndex };
 }
 
-/** Each spec's per-query values over the qrels' queries. */
+/** Fused results kept beyond a measure's depth, so that ties at its last place are seen. */
+const DEPTH_MARGIN = 32;
+
+/**
+ * Each spec's per-query values over the qrels' queries. For a measure of the top k only the fused lists' top
+ * k and the ties at its last place are evaluated (as bm25Grid.ts does); a query whose ties run past them is
+ * fused again in full.
+ */
 export async function fusionMatrix(
   runs: readonly Run[],
   settings: readonly FusionSpec[],
@@ -65,8 +72,12 @@ export async function fusionMatrix(
   const rows: Float64Array[] = [];
   let column = '';
   let queries: string[] = [];
+  const depth = measureDepth(spec.measure);
   for (let s = 0; s < settings.length; s++) {
-    const row = perQueryRow(qrels, asWritten(fuseRuns(runs, settings[s], 'tune')), spec);
+    const shallowK = depth === null ? settings[s].topK : Math.min(settings[s].topK, depth + DEPTH_MARGIN);
+    let written = asWritten(fuseRuns(runs, { ...settings[s], topK: shallowK }, 'tune'), depth, shallowK < settings[s].topK ? shallowK : Infinity);
+    if (written === null) written = asWritten(fuseRuns(runs, settings[s], 'tune'), depth, Infinity)!;
+    const row = perQueryRow(qrels, written, spec);
     rows.push(row.values);
     column = row.column;
     queries = row.queries;
@@ -75,16 +86,22 @@ export async function fusionMatrix(
   return { column, queries, rows };
 }
 
-/** A fused run with its scores as its file would hold them (RankedScores' texts, which keep fusion's order for trec_eval). */
-function asWritten(run: Run): Run {
-  return Run.fromRankings(
-    run.tag,
-    run.qids.map((qid) => {
-      const r = run.ranking(qid)!;
-      const texts = new RankedScores();
-      return [qid, r.docs, Array.from(r.scores, (x) => readScore(texts.next(x)))] as [string, string[], number[]];
-    }),
-  );
+/**
+ * A fused run with its scores as its file would hold them (RankedScores' texts, which keep fusion's order for
+ * trec_eval), each query cut to what a measure of the top `depth` reads (scores.ts keptLength); null when a
+ * query's ties at that place reach the end of a list cut at `cut` (they may go on past it).
+ */
+function asWritten(run: Run, depth: number | null, cut: number): Run | null {
+  const rankings: [string, string[], number[]][] = [];
+  for (const qid of run.qids) {
+    const r = run.ranking(qid)!;
+    const texts = new RankedScores();
+    const scores = Array.from(r.scores, (x) => readScore(texts.next(x)));
+    const keep = depth === null ? scores.length : keptLength(scores, depth);
+    if (keep === scores.length && scores.length >= cut) return null;
+    rankings.push([qid, r.docs.slice(0, keep), scores.slice(0, keep)]);
+  }
+  return Run.fromRankings(run.tag, rankings);
 }
 
 const readScore = (text: string): number => (text === 'inf' ? Infinity : text === '-inf' ? -Infinity : Number(text));
