@@ -1,9 +1,12 @@
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { MeasureSpecError } from '../core/eval';
 import { CORRECTIONS, PAIRED_TESTS } from '../core/eval/stats';
 import { buildTable, significantAgainst, TABLE_DEFAULTS, type ResultsTable, type TableOptions } from '../core/eval/stats/table';
 import { readQrels } from '../core/formats/qrels';
 import { readRun } from '../core/formats/run';
+import { checkRun, type ProvenanceWarning } from '../core/provenance/check';
+import { shortHash } from '../core/provenance/files';
+import { datasetOfQrels, describeQrels, type QrelsRecord } from '../core/provenance/record';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
 
 const HELP = `usage: irw compare QRELS RUN RUN... [options]
@@ -87,6 +90,8 @@ export const compareCommand: Command = {
       return EXIT.input;
     }
     const runs = runPaths.map((p) => readRun(p));
+    const warnings = await provenanceWarnings(qrelsPath, runPaths);
+    for (const w of warnings) process.stderr.write(`irw compare: warning: ${w.run}: ${w.message}\n`);
     let compare: TableOptions['compare'] = 0;
     if (values['all-pairs']) compare = 'all-pairs';
     else if (values.baseline !== undefined) {
@@ -116,7 +121,7 @@ export const compareCommand: Command = {
     // Tags can repeat (two runs of one system): label by file when they do.
     const tags = runs.map((r) => r.tag);
     const labels = tags.map((t, i) => (tags.indexOf(t) === tags.lastIndexOf(t) ? t : `${t} (${basename(runPaths[i])})`));
-    process.stdout.write(render(table, labels, format, qrelsPath));
+    process.stdout.write(render(table, labels, format, qrelsPath, await describeQrels(qrelsPath, undefined, qrels), warnings));
     if (values['fail-if-worse']) {
       const worse = table.pairs.filter((p) => p.b === compare && p.significant && p.delta < 0);
       for (const p of worse) {
@@ -181,16 +186,24 @@ export function grids(t: ResultsTable, labels: string[], style: Style): { runs: 
   return { runs, pairs };
 }
 
-function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: string): string {
+/** Runs made on other data than the qrels' dataset, or before the qrels changed (their sidecars' provenance). */
+async function provenanceWarnings(qrelsPath: string, runPaths: string[]): Promise<ProvenanceWarning[]> {
+  const on = { qrels: resolve(qrelsPath), dataset: datasetOfQrels(qrelsPath) };
+  return (await Promise.all(runPaths.map((p) => checkRun(p, on)))).flat();
+}
+
+function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: string, qrels: QrelsRecord, warnings: ProvenanceWarning[]): string {
   if (format === 'json') {
-    return `${JSON.stringify({ qrels: qrelsPath, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
+    return `${JSON.stringify({ qrels: qrelsPath, qrelsState: qrels, warnings, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
   }
   const style = STYLES[format];
   const g = grids(t, labels, style);
   const o = t.options;
   const caption =
     `${t.numQueries} queries; ${PAIRED_TESTS[o.test].label}, ${CORRECTIONS[o.correction].label} over the ${t.pairs.length / t.measures.length} comparisons of each measure, alpha ${o.alpha}; ` +
-    `${o.resamples} bootstrap resamples (percentile, seed ${o.seed})${o.poolDepth ? `; holes: unjudged in the top ${o.poolDepth}` : ''}`;
+    `${o.resamples} bootstrap resamples (percentile, seed ${o.seed})${o.poolDepth ? `; holes: unjudged in the top ${o.poolDepth}` : ''}; ` +
+    `qrels ${qrelsPath}: ${qrels.judgements} judgements of ${qrels.queries} queries, sha256 ${shortHash(qrels.sha256)}` +
+    (warnings.length ? `; ${warnings.length} provenance warning${warnings.length > 1 ? 's' : ''} (runs made on other data: see stderr)` : '');
   if (format === 'csv') return [...g.runs, [], ...g.pairs].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
   if (format === 'markdown') {
     const md = (rows: string[][]) => [rows[0], rows[0].map(() => '---'), ...rows.slice(1)].map((r) => `| ${r.join(' | ')} |`).join('\n');

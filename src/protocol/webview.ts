@@ -8,7 +8,12 @@
  * state with `event`s (no id). Requests and events are typed per view: ViewRequests[view][method] and
  * ViewEvents[view][kind].
  */
-export const WEBVIEW_PROTOCOL_VERSION = 1;
+import type { PairExplanation } from '../core/engine/explainRequests';
+import type { QueryEdit, WhatIfResult } from '../core/retrieval/bm25/whatIf';
+import type { Explanation } from '../core/retrieval/explain';
+export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
+
+export const WEBVIEW_PROTOCOL_VERSION = 2;
 
 export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
 
@@ -131,6 +136,15 @@ export interface ResultsModel {
   untrusted: boolean;
   /** How a query a run does not answer is counted in means and tests: 'zero' = as 0 (trec_eval -c). */
   missingQueries: 'zero';
+  /** What the figures were computed on, and runs made on other data (absent while it is computed). */
+  provenance?: ResultsProvenance;
+}
+
+/** The qrels state the figures used (hash and counts), and warnings from the runs' recorded provenance. */
+export interface ResultsProvenance {
+  /** The split's qrels file as read; null for a split of the user's judgements only. */
+  qrels: { path: string; sha256: string; judgements: number; queries: number } | null;
+  warnings: { run: string; message: string }[];
 }
 
 /** Setting irWorkbench.judging.gradeLabels: per dataset folder name ("*": any other), grade -> label. */
@@ -267,6 +281,12 @@ export interface ViewRequests {
   };
   diff: {
     query: { params: { queryId: string; depth: number }; result: QueryDetail };
+    /** Why each run ranks the document where it does; a run that cannot be explained gets why. */
+    explain: { params: { queryId: string; docId: string }; result: DiffExplanation };
+    /** The query edited and re-run with run `side`'s own settings, evaluated on the current qrels beside a and b. */
+    whatIf: { params: { queryId: string; side: 'a' | 'b'; edit: QueryEdit }; result: WhatIfResult };
+    /** Saves the what-if edits of run `side` as a queries file (a save dialog); null when cancelled. */
+    saveWhatIf: { params: { side: 'a' | 'b' }; result: { path: string; command: string } | null };
     judge: { params: { queryId: string; docId: string; grade: number }; result: null };
   };
   holes: {
@@ -280,7 +300,19 @@ export interface ViewRequests {
     undo: { params: Record<string, never>; result: null };
     /** The same pool in the other order (impact: by what decides the first two pooled runs). */
     setOrder: { params: { order: QueueOrder }; result: null };
+    /** The current pair's blind explanation: the query terms the document holds (BM25 defaults), no run. */
+    explain: { params: Record<string, never>; result: PairExplanation };
   };
+}
+
+/** One run's explanation of a document, or why there is none. */
+export type RunExplanation = Explanation | { error: string };
+
+export interface DiffExplanation {
+  queryId: string;
+  docId: string;
+  a: RunExplanation;
+  b: RunExplanation;
 }
 
 export interface ViewEvents {

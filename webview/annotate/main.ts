@@ -2,6 +2,7 @@
 import type { AnnotationState, QueueOrder } from '../../src/protocol/webview.js';
 import { fix4, h, name, replace } from '../components/dom.js';
 import { gradeClass, gradeText } from '../components/grades.js';
+import { pairExplanationNode } from '../components/explain.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
 import { button, dropdown } from '../components/toolkit.js';
@@ -80,6 +81,7 @@ function render(s: AnnotationState): void {
     h('div', { className: 'doctext', attrs: { id: 'document', tabindex: '0' } },
       h('div', { className: 'doc-title', attrs: { id: 'doc-title', dir: 'auto' } }, ...highlight(it.title, it.queryText)),
       h('div', { attrs: { id: 'doc-text', dir: 'auto' } }, ...highlight(it.text, it.queryText))),
+    explainOnDemand(it),
     h('div', { className: 'toolbar', attrs: { id: 'grades' } },
       ...s.grades.map((g) => {
         const b = button(gradeText(s.dataset, g), () => judge(g), { secondary: it.grade !== g, title: `grade ${gradeText(s.dataset, g)} (key ${g})` });
@@ -96,6 +98,18 @@ function render(s: AnnotationState): void {
       h('thead', {}, h('tr', {}, h('th', {}, 'Run'), h('th', {}, 'original'), h('th', {}, 'annotated'))),
       h('tbody', {}, ...s.scores.map((r) => h('tr', {}, h('td', {}, name(r.label)), h('td', {}, fix4(r.original)), h('td', {}, fix4(r.annotated)))))),
   );
+}
+
+/** "Which query terms does it hold?": the pair's blind explanation, asked for (never which run retrieved it). */
+function explainOnDemand(it: NonNullable<AnnotationState['item']>): HTMLElement {
+  const box = h('div', { attrs: { id: 'explain-box' } });
+  const ask = button('Which query terms does it hold?', () => {
+    replace(box, h('p', { className: 'muted' }, 'explaining…'));
+    host.request('explain', {}).then(
+      (p) => replace(box, pairExplanationNode(p, { title: it.title, body: it.text })),
+      (e: Error) => replace(box, h('p', { className: 'error' }, e.message)));
+  }, { secondary: true, id: 'explain-pair-button', title: 'The query terms the document holds and what each weighs under BM25 (no run, no rank)' });
+  return h('div', {}, ask, box);
 }
 
 document.addEventListener('keydown', (e) => {

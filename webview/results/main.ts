@@ -4,6 +4,7 @@ import { fix4, h, isolate, name, pValue, replace, signed4, svg } from '../compon
 import { Host } from '../components/host.js';
 import { sortable } from '../components/table.js';
 import { button, dropdown } from '../components/toolkit.js';
+import { provenanceNode } from '../components/provenance.js';
 import { rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
 
 const app = document.getElementById('app')!;
@@ -45,6 +46,7 @@ function render(m: ResultsModel): void {
       status),
     resultsTable(m),
     coverageNote(m),
+    provenanceNode(m.provenance, m.judgements),
     h('p', { className: 'muted' },
       'Against ', name(base?.label ?? '?'), ': ', h('span', { className: 'sig' }, '*'), ' paired t-test, ', h('span', { className: 'sig' }, '†'),
       ` randomization test (${m.trials.toLocaleString()} trials, seed ${m.seed}), each significant at ${m.alpha} after Holm-Bonferroni over the ${Math.max(0, m.rows.length - 1)} compared runs; coloured by the sign of Δ (`,

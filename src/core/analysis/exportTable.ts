@@ -39,8 +39,19 @@ function caption(model: ResultsModel): string {
     `${model.dataset} (${model.split}), ${model.numQueries} queries. Against ${base}, Holm-Bonferroni corrected at ` +
     `alpha ${model.alpha}: * paired t-test, † randomization test (${model.trials} trials, seed ${model.seed}). ` +
     'MRR@10 is recip_rank on the top 10 (trec_eval -M 10). ' +
-    coverageNote(model)
+    coverageNote(model) +
+    qrelsNote(model)
   );
+}
+
+/** Which qrels state the figures used: the file's hash and counts, and the user's judgements over it. */
+function qrelsNote(model: ResultsModel): string {
+  const q = model.provenance?.qrels;
+  const file = q ? `qrels ${q.path.split(/[\\/]/).slice(-2).join('/')} (sha256 ${q.sha256.slice(0, 12)}, ${q.judgements} judgements of ${q.queries} queries)` : 'no qrels file (your judgements only)';
+  const yours = model.judgements > 0 ? `; the annotated figures add ${model.judgements} judgements of yours` : '';
+  const runs = new Set(model.provenance?.warnings.map((w) => w.run)).size;
+  const warned = runs ? `; ${runs} run${runs > 1 ? 's were' : ' was'} made on other data (see the Results panel)` : '';
+  return ` Judged with ${file}${yours}${warned}.`;
 }
 
 /** How missing queries were counted, and the runs that miss some (their figures are pulled towards 0). */

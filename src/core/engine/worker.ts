@@ -16,6 +16,7 @@ import { qrelsLineInfo, splitJudgements } from '../index/qrelsInfo';
 import { RunParserThreads } from '../index/runParser';
 import { SplitModels } from './splits';
 import { SplitViews } from './splitViews';
+import { ExplainRequests } from './explainRequests';
 import { scalar } from '../index/sql';
 
 /**
@@ -40,6 +41,7 @@ class Store {
   private evaluation: Required<EvaluationSettings>;
   private readonly models: SplitModels;
   private readonly views: SplitViews;
+  private readonly explains: ExplainRequests;
   /** Started with the engine, so that a first index of new runs does not wait for their threads to start. */
   private readonly runParsers = config.runParser ? new RunParserThreads(config.runParser) : undefined;
 
@@ -51,6 +53,10 @@ class Store {
     this.evaluation = typeof saved === 'string' ? (JSON.parse(saved) as Required<EvaluationSettings>) : evaluationOf({ measures: [] });
     this.models = new SplitModels(db, () => this.evaluation);
     this.views = new SplitViews(this.models, (key, info) => send({ kind: 'split', key, version: info.version, info }));
+    this.explains = new ExplainRequests((dir, split) => {
+      const s = this.models.session(dir, split);
+      return s && { qrels: () => s.qrels, run: (k) => (s.runRefs().some((r) => r.key === k) ? s.run(k) : undefined), relevanceLevel: s.relevanceLevel };
+    });
     this.runParsers?.startAhead();
   }
 
@@ -95,8 +101,18 @@ class Store {
         return this.serial(() => importRunFile(m.args.source, m.args.targetDir, 'IR Workbench: Import TREC Run'));
       case 'openSplit':
         return this.serial(async () => this.views.open(m.args));
-      case 'results':
-        return this.views.results(m.args);
+      case 'results': {
+        const model = await this.views.results(m.args);
+        return { ...model, provenance: await this.explains.resultsProvenance(m.args.key, model.rows.map((r) => r.key)) };
+      }
+      case 'explain':
+        return this.explains.explain(m.args);
+      case 'explainPair':
+        return this.explains.explainPair(m.args);
+      case 'whatIf':
+        return this.explains.whatIf(m.args);
+      case 'saveWhatIf':
+        return this.explains.saveWhatIf(m.args);
       case 'diff':
         return this.views.diff(m.args);
       case 'queryDetail':

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { corpusFile, datasetFiles } from '../formats/datasetFolder';
-import { readQrels } from '../formats/qrels';
+import { readQrels, type Qrels } from '../formats/qrels';
 import { describeFile, type FileRecord } from './files';
 import { product, type Product } from './product';
 
@@ -88,9 +88,8 @@ function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The qrels file of a split with its counts. */
-export async function describeQrels(path: string, signal?: AbortSignal): Promise<QrelsRecord> {
-  const qrels = readQrels(path);
+/** The qrels file of a split with its counts (`qrels`: the file as read already). */
+export async function describeQrels(path: string, signal?: AbortSignal, qrels: Qrels = readQrels(path)): Promise<QrelsRecord> {
   return { ...(await describeFile(path, signal)), queries: qrels.queryIds().length, judgements: qrels.size };
 }
 

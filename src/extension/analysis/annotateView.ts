@@ -3,6 +3,7 @@ import { AnnotationQueue } from '../../core/analysis/annotationQueue';
 import type { AnnotationState, QueueOrder } from '../../protocol/webview';
 import { ViewChannel } from '../webview/channel';
 import { viewHtml, webviewOptions } from '../webview/html';
+import { explainPair } from './explainHandlers';
 import type { AnalysisWorkbench, OpenSplit, SplitView } from './workbench';
 
 export const ANNOTATE_VIEW_ID = 'irWorkbench.annotate';
@@ -41,6 +42,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
         await this.start(split, this.pooled.runs, this.pooled.depth, order === 'impact' ? 'impact' : 'blind');
         return null;
       },
+      explain: () => explainPair(this.wb, this.need().split, this.queue?.current),
     }, () => this.refresh());
     view.onDidDispose(() => {
       this.channel?.dispose();

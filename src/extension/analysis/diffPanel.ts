@@ -1,4 +1,5 @@
 import type { DiffModel } from '../../protocol/webview';
+import { diffExplainHandlers } from './explainHandlers';
 import type { AnalysisWorkbench, OpenSplit } from './workbench';
 
 /** A run diff panel for runs a and b of a split (one per pair); the engine computes the diff and each query's detail. */
@@ -16,6 +17,7 @@ export async function showDiff(wb: AnalysisWorkbench, split: OpenSplit, a: strin
         await wb.judge(split, queryId, docId, grade);
         return null;
       },
+      ...diffExplainHandlers(wb, split, a, b),
     },
     async (channel) => channel.send('model', await wb.ask('diff', { key: split.key, a, b })),
   );

@@ -111,6 +111,13 @@ export interface Bm25RunContext {
 
 const NUMBERS = new WeakMap<Bm25Index, Map<string, number>>();
 
+/** Document id -> number of an index, built once per index. */
+export function docNumbersOf(index: Bm25Index): Map<string, number> {
+  let numbers = NUMBERS.get(index);
+  if (!numbers) NUMBERS.set(index, (numbers = docNumbers(index)));
+  return numbers;
+}
+
 /** Opens a BM25 run's settings over `dataset` (default: the sidecar's dataset). */
 export async function openBm25Run(settings: Bm25RunSettings, indexes: LoadedIndexes, dataset = settings.dataset, hooks: RunHooks = {}): Promise<Bm25RunContext> {
   const corpus = corpusFile(dataset);
@@ -119,8 +126,7 @@ export async function openBm25Run(settings: Bm25RunSettings, indexes: LoadedInde
   }
   const analyzer = await indexes.analyzer();
   const index = await indexes.get(corpus, settings.fields, settings.cacheDir, hooks);
-  let numbers = NUMBERS.get(index);
-  if (!numbers) NUMBERS.set(index, (numbers = docNumbers(index)));
+  const numbers = docNumbersOf(index);
   const texts = settings.queries ? readQueryFile(settings.queries) : readDatasetQueries(datasetFiles(dataset, settings.split).queries);
   const weights = settings.queryWeights ? readQueryWeights(settings.queryWeights) : settings.queries ? readOwnWeights(settings.queries) : new Map<string, QueryVector>();
   return {

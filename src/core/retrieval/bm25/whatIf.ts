@@ -16,11 +16,10 @@ export interface QueryEdit {
   text?: string;
   /**
    * The query's terms with their weights, replacing the query vector (after `text`, if both): a weight of 0
-   * drops a term. A term is written as a person types it ("Cancers") and analysed to the index's term ("cancer");
-   * with `analysed`, terms are index terms already (as an explanation lists them).
+   * drops a term. Terms are index terms (as the query vector and explanations list them), except those marked
+   * `typed`: written as a person types them ("Cancers"), they are analysed to the index's terms ("cancer").
    */
-  terms?: { term: string; weight: number }[];
-  analysed?: boolean;
+  terms?: { term: string; weight: number; typed?: boolean }[];
 }
 
 export interface WhatIfRanked {
@@ -53,9 +52,9 @@ export function editedQuery(analyzer: Analyzer, base: QueryVector, edit: QueryEd
   const dropped: string[] = [];
   if (edit.terms) {
     query = new Map();
-    for (const { term, weight } of edit.terms) {
+    for (const { term, weight, typed } of edit.terms) {
       if (!Number.isFinite(weight)) throw new Error(`the weight of ${JSON.stringify(term)} is not a finite number`);
-      const analysed = edit.analysed ? [term] : analyzer.analyze(term);
+      const analysed = typed ? analyzer.analyze(term) : [term];
       if (analysed.length === 0) dropped.push(term);
       for (const t of analysed) {
         if (weight === 0) query.delete(t);

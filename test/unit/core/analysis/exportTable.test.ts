@@ -51,3 +51,18 @@ test('Markdown escapes HTML in run names and the caption', () => {
   assert.match(md, /&#60;img src=x onerror=alert\(1\)&#62;&#38;amp; \(baseline\)/);
   assert.match(md, /Against &#60;img src=x onerror=alert\(1\)&#62;&#38;amp;, Holm/);
 });
+
+test('the caption says which qrels state and how many judgements the figures used, and that runs were made on other data', () => {
+  const m = model([{ key: 'a', label: 'a', mean: 0.5 }]);
+  m.judgements = 3;
+  m.provenance = {
+    qrels: { path: '/data/scifact/qrels/test.tsv', sha256: '0864bb985e0ca2367ba217977e72004d549054b2b06666ed9d4825ac7c21284c', judgements: 339, queries: 300 },
+    warnings: [{ run: '/runs/a.trec', message: 'made on another corpus' }, { run: '/runs/a.trec', message: 'qrels changed' }],
+  };
+  for (const format of ['markdown', 'latex'] as const) {
+    const text = exportResults(m, format);
+    assert.match(text, /qrels\/test.tsv \(sha256 0864bb985e0c, 339 judgements of 300 queries\); the annotated figures add 3 judgements of yours; 1 run was made on other data/);
+  }
+  delete m.provenance;
+  assert.match(exportResults(m, 'markdown'), /Judged with no qrels file \(your judgements only\)/);
+});

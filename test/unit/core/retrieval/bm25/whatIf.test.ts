@@ -65,15 +65,15 @@ describe('what-if queries: one query re-run with the run\'s own settings', () =>
     const qid = '1';
     const base = ctx.query(qid)!;
     const first = [...base.keys()][0];
-    const exact = editedQuery(ctx.analyzer, base, { analysed: true, terms: [...base].map(([term, weight]) => ({ term, weight: term === first ? 0 : weight })) });
+    const exact = editedQuery(ctx.analyzer, base, { terms: [...base].map(([term, weight]) => ({ term, weight: term === first ? 0 : weight })) });
     assert.equal(exact.query.has(first), false, 'a weight of 0 drops the term');
     assert.equal(exact.query.size, base.size - 1);
-    const typed = editedQuery(ctx.analyzer, new Map(), { terms: [{ term: 'Cells', weight: 2 }, { term: 'the', weight: 1 }] });
-    assert.deepEqual([...typed.query], [['cell', 2]]);
+    const typed = editedQuery(ctx.analyzer, new Map(), { terms: [{ term: 'Cells', weight: 2, typed: true }, { term: 'the', weight: 1, typed: true }, { term: 'microstructur', weight: 1 }] });
+    assert.deepEqual([...typed.query], [['cell', 2], ['microstructur', 1]], 'typed words are analysed, index terms kept as they are');
     assert.deepEqual(typed.dropped, ['the']);
     const text = editedQuery(ctx.analyzer, base, { text: 'Stem cells' });
     assert.deepEqual([...text.query], [['stem', 1], ['cell', 1]]);
-    const boosted = whatIf(ctx, qid, { analysed: true, terms: [...base].map(([term, weight]) => ({ term, weight: term === first ? 5 * weight : weight })) }, qrels, MEASURES, []);
+    const boosted = whatIf(ctx, qid, { terms: [...base].map(([term, weight]) => ({ term, weight: term === first ? 5 * weight : weight })) }, qrels, MEASURES, []);
     const plain = whatIf(ctx, qid, {}, qrels, MEASURES, []);
     assert.notDeepEqual(boosted.ranking.slice(0, 10).map((x) => x.docId), plain.ranking.slice(0, 10).map((x) => x.docId));
   });
@@ -104,7 +104,7 @@ describe('what-if queries: one query re-run with the run\'s own settings', () =>
         qid === textQ
           ? whatIf(ctx, qid, { text: 'vitamin D deficiency and bone density' }, qrels, MEASURES, [], { show: 1000 })
           : qid === weightQ
-            ? whatIf(ctx, qid, { analysed: true, terms: [...weights].map(([term, weight]) => ({ term, weight })) }, qrels, MEASURES, [], { show: 1000 })
+            ? whatIf(ctx, qid, { terms: [...weights].map(([term, weight]) => ({ term, weight })) }, qrels, MEASURES, [], { show: 1000 })
             : null;
       const docs = edited.ranking(qid)!.docs;
       if (want) assert.deepEqual(docs, want.ranking.map((x) => x.docId), qid);
