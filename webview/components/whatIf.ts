@@ -23,7 +23,7 @@ export function whatIfNode(queryId: string, queryText: string, labels: { a: stri
     status.className = 'error';
     status.textContent = e.message;
   };
-  const go = (edit: QueryEdit) => {
+  const go = (edit: QueryEdit, onFail: (e: Error) => void = fail) => {
     status.className = 'muted';
     status.textContent = 'running the query…';
     hooks.run(side, edit).then((r) => {
@@ -31,7 +31,7 @@ export function whatIfNode(queryId: string, queryText: string, labels: { a: stri
       terms = r.query.map((t) => ({ ...t }));
       drawTerms();
       drawResult(r);
-    }, fail);
+    }, onFail);
   };
 
   function drawTerms(): void {
@@ -67,13 +67,16 @@ export function whatIfNode(queryId: string, queryText: string, labels: { a: stri
           ...d.before.map((b) => h('td', { className: b === null ? 'muted' : '' }, b === null ? '–' : String(b))))))));
   }
 
+  const choose = (v: string) => {
+    const next = v === 'a' ? 'a' : 'b';
+    if (next === side) return; // the fallback below sets the value itself
+    side = next;
+    go({});
+  };
   const sideChoice = Object.assign(dropdown([
     { value: 'b', label: `b: ${labels.b}` },
     { value: 'a', label: `a: ${labels.a}` },
-  ], side, (v) => {
-    side = v === 'a' ? 'a' : 'b';
-    go({});
-  }, 'The BM25 run whose settings re-run the query'), { id: 'what-if-side' });
+  ], side, choose, 'The BM25 run whose settings re-run the query'), { id: 'what-if-side' }) as HTMLElement & { value: string };
 
   const node = h('section', { attrs: { id: 'what-if', 'data-query': queryId } },
     h('h2', {}, 'What if the query were…'),
@@ -97,6 +100,11 @@ export function whatIfNode(queryId: string, queryText: string, labels: { a: stri
         }, fail);
       }, { secondary: true, id: 'what-if-save', title: 'Save the split\'s queries with your edits, for irw run --queries' })),
     result);
-  go({});
+  // Start from b's own query; when b is not a BM25 run of this product, from a's.
+  go({}, () => {
+    sideChoice.value = 'a';
+    side = 'a';
+    go({});
+  });
   return node;
 }

@@ -6,7 +6,9 @@ import { openBm25, writeBm25Run, type Bm25RunRequest } from '../retrieval/bm25/r
 import { fusionTag, runFuse, type FusionSpec } from '../retrieval/fusion/run';
 import { bm25GridSettings, bm25Label, bm25Matrix, type Bm25Grid } from './bm25Grid';
 import { crossValidate, type CvReport } from './crossValidation';
+import type { TuneOptions } from './defaults';
 import { fusionLabel, fusionMatrix, fusionSettings, type FusionGrid } from './fusionGrid';
+export { TUNE_DEFAULTS, type TuneOptions } from './defaults';
 
 /**
  * `irw tune` (and the editor's tuning step): a grid of BM25 or fusion settings, each scored per query on one
@@ -14,19 +16,6 @@ import { fusionLabel, fusionMatrix, fusionSettings, type FusionGrid } from './fu
  * sidecar records how it was chosen, on which qrels, and whether those were the test split's (then its test
  * figures are tuned on the test queries: optimistic, and the report and sidecar say so).
  */
-export interface TuneOptions {
-  /** One trec_eval value, e.g. ndcg_cut.10. */
-  measure: string;
-  folds: number;
-  seed: number;
-  relevanceLevel: number;
-  resamples: number;
-  /** Paired test of the held-out gain (PAIRED_TESTS). */
-  test: string;
-}
-
-export const TUNE_DEFAULTS: TuneOptions = { measure: 'ndcg_cut.10', folds: 5, seed: 1, relevanceLevel: 1, resamples: 10_000, test: 't' };
-
 export interface TuneBm25Request extends TuneOptions {
   dataset: string;
   split: string;
@@ -66,7 +55,7 @@ export interface TuneReport {
   defaultIndex: number;
   cv: CvReport;
   options: TuneOptions;
-  tuned: { setting: string; out: string; tag: string } | null;
+  tuned: { setting: string; out: string; tag: string; lines: number } | null;
   millis: { prepare: number; grid: number; cv: number; write: number; total: number };
 }
 
@@ -140,8 +129,8 @@ export async function tuneBm25(req: TuneBm25Request, hooks: TuneHooks = {}): Pro
     const chosen = settings[cv.chosenOnAll];
     const runReq: Bm25RunRequest = { ...base, ...chosen, out: req.out, ...(req.tag ? { tag: req.tag } : {}), ...(req.tmpOut ? { tmpOut: req.tmpOut } : {}) };
     const ranker = new Bm25Ranker(opened.index, chosen, req.topK, req.removeQuery);
-    const { tag } = await writeBm25Run(runReq, ranker, opened.qids, opened.queries, { ...opened.provenance, tuning: tuningRecord(report) }, hooks);
-    tuned = { setting: bm25Label(chosen), out: req.out, tag };
+    const { tag, lines } = await writeBm25Run(runReq, ranker, opened.qids, opened.queries, { ...opened.provenance, tuning: tuningRecord(report) }, hooks);
+    tuned = { setting: bm25Label(chosen), out: req.out, tag, lines };
   }
   const t4 = performance.now();
   return { ...report, tuned, millis: { prepare: t1 - t0, grid: t2 - t1, cv: t3 - t2, write: t4 - t3, total: t4 - t0 } };
@@ -179,7 +168,7 @@ export async function tuneFusion(req: TuneFusionRequest, hooks: TuneHooks = {}):
   if (req.out) {
     const chosen: FusionSpec = settings[cv.chosenOnAll];
     const r = await runFuse({ runs: req.runs, fusion: chosen, tag: req.tag ?? `${fusionTag(chosen)}-tuned`, out: req.out, tmpOut: req.tmpOut, command: req.command, tuning: tuningRecord(report) });
-    tuned = { setting: fusionLabel(chosen), out: req.out, tag: r.tag };
+    tuned = { setting: fusionLabel(chosen), out: req.out, tag: r.tag, lines: r.lines };
   }
   const t4 = performance.now();
   return { ...report, tuned, millis: { prepare: t1 - t0, grid: t2 - t1, cv: t3 - t2, write: t4 - t3, total: t4 - t0 } };
