@@ -43,7 +43,7 @@ function pack(target) {
   const t0 = Date.now();
   console.log(`package: ${target} …`);
   const vsce = join(REPO, 'node_modules', '.bin', process.platform === 'win32' ? 'vsce.cmd' : 'vsce');
-  const r = spawnSync(vsce, ['package', '--target', target, '--ignoreFile', ignore, '--skip-license', '--allow-missing-repository', '--out', out], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const r = spawnSync(vsce, ['package', '--target', target, '--ignoreFile', ignore, '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   rmSync(tmp, { recursive: true, force: true });
   if (r.status !== 0) {
     process.stdout.write(r.stdout ?? '');

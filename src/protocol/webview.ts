@@ -65,10 +65,10 @@ export interface ResultsRow extends RunRef {
   lengths: LengthSummary;
   /**
    * By measure: the range the mean (with the user's judgements) can take over every grading of the holes left
-   * in the top-10 pool of the shown runs (null where no range is computed: coverage measures).
+   * in the run's own top 10 (null where no range is computed: coverage measures).
    */
   intervals?: (ScoreRange | null)[];
-  /** By measure, against the baseline under the same holes: settled or open (null for the baseline). */
+  /** By measure, this run minus the baseline over the holes in either's top 10: settled or open (null for the baseline). */
   settled?: (HoleVerdict | null)[] | null;
   /** Queries of the split the run ranks (answered) out of the split's queries averaged over (total). */
   coverage: { answered: number; total: number };
@@ -108,9 +108,22 @@ export interface JudgingMeter {
   a: RunRef;
   b: RunRef;
   measure: string;
+  /** b - a over the holes in either run's top 10: the figures the Diff and the Results table give this pair. */
   verdict: HoleVerdict;
   /** Holes of the two runs judged since the queue was made. */
   judged: number;
+  qrels: QrelsLabel;
+}
+
+/**
+ * Which qrels a figure is computed on: the dataset's own ('original'), or with the user's judgements
+ * ('annotated', once there are any); `version` changes with every judgement, so two figures of the same
+ * version are of the same judgements.
+ */
+export interface QrelsLabel {
+  state: 'original' | 'annotated';
+  judgements: number;
+  version: number;
 }
 
 export type QueueOrder = 'blind' | 'impact';
@@ -127,8 +140,15 @@ export interface ResultsModel {
   alpha: number;
   trials: number;
   seed: number;
-  /** Significance is being computed (large splits): vsBaseline is null until a later model. */
+  /**
+   * The tests are being computed for the judgements in effect (after a judgement, or on a large split):
+   * vsBaseline holds the last ones computed (on `significanceOn`), or null before the first.
+   */
   significancePending: boolean;
+  /** The qrels the tests in vsBaseline were computed on (null before the first). */
+  significanceOn: QrelsLabel | null;
+  /** The qrels of the annotated figures, the ranges and the verdicts (the current state). */
+  qrels: QrelsLabel;
   judgements: number;
   /** Run files that could not be used, with why. */
   skipped: { file: string; reason: string }[];
@@ -175,6 +195,8 @@ export interface DiffModel {
   originalB: number;
   /** The user's judgements in effect on the split (0: both figures are the original ones). */
   judgements: number;
+  /** The qrels of the deltas, the means and the ranges. */
+  qrels: QrelsLabel;
   /** b - a under the remaining holes; perQuery: the range of each query's delta, parallel to `queries`. */
   range?: HoleVerdict;
   perQuery?: { lo: number[]; hi: number[] };

@@ -4,8 +4,11 @@
  * under 30 s), re-index time with nothing changed, database snapshot size and save time, memory, judgement
  * latency (append + fsync, the cost the user waits for) and document read-by-offset latency.
  * Figures are noisy on a shared 2-core machine. The files are generated once into .bench/ (deterministic).
+ * Then (`--splits K`, default 8; run with node --expose-gc, as `npm run bench:store` does, so the heap is
+ * measured after a collection) the engine's heap with K copies of SciFact, each with the shared runs: after
+ * indexing (no view open), with every split shown, and after the views closed.
  */
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EngineClient } from '../../src/core/engine/client';
 import { uniform } from '../../src/core/random';
@@ -88,7 +91,7 @@ async function main(): Promise<void> {
   rmSync(join(DATASET, 'qrels', 'test.annotations.tsv'), { force: true });
   rmSync(join(DATASET, 'qrels', 'test.annotations.meta.jsonl'), { force: true });
 
-  const client = await EngineClient.start(join(REPO, 'src', 'core', 'store', 'worker.ts'), { dbPath, snapshotDelayMs: 2000 });
+  const client = await EngineClient.start(join(REPO, 'src', 'core', 'engine', 'worker.ts'), { dbPath, snapshotDelayMs: 2000 });
   const rssBefore = process.memoryUsage().rss;
   let peakRss = rssBefore;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
@@ -134,4 +137,49 @@ async function main(): Promise<void> {
   console.log(`snapshot on close: ${(statSync(dbPath).size / 1e6).toFixed(1)} MB at ${dbPath}`);
 }
 
-void main();
+/** K copies of ../shared's SciFact (test qrels, corpus, queries) in one workspace, each with the shared runs. */
+function scifactCopies(k: number): string {
+  const shared = resolve(process.env.IRW_SHARED ?? join(REPO, '..', 'shared'));
+  const root = join(REPO, '.bench', `splits-${k}`);
+  rmSync(root, { recursive: true, force: true });
+  for (let i = 1; i <= k; i++) {
+    const dir = join(root, `scifact-${i}`);
+    mkdirSync(join(dir, 'qrels'), { recursive: true });
+    for (const f of ['corpus.jsonl', 'queries.jsonl', 'qrels/test.tsv']) cpSync(join(shared, 'datasets', 'scifact', f), join(dir, f));
+    cpSync(join(shared, 'runs', 'scifact'), join(dir, 'runs'), { recursive: true });
+  }
+  return root;
+}
+
+/** The engine's memory with many splits: what it holds with no view open, with all shown, and once closed again. */
+async function splitsMemory(k: number): Promise<void> {
+  const root = scifactCopies(k);
+  const client = await EngineClient.start(join(REPO, 'src', 'core', 'engine', 'worker.ts'), { snapshotDelayMs: 60_000 });
+  const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
+  const show = async (what: string) => {
+    const m = await client.request('memory', {});
+    console.log(`  ${what}: engine heap ${mb(m.heapUsed)} + external ${mb(m.external)}, ${m.splitsHeld} split state(s) held, ${m.splitsShown} shown`);
+  };
+  const gc = (globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: heap figures include garbage)';
+  console.log(`splits: ${k} copies of SciFact with the 4 shared runs each${gc}`);
+  await show('engine started');
+  await client.request('index', { roots: [root], runsFolder: 'runs', measures: ['ndcg_cut.10', 'recall.100', 'map', 'hole.10'] });
+  await show('indexed, no view open');
+  const keys: string[] = [];
+  for (let i = 1; i <= k; i++) keys.push((await client.request('openSplit', { datasetDir: join(root, `scifact-${i}`), split: 'test', extraRuns: [] })).key);
+  await client.request('viewsOpen', { keys });
+  // The tests and ranges are computed in the background after each answer: wait until every split said so.
+  const done = new Set<string>();
+  const allDone = new Promise<void>((resolve) => client.onSplitChanged((key) => done.add(key) && done.size === k && resolve()));
+  for (const key of keys) await client.request('results', { key, baseline: '' });
+  await allDone;
+  await show(`all ${k} splits shown (results computed)`);
+  await client.request('viewsOpen', { keys: [] });
+  await show('views closed');
+  await client.close();
+}
+
+const splitsArg = process.argv.indexOf('--splits');
+const k = splitsArg > 0 ? Number(process.argv[splitsArg + 1]) : 8;
+if (process.argv.includes('--only-splits')) void splitsMemory(k);
+else void main().then(() => splitsMemory(k));

@@ -8,6 +8,8 @@ import type { Page } from 'playwright-core';
 import type { DiffModel, QueryDetail } from '../../src/protocol/webview';
 import { HOSTILE, openView, pwned, scifactFixture, until } from './harness';
 import { SHARED } from '../unit/support/paths';
+import { queryDetail } from '../../src/core/split/queryDetail';
+import { diffModel } from '../../src/core/split/diff';
 
 const A = join(SHARED, 'runs/scifact/bm25okapi.knarfthekant.trec');
 const B = join(SHARED, 'runs/scifact/minilm-faiss.knarfthekant.trec');
@@ -15,7 +17,7 @@ const fx = scifactFixture([A, B]);
 let model: DiffModel;
 
 before(async () => {
-  model = (await fx.ready).diff(A, B);
+  model = diffModel(await fx.ready, A, B);
 });
 
 const chartData = (page: Page) =>
@@ -47,11 +49,11 @@ test('chart holds every query sorted by delta; filters narrow it; a bar click lo
     return { x: r.left + bar.x, y: r.top + (bar.y + bar.base) / 2 };
   });
   await v.page.mouse.click(point.x, point.y);
-  const req = await v.answer('query', await fx.session.queryDetail(A, B, lost.labels[0], 10));
+  const req = await v.answer('query', await queryDetail(fx.split, A, B, lost.labels[0], 10));
   assert.deepEqual(req.params, { queryId: lost.labels[0], depth: 10 });
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.equal(await v.page.locator('#list-a .doc').count(), 10);
-  assert.equal(await v.page.locator('#query-text').textContent(), fx.session.queries.get(lost.labels[0])!.text);
+  assert.equal(await v.page.locator('#query-text').textContent(), fx.split.queries.get(lost.labels[0])!.text);
   assert.deepEqual(await v.problems(), []);
 });
 
@@ -59,7 +61,7 @@ test('query detail: grades, holes and moves; a grade click posts a judgement; mo
   const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().click();
-  const detail = await fx.session.queryDetail(A, B, model.queries[0], 10);
+  const detail = await queryDetail(fx.split, A, B, model.queries[0], 10);
   await v.answer('query', detail);
   await v.page.locator('#list-b .doc').first().waitFor();
   const holes = detail.b.filter((d) => d.grade === null).length;
@@ -73,12 +75,12 @@ test('query detail: grades, holes and moves; a grade click posts a judgement; mo
   assert.deepEqual(judged.params, { queryId: detail.queryId, docId: hole.docId, grade: 1 });
   await v.page.locator('#status', { hasText: `judged ${hole.docId}: 1` }).waitFor();
   await v.page.locator('#more').click();
-  const more = await v.answer('query', await fx.session.queryDetail(A, B, detail.queryId, 20));
+  const more = await v.answer('query', await queryDetail(fx.split, A, B, detail.queryId, 20));
   assert.equal(more.params!.depth, 20);
   await until(async () => (await v.page.locator('#list-a .doc').count()) === 20, () => 'depth 20');
   // Keyboard: j moves to the next query.
   await v.page.keyboard.press('j');
-  const next = await v.answer('query', await fx.session.queryDetail(A, B, model.queries[1], 10));
+  const next = await v.answer('query', await queryDetail(fx.split, A, B, model.queries[1], 10));
   assert.equal(next.params!.queryId, model.queries[1]);
 });
 
@@ -86,7 +88,7 @@ test('hostile titles, snippets and query text render as text', async () => {
   const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', { ...model, a: { ...model.a, label: HOSTILE } });
   await v.page.locator('#queries tr').first().click();
-  const d = await fx.session.queryDetail(A, B, model.queries[0], 10);
+  const d = await queryDetail(fx.split, A, B, model.queries[0], 10);
   const hostile: QueryDetail = { ...d, text: HOSTILE, a: d.a.map((x) => ({ ...x, title: HOSTILE, snippet: HOSTILE, docId: HOSTILE + x.docId })) };
   await v.answer('query', hostile);
   await v.page.locator('#list-a .doc').first().waitFor();

@@ -17,6 +17,9 @@ import { explain } from '../../src/core/retrieval/explain';
 import type { Bm25Explanation } from '../../src/core/retrieval/bm25/explain';
 import { HOSTILE, openView, pwned, scifactFixture, until } from './harness';
 import { SHARED } from '../unit/support/paths';
+import { annotatedScores } from '../../src/core/split/judging';
+import { diffModel } from '../../src/core/split/diff';
+import { queryDetail } from '../../src/core/split/queryDetail';
 
 const A = join(SHARED, 'runs/scifact/bm25okapi.knarfthekant.trec');
 const B = join(SHARED, 'runs/scifact/minilm-faiss.knarfthekant.trec');
@@ -28,7 +31,7 @@ let ours: string;
 const indexes = new LoadedIndexes(1);
 
 before(async () => {
-  model = (await fx.ready).diff(A, B);
+  model = diffModel(await fx.ready, A, B);
   dir = mkdtempSync(join(tmpdir(), 'irw-explain-view-'));
   ours = join(dir, 'bm25.trec');
   await runBm25({ dataset: SCIFACT, split: 'test', k1: 0.9, b: 0.4, fields: 'flat', topK: 100, removeQuery: true, rm3: null, queryWeights: null, cacheDir: null, out: ours });
@@ -39,7 +42,7 @@ async function openQuery(queryId: string) {
   const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', model);
   await v.page.locator(`#queries tr[data-query="${queryId}"]`).click();
-  const detail = await fx.session.queryDetail(A, B, queryId, 10);
+  const detail = await queryDetail(fx.split, A, B, queryId, 10);
   await v.answer('query', detail);
   await v.page.locator('#list-a .doc').first().waitFor();
   return { v, detail };
@@ -122,12 +125,12 @@ test('what if: starts from the run\'s own query, re-runs edited weights and text
 });
 
 test('the Judge sidebar explains a pair on demand without naming any run', async () => {
-  const s = fx.session;
+  const s = fx.split;
   const queryId = model.queries[2];
   const docId = s.run(A).ranking(queryId)!.docs[0];
   const doc = (await s.corpus.read(docId))!;
   const state: AnnotationState = {
-    dataset: 'scifact', split: 'test', grades: [0, 1], index: 0, total: 1, judged: 0, message: null, scores: s.annotatedScores(),
+    dataset: 'scifact', split: 'test', grades: [0, 1], index: 0, total: 1, judged: 0, message: null, scores: annotatedScores(s),
     item: { queryId, docId, queryText: s.queries.get(queryId)!.text, title: doc.title, text: doc.text, grade: null },
   };
   const v = await openView(fx.browser, 'annotate');

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { AnalysisSession } from '../../src/core/analysis/session';
+import type { SplitState } from '../../src/core/split/state';
 import { pageHtml } from '../../src/extension/webview/page';
 import { WEBVIEW_PROTOCOL_VERSION, type ViewEvents, type ViewName } from '../../src/protocol/webview';
-import { sessionWithRuns } from '../helpers/splitSession';
+import { splitWithRuns } from '../helpers/splitState';
 import { SHARED } from '../unit/support/paths';
 
 const ROOT = join(__dirname, '../..');
@@ -131,13 +131,13 @@ export async function pwned(page: Page): Promise<unknown> {
  * file: set up before them, the browser closed after. A hook of the file that needs the session awaits `ready`
  * (root-level hooks are not run one after the other).
  */
-export function scifactFixture(runs: readonly string[]): { browser: Browser; session: AnalysisSession; ready: Promise<AnalysisSession> } {
-  let opened: (s: AnalysisSession) => void = () => undefined;
-  const fx = { ready: new Promise<AnalysisSession>((resolve) => (opened = resolve)) } as { browser: Browser; session: AnalysisSession; ready: Promise<AnalysisSession> };
+export function scifactFixture(runs: readonly string[]): { browser: Browser; split: SplitState; ready: Promise<SplitState> } {
+  let opened: (s: SplitState) => void = () => undefined;
+  const fx = { ready: new Promise<SplitState>((resolve) => (opened = resolve)) } as { browser: Browser; split: SplitState; ready: Promise<SplitState> };
   before(async () => {
     fx.browser = await launch();
-    fx.session = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', runs);
-    opened(fx.session);
+    fx.split = await splitWithRuns(join(SHARED, 'datasets/scifact'), 'test', runs);
+    opened(fx.split);
   });
   after(() => fx.browser?.close());
   return fx;

@@ -7,26 +7,29 @@ import { test } from 'node:test';
 import { PAGE_COMMANDS, type AnnotationState, type ViewEvents } from '../../src/protocol/webview';
 import { HOSTILE, openView, pwned, scifactFixture, until } from './harness';
 import { SHARED } from '../unit/support/paths';
+import { holeRows } from '../../src/core/split/holes';
+import { annotatedScores } from '../../src/core/split/judging';
+import { pool as splitPool } from '../../src/core/split/pool';
 
 const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(SHARED, 'runs/scifact', f));
 const fx = scifactFixture(RUNS);
 
 function holesModel(): ViewEvents['holes']['model'] {
-  const pool = fx.session.pool(RUNS, 10);
+  const pool = splitPool(fx.split, RUNS, 10);
   return {
-    dataset: 'scifact', split: 'test', depth: 10, rows: fx.session.holeRows(), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
-    grades: fx.session.gradeScale(),
-    queue: pool.slice(0, 200).map((p) => ({ ...p, queryText: fx.session.queries.get(p.queryId)!.text, grade: null })),
+    dataset: 'scifact', split: 'test', depth: 10, rows: holeRows(fx.split), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
+    grades: fx.split.gradeScale(),
+    queue: pool.slice(0, 200).map((p) => ({ ...p, queryText: fx.split.queries.get(p.queryId)!.text, grade: null })),
   };
 }
 
 async function annotationState(index: number, text = ''): Promise<AnnotationState> {
-  const pool = fx.session.pool(RUNS, 10);
+  const pool = splitPool(fx.split, RUNS, 10);
   const p = pool[index];
-  const doc = (await fx.session.corpus.read(p.docId))!;
+  const doc = (await fx.split.corpus.read(p.docId))!;
   return {
-    dataset: 'scifact', split: 'test', grades: [0, 1], index, total: pool.length, judged: index, scores: fx.session.annotatedScores(), message: null,
-    item: { queryId: p.queryId, queryText: fx.session.queries.get(p.queryId)!.text, docId: p.docId, title: doc.title, text: text || doc.text, grade: null },
+    dataset: 'scifact', split: 'test', grades: [0, 1], index, total: pool.length, judged: index, scores: annotatedScores(fx.split), message: null,
+    item: { queryId: p.queryId, queryText: fx.split.queries.get(p.queryId)!.text, docId: p.docId, title: doc.title, text: text || doc.text, grade: null },
   };
 }
 
@@ -60,7 +63,7 @@ test('annotation sidebar: digits grade, n/p move, u undoes; one request at a tim
   const v = await openView(fx.browser, 'annotate');
   await v.event('annotate', 'state', await annotationState(0));
   await v.page.locator('#progress').waitFor();
-  const total = fx.session.pool(RUNS, 10).length;
+  const total = splitPool(fx.split, RUNS, 10).length;
   assert.equal(await v.page.locator('#progress').textContent(), `1 of ${total}`);
   assert.equal(await v.page.locator('#scores tbody tr').count(), 2);
   await v.page.keyboard.press('7'); // not on SciFact's 0/1 scale: ignored

@@ -9,6 +9,9 @@ import type { Page } from 'playwright-core';
 import type { AnnotationState, DiffModel } from '../../src/protocol/webview';
 import { openView, scifactFixture } from './harness';
 import { SHARED } from '../unit/support/paths';
+import { pool as splitPool } from '../../src/core/split/pool';
+import { queryDetail } from '../../src/core/split/queryDetail';
+import { diffModel } from '../../src/core/split/diff';
 
 const A = join(SHARED, 'runs/scifact/bm25okapi.knarfthekant.trec');
 const B = join(SHARED, 'runs/scifact/minilm-faiss.knarfthekant.trec');
@@ -16,7 +19,7 @@ const fx = scifactFixture([A, B]);
 let model: DiffModel;
 
 before(async () => {
-  model = (await fx.ready).diff(A, B);
+  model = diffModel(await fx.ready, A, B);
 });
 
 const chart = (page: Page) =>
@@ -32,13 +35,13 @@ test('diff: the list shows query text; the selected bar is marked; a query the f
   await v.event('diff', 'model', model);
   const first = v.page.locator('#queries tr').first();
   await first.waitFor();
-  assert.equal(await first.locator('td.query-text').textContent(), fx.session.queries.get(model.queries[0])!.text);
+  assert.equal(await first.locator('td.query-text').textContent(), fx.split.queries.get(model.queries[0])!.text);
   assert.ok((await v.page.locator('.query-list').evaluate((e) => getComputedStyle(e).resize)) === 'vertical', 'the list box is resizable');
   assert.ok((await v.page.locator('.query-list').evaluate((e) => e.getBoundingClientRect().height)) >= 300, 'and taller than before');
   // The first query is a win; select it.
   assert.ok(model.deltas[0] > 0);
   await first.click();
-  await v.answer('query', await fx.session.queryDetail(A, B, model.queries[0], 10));
+  await v.answer('query', await queryDetail(fx.split, A, B, model.queries[0], 10));
   await v.page.locator('#list-a .doc').first().waitFor();
   const before = await chart(v.page);
   const marked = before.colors.filter((c) => c === '#007fd4');
@@ -51,7 +54,7 @@ test('diff: the list shows query text; the selected bar is marked; a query the f
   assert.ok(!(await chart(v.page)).colors.includes('#007fd4'));
   // Shown again when the filter is cleared.
   await v.page.locator('#filters vscode-checkbox', { hasText: 'losses' }).click();
-  await v.answer('query', await fx.session.queryDetail(A, B, model.queries[0], 10));
+  await v.answer('query', await queryDetail(fx.split, A, B, model.queries[0], 10));
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.deepEqual(await v.problems(), []);
 });
@@ -77,14 +80,14 @@ test('diff snippets mark the query terms by stem', async () => {
   const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().click();
-  const d = await fx.session.queryDetail(A, B, model.queries[0], 10);
+  const d = await queryDetail(fx.split, A, B, model.queries[0], 10);
   await v.answer('query', { ...d, text: 'Cells divide', a: d.a.map((x, i) => (i === 0 ? { ...x, snippet: 'A cell\'s division: cells divided, the cellar.' } : x)) });
   await v.page.locator('#list-a .doc').first().waitFor();
   assert.deepEqual(await v.page.locator('#list-a .doc').first().locator('.snippet mark').allTextContents(), ['cell\'s', 'cells', 'divided']);
 });
 
 function annotation(grade: number | null): AnnotationState {
-  const pool = fx.session.pool([A, B], 10);
+  const pool = splitPool(fx.split, [A, B], 10);
   const p = pool[0];
   return {
     dataset: 'scifact', split: 'test', grades: [0, 1, 2], index: 0, total: pool.length, judged: 0, scores: [], message: null,
@@ -117,7 +120,7 @@ test('diff and holes: grade buttons for 1 and 2 differ; the picker shows the lab
   const v = await openView(fx.browser, 'diff', { settings: { gradeLabels: { '*': { '0': 'not relevant', '1': 'relevant', '2': 'highly relevant' } } } });
   await v.event('diff', 'model', model);
   await v.page.locator('#queries tr').first().click();
-  const d = await fx.session.queryDetail(A, B, model.queries[0], 10);
+  const d = await queryDetail(fx.split, A, B, model.queries[0], 10);
   await v.answer('query', { ...d, grades: [0, 1, 2], a: d.a.map((x, i) => ({ ...x, grade: i === 0 ? 1 : i === 1 ? 2 : x.grade })) });
   await v.page.locator('#list-a .doc').first().waitFor();
   const bg = (i: number) => v.page.locator('#list-a .doc').nth(i).locator('.grade').evaluate((e) => getComputedStyle(e).backgroundColor);

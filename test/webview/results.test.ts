@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { sessionWithRuns } from '../helpers/splitSession';
+import { splitWithRuns } from '../helpers/splitState';
 import type { ResultsModel } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned } from './harness';
 import { SHARED } from '../unit/support/paths';
+import { resultsModel } from '../../src/core/split/results';
 
 const RUNS = join(SHARED, 'runs/scifact');
 let browser: Browser;
@@ -16,8 +17,8 @@ let model: ResultsModel;
 
 before(async () => {
   browser = await launch();
-  const s = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f)));
-  model = s.results(join(RUNS, 'bm25okapi.knarfthekant.trec'), { skipped: [{ file: 'x.trec', reason: 'bad' }], untrusted: false });
+  const s = await splitWithRuns(join(SHARED, 'datasets/scifact'), 'test', ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f)));
+  model = resultsModel(s, join(RUNS, 'bm25okapi.knarfthekant.trec'), { skipped: [{ file: 'x.trec', reason: 'bad' }], untrusted: false });
 });
 after(() => browser?.close());
 
@@ -55,13 +56,26 @@ test('baseline, export and diff controls post typed requests; errors are shown',
 
 test('while significance is computed the table shows without markers and says so', async () => {
   const v = await openView(browser, 'results');
-  await v.event('results', 'model', { ...model, significancePending: true, rows: model.rows.map((r) => ({ ...r, vsBaseline: null })) });
+  await v.event('results', 'model', { ...model, significancePending: true, significanceOn: null, rows: model.rows.map((r) => ({ ...r, vsBaseline: null })) });
   await v.page.locator('#significance-pending').waitFor();
   assert.equal(await v.page.locator('#results .sig').count(), 0);
   await v.event('results', 'model', model);
   await v.page.locator('#significance').waitFor();
   assert.equal(await v.page.locator('#significance-pending').count(), 0);
   assert.ok((await v.page.locator('#results .sig').count()) > 0);
+});
+
+test('after a judgement the last tests stay, named by their qrels, while the next ones are computed', async () => {
+  const v = await openView(browser, 'results');
+  const before = { state: 'original', judgements: 0, version: 0 } as const;
+  const now = { state: 'annotated', judgements: 1, version: 1 } as const;
+  await v.event('results', 'model', { ...model, significancePending: true, significanceOn: before, qrels: now });
+  await v.page.locator('#significance').waitFor();
+  assert.equal(await v.page.locator('#significance-on').textContent(), 'Tests on the original qrels — updating for the qrels with your 1 judgement…');
+  assert.ok((await v.page.locator('#results .sig').count()) > 0, 'the markers of the last tests stay');
+  await v.event('results', 'model', { ...model, significancePending: false, significanceOn: now, qrels: now });
+  await v.page.locator('#significance-on', { hasText: 'Tests on the qrels with your 1 judgement.' }).waitFor();
+  assert.equal(await v.page.locator('#significance-pending').count(), 0);
 });
 
 test('hostile run names and file names render as text; restricted mode says why', async () => {

@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { sessionWithRuns } from '../helpers/splitSession';
+import { splitWithRuns } from '../helpers/splitState';
 import type { ResultsModel } from '../../src/protocol/webview';
 import { launch, openView, until } from './harness';
 import { SHARED } from '../unit/support/paths';
+import { resultsModel } from '../../src/core/split/results';
 
 const RUNS = join(SHARED, 'runs/scifact');
 const BM25 = join(RUNS, 'bm25okapi.knarfthekant.trec');
@@ -17,8 +18,8 @@ let model: ResultsModel;
 
 before(async () => {
   browser = await launch();
-  const s = await sessionWithRuns(join(SHARED, 'datasets/scifact'), 'test', [BM25, ...['minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f))]);
-  model = s.results(BM25, { skipped: [], untrusted: false });
+  const s = await splitWithRuns(join(SHARED, 'datasets/scifact'), 'test', [BM25, ...['minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f))]);
+  model = resultsModel(s, BM25, { skipped: [], untrusted: false });
 });
 after(() => browser?.close());
 

@@ -8,6 +8,12 @@ import { test } from 'node:test';
 import type { AnnotationState, HoleVerdict, JudgingMeter, ViewEvents } from '../../src/protocol/webview';
 import { HOSTILE, openView, pwned, scifactFixture } from './harness';
 import { SHARED } from '../unit/support/paths';
+import { diffModel } from '../../src/core/split/diff';
+import { holeRows } from '../../src/core/split/holes';
+import { annotatedScores, impactQueue } from '../../src/core/split/judging';
+import { pool as splitPool } from '../../src/core/split/pool';
+import { queryDetail } from '../../src/core/split/queryDetail';
+import { resultsModel } from '../../src/core/split/results';
 
 const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(SHARED, 'runs/scifact', f));
 const fx = scifactFixture(RUNS);
@@ -17,7 +23,7 @@ const verdict = (o: Partial<HoleVerdict>): HoleVerdict => ({
 });
 
 test('results: each mean with its range (ends rounded outwards), each comparison settled or open', async () => {
-  const m = fx.session.results(RUNS[0], { skipped: [], untrusted: false });
+  const m = resultsModel(fx.split, RUNS[0], { skipped: [], untrusted: false });
   const dense = m.rows.find((r) => r.key === RUNS[1])!;
   const v = await openView(fx.browser, 'results');
   await v.event('results', 'model', m);
@@ -41,7 +47,7 @@ test('results: each mean with its range (ends rounded outwards), each comparison
 });
 
 test('results: with judgements the range goes with the annotated figure; a bound is marked', async () => {
-  const m = fx.session.results(RUNS[0], { skipped: [], untrusted: false });
+  const m = resultsModel(fx.split, RUNS[0], { skipped: [], untrusted: false });
   const rows = m.rows.map((r) => ({ ...r, annotated: r.means.map((x) => x + 0.01), intervals: r.intervals!.map((i) => i && { ...i, exact: false }) }));
   const v = await openView(fx.browser, 'results');
   await v.event('results', 'model', { ...m, rows, judgements: 3 });
@@ -53,7 +59,7 @@ test('results: with judgements the range goes with the annotated figure; a bound
 });
 
 test('diff: Δ range and verdict in the header, each mean\'s range, per-query ranges in the list and the detail', async () => {
-  const m = fx.session.diff(RUNS[0], RUNS[1]);
+  const m = diffModel(fx.split, RUNS[0], RUNS[1]);
   const v = await openView(fx.browser, 'diff');
   await v.event('diff', 'model', m);
   const head = v.page.locator('#verdict');
@@ -72,7 +78,7 @@ test('diff: Δ range and verdict in the header, each mean\'s range, per-query ra
   const first = v.page.locator('#queries tbody tr').first();
   assert.match((await first.locator('td.range').textContent())!, /^\[[−+]?\d\.\d\d, [−+]?\d\.\d\d\]$/);
   await first.click();
-  await v.answer('query', await fx.session.queryDetail(RUNS[0], RUNS[1], m.queries[0], 10));
+  await v.answer('query', await queryDetail(fx.split, RUNS[0], RUNS[1], m.queries[0], 10));
   const qr = v.page.locator('#query-range');
   await qr.waitFor();
   assert.match((await qr.textContent())!, /over every grading of this query's holes \[/);
@@ -80,11 +86,11 @@ test('diff: Δ range and verdict in the header, each mean\'s range, per-query ra
 });
 
 function holesModel(order: 'blind' | 'impact', meter: JudgingMeter | null): ViewEvents['holes']['model'] {
-  const pool = fx.session.pool(RUNS, 10);
+  const pool = splitPool(fx.split, RUNS, 10);
   return {
-    dataset: 'scifact', split: 'test', depth: 10, rows: fx.session.holeRows(), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
-    grades: fx.session.gradeScale(), order, meter,
-    queue: pool.slice(0, 20).map((p) => ({ ...p, queryText: fx.session.queries.get(p.queryId)!.text, grade: null })),
+    dataset: 'scifact', split: 'test', depth: 10, rows: holeRows(fx.split), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
+    grades: fx.split.gradeScale(), order, meter,
+    queue: pool.slice(0, 20).map((p) => ({ ...p, queryText: fx.split.queries.get(p.queryId)!.text, grade: null })),
   };
 }
 
@@ -97,7 +103,7 @@ test('holes panel: the order choice posts setPool with the order; the meter show
   await v.page.locator('#order vscode-option[value="impact"]').click();
   const req = await v.answer('setPool', null);
   assert.deepEqual(req.params, { runs: RUNS, depth: 10, order: 'impact' });
-  const live = fx.session.impactQueue(RUNS, 10)!;
+  const live = impactQueue(fx.split, RUNS, 10)!;
   await v.event('holes', 'model', holesModel('impact', live.meter));
   const meter = v.page.locator('#meter');
   await meter.waitFor();
@@ -106,17 +112,20 @@ test('holes panel: the order choice posts setPool with the order; the meter show
   assert.deepEqual(await v.problems(), []);
 });
 
+const LABEL = { state: 'annotated', judgements: 23, version: 23 } as const;
+
 test('judge sidebar: the meter goes from open to "settled after N judgements"; hostile run names stay text', async () => {
-  const pool = fx.session.pool(RUNS, 10);
-  const doc = (await fx.session.corpus.read(pool[0].docId))!;
+  const pool = splitPool(fx.split, RUNS, 10);
+  const doc = (await fx.split.corpus.read(pool[0].docId))!;
   const state = (meter: JudgingMeter): AnnotationState => ({
-    dataset: 'scifact', split: 'test', grades: [0, 1], index: 0, total: pool.length, judged: meter.judged, scores: fx.session.annotatedScores(), message: null, order: 'impact', meter,
-    item: { queryId: pool[0].queryId, queryText: fx.session.queries.get(pool[0].queryId)!.text, docId: pool[0].docId, title: doc.title, text: doc.text, grade: null },
+    dataset: 'scifact', split: 'test', grades: [0, 1], index: 0, total: pool.length, judged: meter.judged, scores: annotatedScores(fx.split), message: null, order: 'impact', meter,
+    item: { queryId: pool[0].queryId, queryText: fx.split.queries.get(pool[0].queryId)!.text, docId: pool[0].docId, title: doc.title, text: doc.text, grade: null },
   });
   const v = await openView(fx.browser, 'annotate');
-  const a = { key: 'a', label: HOSTILE };
-  const b = { key: 'b', label: 'BM25' };
-  await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 0, verdict: verdict({}) }));
+  // The meter's verdict is b - a (as the Diff's): direction 1 says b is better.
+  const a = { key: 'a', label: 'BM25' };
+  const b = { key: 'b', label: HOSTILE };
+  await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 0, verdict: verdict({}), qrels: LABEL }));
   const meter = v.page.locator('#meter');
   await meter.waitFor();
   assert.equal(await meter.locator('strong').textContent(), 'comparison open: 37 holes in 12 queries can still flip it');
@@ -125,7 +134,7 @@ test('judge sidebar: the meter goes from open to "settled after N judgements"; h
   await v.page.locator('#order vscode-option[value="blind"]').click();
   const req = await v.answer('setOrder', null);
   assert.deepEqual(req.params, { order: 'blind' });
-  await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: 1, lo: 0.01, openHoles: 0, openQueries: 0 }) }));
+  await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: 1, lo: 0.01, openHoles: 0, openQueries: 0 }), qrels: LABEL }));
   await v.page.locator('#meter.settled').waitFor();
   assert.equal(await meter.locator('strong').textContent(), `settled after 23 judgements: ${HOSTILE} better under every grading`);
   assert.ok((await meter.textContent())!.includes(HOSTILE));
@@ -133,7 +142,7 @@ test('judge sidebar: the meter goes from open to "settled after N judgements"; h
   assert.equal(await v.page.locator('#app script').count(), 0);
   assert.equal(await pwned(v.page), undefined);
   // Nothing left to judge: the meter still shows.
-  await v.event('annotate', 'state', { ...state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: -1, hi: -0.01 }) }), item: null, message: 'The pool is empty.' });
+  await v.event('annotate', 'state', { ...state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: -1, hi: -0.01 }), qrels: LABEL }), item: null, message: 'The pool is empty.' });
   await v.page.locator('#message').waitFor();
   assert.equal(await meter.locator('strong').textContent(), 'settled after 23 judgements: BM25 better under every grading');
   assert.deepEqual(await v.problems(), []);

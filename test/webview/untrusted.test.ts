@@ -8,6 +8,12 @@ import type { Page } from 'playwright-core';
 import type { AnnotationState, DiffModel, QueryDetail, ResultsModel, ViewEvents } from '../../src/protocol/webview';
 import { openView, scifactFixture } from './harness';
 import { SHARED } from '../unit/support/paths';
+import { diffModel } from '../../src/core/split/diff';
+import { holeRows } from '../../src/core/split/holes';
+import { annotatedScores } from '../../src/core/split/judging';
+import { pool as splitPool } from '../../src/core/split/pool';
+import { queryDetail } from '../../src/core/split/queryDetail';
+import { resultsModel } from '../../src/core/split/results';
 
 const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(SHARED, 'runs/scifact', f));
 /** A run name that, not isolated, reverses everything after it on its line (RIGHT-TO-LEFT OVERRIDE). */
@@ -51,25 +57,25 @@ async function assertNarrow(page: Page, view: string): Promise<void> {
 }
 
 function results(label: string): ResultsModel {
-  const m = fx.session.results(RUNS[0], { skipped: [{ file: label, reason: `bad ${LONG}` }], untrusted: false });
+  const m = resultsModel(fx.split, RUNS[0], { skipped: [{ file: label, reason: `bad ${LONG}` }], untrusted: false });
   return { ...m, dataset: label, rows: m.rows.map((r) => ({ ...r, label })) };
 }
 
 function diff(label: string): DiffModel {
-  const m = fx.session.diff(RUNS[0], RUNS[1]);
+  const m = diffModel(fx.split, RUNS[0], RUNS[1]);
   return { ...m, a: { ...m.a, label }, b: { ...m.b, label }, queries: m.queries.map((q, i) => (i === 0 ? label : q)), texts: m.texts.map((t, i) => (i === 0 ? `${t} ${LONG}` : t)) };
 }
 
 async function detail(label: string): Promise<QueryDetail> {
-  const d = await fx.session.queryDetail(RUNS[0], RUNS[1], fx.session.diff(RUNS[0], RUNS[1]).queries[0], 10);
+  const d = await queryDetail(fx.split, RUNS[0], RUNS[1], diffModel(fx.split, RUNS[0], RUNS[1]).queries[0], 10);
   const doc = (x: QueryDetail['a'][number]) => ({ ...x, docId: label, title: `${label} title`, snippet: `${LONG} snippet` });
   return { ...d, queryId: label, text: `${label} ${LONG}`, a: d.a.map(doc), b: d.b.map(doc) };
 }
 
 function holes(label: string): ViewEvents['holes']['model'] {
-  const pool = fx.session.pool(RUNS, 10);
+  const pool = splitPool(fx.split, RUNS, 10);
   return {
-    dataset: label, split: 'test', depth: 10, rows: fx.session.holeRows().map((r) => ({ ...r, label })), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
+    dataset: label, split: 'test', depth: 10, rows: holeRows(fx.split).map((r) => ({ ...r, label })), pooled: RUNS, poolSize: pool.length, remaining: pool.length,
     grades: [0, 1], queue: pool.slice(0, 5).map(() => ({ queryId: label, docId: label, queryText: LONG, grade: null })),
   };
 }
@@ -77,7 +83,7 @@ function holes(label: string): ViewEvents['holes']['model'] {
 function annotation(label: string): AnnotationState {
   return {
     dataset: label, split: 'test', grades: [0, 1, 2], index: 0, total: 1, judged: 0, message: null,
-    scores: fx.session.annotatedScores().map((s) => ({ ...s, label })),
+    scores: annotatedScores(fx.split).map((s) => ({ ...s, label })),
     item: { queryId: label, queryText: `${label} ${LONG}`, docId: label, title: `${label} ${LONG}`, text: `${LONG} ${LONG}`, grade: null },
   };
 }

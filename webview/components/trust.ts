@@ -32,13 +32,13 @@ export function significanceText(v: HoleVerdict): string {
   return v.canLose ? 'significance can be lost' : v.canGain ? 'significance can be gained' : v.significant ? 'significance holds at the extremes' : 'not significant at the extremes';
 }
 
-/** The judging loop's meter: how open the comparison of the two runs still is. */
+/** The judging loop's meter: how open the comparison of the two runs still is (its verdict is b - a: direction 1, b better). */
 export function meterNode(m: JudgingMeter): HTMLElement {
   const v = m.verdict;
   const body =
     v.verdict === 'open'
       ? [`comparison open: ${v.openHoles} holes in ${v.openQueries} queries can still flip it`]
-      : [`settled after ${m.judged} judgements: `, ...(v.direction === 0 ? ['a tie under every grading'] : [name(v.direction === 1 ? m.a.label : m.b.label), ' better under every grading'])];
+      : [`settled after ${m.judged} judgements: `, ...(v.direction === 0 ? ['a tie under every grading'] : [name(v.direction === 1 ? m.b.label : m.a.label), ' better under every grading'])];
   return h('div', { className: `meter ${v.verdict}`, attrs: { id: 'meter', role: 'status' } },
     h('div', { className: 'muted' }, `${m.measure}: `, name(m.a.label), ' vs ', name(m.b.label), `, Δ ${rangeText(v.lo, v.hi, true)} over the holes`),
     h('strong', {}, ...body));

@@ -1,5 +1,5 @@
 // Results panel: runs x measures, significance against a chosen baseline, top-10 document lengths, export.
-import type { ExportFormat, HoleVerdict, LengthSummary, ResultsModel, ResultsRow } from '../../src/protocol/webview.js';
+import type { ExportFormat, HoleVerdict, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../src/protocol/webview.js';
 import { fix4, h, isolate, name, pValue, replace, signed4, svg } from '../components/dom.js';
 import { Host } from '../components/host.js';
 import { sortable } from '../components/table.js';
@@ -55,7 +55,8 @@ function render(m: ResultsModel): void {
       '[low, high]: the range the mean can take over every grading of the holes (unjudged documents) left in the top 10 of the runs shown, with your judgements; ' +
       'nDCG is not monotone in a hole\'s grade, so the high end is not "every hole relevant". ≈ marks a sound bound where an exact search would take too long.') : null,
     h('h2', {}, 'Significance against the baseline'),
-    m.significancePending ? h('p', { className: 'muted', attrs: { id: 'significance-pending' } }, 'Computing the tests…') : significanceTable(m),
+    significanceNote(m),
+    m.significanceOn ? significanceTable(m) : null,
     h('h2', {}, 'Top-10 document length'),
     h('p', { className: 'muted' }, 'Per query, the average length in words (title + text) of the top-10 documents; boxes show quartiles over queries (as Figure 4 of the BEIR paper).'),
     lengthPlot(m.rows),
@@ -117,6 +118,16 @@ function coverageNote(m: ResultsModel): HTMLElement {
   return h('p', { className: 'note', attrs: { id: 'coverage-note' } },
     h('span', { className: 'coverage partial' }, '⚠ '),
     `${short.length} run${short.length === 1 ? '' : 's'} answer${short.length === 1 ? 's' : ''} only part of ${m.split} (`, ...which, '). ', how);
+}
+
+/** Which qrels the tests are on; while the next ones are computed (a judgement, a large split), the last ones stay. */
+function significanceNote(m: ResultsModel): HTMLElement {
+  const on = m.significanceOn;
+  const qrels = (l: QrelsLabel) => (l.state === 'original' ? 'the original qrels' : `the qrels with your ${l.judgements} judgement${l.judgements === 1 ? '' : 's'}`);
+  if (!on) return h('p', { className: 'muted', attrs: { id: 'significance-pending' } }, 'Computing the tests…');
+  return h('p', { className: 'muted', attrs: { id: 'significance-on' } },
+    `Tests on ${qrels(on)}`,
+    m.significancePending ? h('span', { attrs: { id: 'significance-pending' } }, ` — updating for ${qrels(m.qrels)}…`) : '.');
 }
 
 function significanceTable(m: ResultsModel): HTMLTableElement {

@@ -6,7 +6,10 @@ import type { EvaluationSettings } from './settings';
 import type { Problem } from '../formats/problems';
 import type { DatasetNode, DocumentText, IndexSummary } from '../index/nodes';
 import type { QrelsLineInfo, UserJudgement } from '../index/qrelsInfo';
-import type { AnnotationItem, DiffModel, JudgingMeter, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
+import type { DiffModel, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
+import type { PairState } from '../split/judging';
+
+export type { PairState };
 
 /** An open split as the engine describes it to the host. */
 export interface SplitInfo {
@@ -25,17 +28,6 @@ export interface SplitInfo {
   judgements: number;
   /** Bumped by every change of the split's judgements. */
   version: number;
-}
-
-/** The Judge sidebar's state for one pair, from the engine. */
-export interface PairState {
-  judged: number;
-  grades: number[];
-  item: Omit<AnnotationItem, 'queryId' | 'docId'> | null;
-  /** Whether the pair's query and document are in the dataset (the item's texts say so in words otherwise). */
-  found: { query: boolean; doc: boolean };
-  scores: { label: string; original: number; annotated: number }[];
-  meter: JudgingMeter | null;
 }
 
 /**
@@ -71,6 +63,8 @@ export interface EngineRequests {
   isCurrent: { args: { path: string }; result: boolean };
   /** Opens a split for the views: its indexed runs plus `extraRuns` (files named by the user). */
   openSplit: { args: { datasetDir: string; split: string; extraRuns: string[] }; result: SplitInfo };
+  /** The splits some view shows now (every key, each time the set changes): the engine keeps their state, and may drop the others'. */
+  viewsOpen: { args: { keys: string[] }; result: null };
   /**
    * The results table against `baseline`. Significance not yet computed is left out (significancePending) and
    * computed in the background; a `split` event says when it is there.
@@ -96,6 +90,11 @@ export interface EngineRequests {
   qrelsLineInfo: { args: { datasetDir: string; split: string; queryId: string; docId: string }; result: QrelsLineInfo };
   /** The user's judgements of a split, for marking overridden lines in an open qrels file. */
   splitJudgements: { args: { datasetDir: string; split: string }; result: UserJudgement[] };
+  /**
+   * The engine's heap and external memory (after a collection where the process allows one: node --expose-gc) and the split
+   * states it holds, of which views show `shown`: what a workspace of many datasets costs it.
+   */
+  memory: { args: Record<string, never>; result: { heapUsed: number; external: number; splitsHeld: number; splitsShown: number } };
   /** Saves the database snapshot now (it is otherwise saved lazily). */
   flush: { args: Record<string, never>; result: { bytes: number } };
   /** Why a run ranks a document where it does (explainRequests.ts), with provenance warnings. */

@@ -1,5 +1,12 @@
-import type { AnalysisSession } from '../analysis/session';
-import type { PairState, SplitInfo, EngineRequests } from './protocol';
+import { diffModel, diffNeeds } from '../split/diff';
+import { holesModel } from '../split/holes';
+import { judgingQueue, pairState, type PairState } from '../split/judging';
+import { queryDetail } from '../split/queryDetail';
+import { resultsModel, resultsNeeds, significancePending, significanceSteps } from '../split/results';
+import { similaritySteps } from '../split/similarity';
+import type { SplitState } from '../split/state';
+import { trustPending, trustSteps } from '../split/underHoles';
+import type { SplitInfo, EngineRequests } from './protocol';
 import { splitKey, type SplitModels } from './splits';
 
 /** How long background work (significance, ranges) runs before letting requests in. */
@@ -11,9 +18,10 @@ type Args<K extends keyof EngineRequests> = EngineRequests[K]['args'];
 type Result<K extends keyof EngineRequests> = EngineRequests[K]['result'];
 
 /**
- * The engine's answers to the views: each request names an open split by key and gets a model computed from
- * the one AnalysisSession of that split. Significance is computed in slices between other requests (a
- * judgement is never kept waiting behind seconds of resampling); `onChanged` tells the host when it is there.
+ * The engine's answers to the views: each request names an open split by key and gets the model its view
+ * derives from the split's one state (src/core/split). What is slow to compute (tests, ranges under the
+ * holes, similarity) runs in slices between other requests (a judgement is never kept waiting behind seconds
+ * of resampling); `onChanged` tells the host when it is there.
  */
 export class SplitViews {
   private readonly stepping = new Map<string, Promise<void>>();
@@ -26,18 +34,20 @@ export class SplitViews {
 
   /** What the host keeps of a split, after a change (undefined when the dataset is gone from the index). */
   infoOf(datasetDir: string, split: string): SplitInfo | undefined {
-    const s = this.models.session(datasetDir, split);
+    const s = this.models.state(datasetDir, split);
     return s && this.info(s);
   }
 
   open(a: Args<'openSplit'>): SplitInfo {
-    const s = this.models.session(a.datasetDir, a.split);
+    const s = this.models.state(a.datasetDir, a.split);
     if (!s) throw new Error(`${a.datasetDir} (${a.split}) is not an indexed dataset split: run IR Workbench: Re-index Workspace first.`);
     for (const f of a.extraRuns) this.models.addExtraRun(a.datasetDir, a.split, f);
+    // Kept until the host's next list of what its views show (a panel of it is about to open).
+    this.models.pin([...this.models.keys(), splitKey(a.datasetDir, a.split)]);
     return this.info(s);
   }
 
-  info(s: AnalysisSession): SplitInfo {
+  info(s: SplitState): SplitInfo {
     return {
       key: splitKey(s.datasetDir, s.split),
       datasetDir: s.datasetDir,
@@ -52,100 +62,66 @@ export class SplitViews {
   }
 
   results(a: Args<'results'>): Result<'results'> {
-    const s = this.session(a.key);
-    const model = s.results(a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true });
+    const s = this.state(a.key);
+    const model = resultsModel(s, a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true });
     const baseline = model.baseline || undefined;
-    if (model.significancePending || s.trustPending(baseline)) {
+    const needs = resultsNeeds(s, baseline);
+    if ((baseline !== undefined && significancePending(s, baseline)) || trustPending(s, needs)) {
       this.background(a.key, s, function* () {
-        if (baseline !== undefined) yield* s.significanceSteps(baseline);
-        yield* s.trustSteps(baseline);
+        if (baseline !== undefined) yield* significanceSteps(s, baseline);
+        yield* trustSteps(s, needs);
       });
     }
     return model;
   }
 
   diff(a: Args<'diff'>): Result<'diff'> {
-    const s = this.session(a.key);
+    const s = this.state(a.key);
     this.need(s, a.a, a.b);
-    const pair = [[a.a, a.b]] as const;
-    const model = s.diff(a.a, a.b, { pending: true });
-    if (s.trustPending(undefined, pair) || model.rbo === undefined) {
+    const model = diffModel(s, a.a, a.b, { pending: true });
+    const needs = diffNeeds(a.a, a.b);
+    if (trustPending(s, needs) || model.rbo === undefined) {
       this.background(a.key, s, function* () {
-        yield* s.similaritySteps(a.a, a.b);
-        yield* s.trustSteps(undefined, pair);
+        yield* similaritySteps(s, a.a, a.b);
+        yield* trustSteps(s, needs);
       });
     }
     return model;
   }
 
   queryDetail(a: Args<'queryDetail'>): Promise<Result<'queryDetail'>> {
-    const s = this.session(a.key);
+    const s = this.state(a.key);
     this.need(s, a.a, a.b);
-    return s.queryDetail(a.a, a.b, a.queryId, Math.max(1, Math.min(1000, a.depth)));
+    return queryDetail(s, a.a, a.b, a.queryId, Math.max(1, Math.min(1000, a.depth)));
   }
 
   holes(a: Args<'holes'>): Result<'holes'> {
-    const s = this.session(a.key);
-    const runs = a.runs.filter((k) => s.hasRun(k));
-    const pool = s.userPoolHead(runs, a.depth, a.listed);
-    const order = a.order ?? 'blind';
-    const impact = order === 'impact' ? s.impactQueue(runs, a.depth) : null;
-    return {
-      dataset: s.datasetName,
-      split: s.split,
-      depth: a.depth,
-      rows: s.holeRows(),
-      pooled: runs,
-      poolSize: pool.size,
-      remaining: pool.unjudged,
-      grades: s.gradeScale(),
-      order,
-      meter: impact?.meter ?? null,
-      queue: (impact?.items ?? pool.items).slice(0, a.listed).map((p) => ({ ...p, queryText: s.queries.get(p.queryId)?.text ?? '', grade: s.grade(p.queryId, p.docId) })),
-    };
+    return holesModel(this.state(a.key), a);
   }
 
   pool(a: Args<'pool'>): Result<'pool'> {
-    const s = this.session(a.key);
-    const runs = a.runs.filter((k) => s.hasRun(k));
-    const items = (a.order === 'impact' ? s.impactQueue(runs, a.depth)?.items : undefined) ?? s.userPool(runs, a.depth);
-    const first = items.findIndex((p) => s.grade(p.queryId, p.docId) === null);
-    return { items, firstUnjudged: first < 0 ? 0 : first };
+    const s = this.state(a.key);
+    return judgingQueue(s, a.runs.filter((k) => s.hasRun(k)), a.depth, a.order);
   }
 
-  async pair(a: Args<'pair'>): Promise<PairState> {
-    const s = this.session(a.key);
-    let item: PairState['item'] = null;
-    const found = { query: false, doc: false };
-    if (a.queryId !== undefined && a.docId !== undefined) {
-      const doc = await s.corpus.read(a.docId);
-      found.query = s.queries.has(a.queryId);
-      found.doc = doc !== null;
-      item = {
-        queryText: s.queries.get(a.queryId)?.text ?? '',
-        title: doc?.title ?? '',
-        text: doc?.text ?? '(this document is not in the corpus)',
-        grade: s.grade(a.queryId, a.docId),
-      };
-    }
-    const meter = a.impact ? s.impactMeter(a.impact.runs, a.impact.depth) : null;
-    return { judged: s.judgementCount, grades: s.gradeScale(), item, found, scores: s.annotatedScores(), meter };
+  pair(a: Args<'pair'>): Promise<PairState> {
+    return pairState(this.state(a.key), a);
   }
 
   runSummary(a: Args<'runSummary'>): Result<'runSummary'> {
-    const s = this.session(a.key);
+    const s = this.state(a.key);
     this.need(s, a.run);
     return { tag: s.run(a.run).tag, judgements: s.judgementCount, ...s.summary(a.run) };
   }
 
-  private session(key: string): AnalysisSession {
+  private state(key: string): SplitState {
     const [dir, split] = key.split('\t');
-    const s = split === undefined ? undefined : this.models.session(dir, split);
+    const s = split === undefined ? undefined : this.models.state(dir, split);
     if (!s) throw new Error(`the split ${key.replace('\t', ' ')} is not open: open it again (its dataset may be gone from the index)`);
     return s;
   }
 
-  private need(s: AnalysisSession, ...keys: string[]): void {
+  private need(s: SplitState, ...keys: string[]): void {
     for (const k of keys) if (!s.hasRun(k)) throw new Error(`no run ${k} in ${s.datasetName} (${s.split})`);
   }
 
@@ -159,7 +135,7 @@ export class SplitViews {
    * slices so judgements are answered meanwhile, then says the split changed (its views ask again and get what
    * was computed). One job per split at a time: a view that still misses something starts the next.
    */
-  private background(key: string, s: AnalysisSession, steps: () => Iterator<void>): Promise<void> {
+  private background(key: string, s: SplitState, steps: () => Iterator<void>): Promise<void> {
     const running = this.stepping.get(key);
     if (running) return running;
     const work = (async () => {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Database } from 'sql.js';
-import { AnalysisSession, type DocumentSource } from '../analysis/session';
+import { SplitState, type DocumentSource } from '../split/state';
+import { runRange } from '../split/underHoles';
 import { isInputError } from '../formats/errors';
 import { Qrels } from '../formats/qrels';
 import type { BeirQuery } from '../formats/beir';
@@ -40,13 +41,13 @@ class IndexedCorpus implements DocumentSource {
 }
 
 /** Names a split's runs by the one rule the tree uses (runLabels), after runs came or went. */
-function relabel(session: AnalysisSession): void {
-  session.relabel(runLabels(session.runRefs().map((r) => r.key)));
+function relabel(state: SplitState): void {
+  state.relabel(runLabels(state.runRefs().map((r) => r.key)));
 }
 
 interface Entry {
   datasetId: number;
-  session: AnalysisSession;
+  state: SplitState;
   /** Run files named by the user that could not be added, with why. */
   skipped: Map<string, string>;
   /** Run files added by name beyond the split's indexed runs (a run evaluated from elsewhere). */
@@ -56,21 +57,31 @@ interface Entry {
 }
 
 /**
- * The engine's per-split state: one AnalysisSession per dataset split (qrels, the user's judgements over them,
- * the runs and their per-query scores), built from the index. It alone evaluates runs: the tree's means (kept
- * in run_means) and every view's figures come from the same scores, and a judgement re-scores in place.
+ * The engine's split states, built from the index: it alone evaluates runs, so the tree's means (kept in
+ * run_means) and every view's figures come from the same scores, and a judgement re-scores in place. It keeps
+ * the splits some view shows (`pin`) and the one used last; the others are built again when asked, so a
+ * workspace of many datasets holds only what is on screen.
  */
 export class SplitModels {
   private readonly entries = new Map<SplitKey, Entry>();
+  private pinned = new Set<SplitKey>();
+  /** The split used last, kept although no view shows it (a run of edits in its qrels file, an index pass). */
+  private recent: SplitKey | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly settings: () => Required<EvaluationSettings>,
   ) {}
 
-  /** The open split, built from the index when first asked (or after its inputs changed). */
-  session(datasetDir: string, split: string): AnalysisSession | undefined {
-    return this.entry(datasetDir, split)?.session;
+  /** The split's state, built from the index when first asked (or after its inputs changed, or once released). */
+  state(datasetDir: string, split: string): SplitState | undefined {
+    return this.entry(datasetDir, split)?.state;
+  }
+
+  /** The splits some view shows (the host's whole list, each time it changes): kept; the others may be released. */
+  pin(keys: readonly SplitKey[]): void {
+    this.pinned = new Set(keys);
+    this.release();
   }
 
   /** Forgets every split's state (the settings changed): each is built again when next asked. */
@@ -83,14 +94,20 @@ export class SplitModels {
     return this.entries.delete(splitKey(datasetDir, split));
   }
 
-  /** nDCG@10's range over the holes of a run on a split, where the split's session computed it (never computed here). */
+  /** nDCG@10's range over a run's own holes on a split, where the split's state computed it (never computed here). */
   ndcgRange(datasetDir: string, split: string, run: string): { lo: number; hi: number; exact: boolean; holes: number } | undefined {
-    const r = this.entries.get(splitKey(datasetDir, split))?.session.rangeIfKnown(run, 'ndcg_cut_10');
+    const state = this.entries.get(splitKey(datasetDir, split))?.state;
+    const r = state?.hasRun(run) ? runRange(state, run, 'ndcg_cut_10') : undefined;
     return r && { lo: r.lo, hi: r.hi, exact: r.exact, holes: r.holes };
   }
 
-  /** Keys of the splits built so far. */
+  /** Keys of the splits views show. */
   keys(): SplitKey[] {
+    return [...this.pinned];
+  }
+
+  /** Keys of the split states held now (the pinned ones, and what was built since the last release). */
+  held(): SplitKey[] {
     return [...this.entries.keys()];
   }
 
@@ -101,52 +118,55 @@ export class SplitModels {
   scoreRuns(datasetDir: string, split: string, runIds: readonly number[], problems: Problem[]): void {
     const entry = this.entry(datasetDir, split);
     if (!entry) return;
-    const { session } = entry;
+    const { state } = entry;
     const placeholders = runIds.map(() => '?').join(',');
     for (const { id, path } of rows<{ id: number; path: string }>(this.db, `SELECT id, path FROM runs WHERE id IN (${placeholders})`, [...runIds])) {
       this.db.run('DELETE FROM run_means WHERE run_id = ? AND split = ?', [id, split]);
-      session.removeRun(path);
+      state.removeRun(path);
       try {
-        this.addRun(session, path);
+        this.addRun(state, path);
       } catch (e) {
         problems.push(problemFrom(path, e));
         continue;
       }
-      if (session.hasRun(path)) this.storeMeans(id, split, session, path);
+      if (state.hasRun(path)) this.storeMeans(id, split, state, path);
     }
-    relabel(session);
+    relabel(state);
+    this.release();
   }
 
   /**
    * After indexing: each split keeps only the runs the index still lists under it, plus the runs added by name
-   * whose file is still there (a deleted or moved run leaves every view, as it leaves the tree).
+   * whose file is still there (a deleted or moved run leaves every view, as it leaves the tree); the splits no
+   * view shows are released.
    */
   prune(): void {
+    this.release();
     for (const [key, entry] of this.entries) {
       const split = key.slice(key.lastIndexOf('\t') + 1);
       const indexed = new Set(
         rows<{ path: string }>(this.db, 'SELECT DISTINCT r.path FROM runs r JOIN run_means m ON m.run_id = r.id WHERE r.dataset_id = ? AND m.split = ?', [entry.datasetId, split]).map((r) => r.path),
       );
-      for (const { key: run } of entry.session.runRefs()) {
-        if (!indexed.has(run) && !(entry.extras.has(run) && existsSync(run))) entry.session.removeRun(run);
+      for (const { key: run } of entry.state.runRefs()) {
+        if (!indexed.has(run) && !(entry.extras.has(run) && existsSync(run))) entry.state.removeRun(run);
       }
-      relabel(entry.session);
+      relabel(entry.state);
     }
   }
 
   /** Adds a run file that is not (or not yet) indexed under the split; false, with the reason kept, if it cannot be. */
   addExtraRun(datasetDir: string, split: string, path: string): boolean {
     const entry = this.entry(datasetDir, split);
-    if (!entry || entry.session.hasRun(path)) return entry !== undefined;
+    if (!entry || entry.state.hasRun(path)) return entry !== undefined;
     try {
-      this.addRun(entry.session, path);
-      if (!entry.session.hasRun(path)) entry.skipped.set(path, `ranks no query judged in the ${split} qrels`);
+      this.addRun(entry.state, path);
+      if (!entry.state.hasRun(path)) entry.skipped.set(path, `ranks no query judged in the ${split} qrels`);
       else entry.extras.add(path);
     } catch (e) {
       entry.skipped.set(path, isInputError(e) ? e.format() : (e as Error).message);
     }
-    relabel(entry.session);
-    return entry.session.hasRun(path);
+    relabel(entry.state);
+    return entry.state.hasRun(path);
   }
 
   skipped(datasetDir: string, split: string): { file: string; reason: string }[] {
@@ -160,29 +180,31 @@ export class SplitModels {
   judged(datasetDir: string, split: string, queryId: string, docId: string, grade: number): number | undefined {
     const entry = this.entry(datasetDir, split);
     if (!entry) return undefined;
-    entry.session.judge(queryId, docId, grade);
+    entry.state.judge(queryId, docId, grade);
     const ids = new Map(rows<{ id: number; path: string }>(this.db, 'SELECT id, path FROM runs WHERE dataset_id = ?', [entry.datasetId]).map((r) => [r.path, r.id]));
     transaction(this.db, () => {
-      for (const { key } of entry.session.runRefs()) {
+      for (const { key } of entry.state.runRefs()) {
         const id = ids.get(key);
         if (id === undefined) continue;
-        const { annotated } = entry.session.summary(key);
+        const { annotated } = entry.state.summary(key);
         for (const [measure, value] of Object.entries(annotated)) {
           this.db.run('UPDATE run_means SET annotated = ? WHERE run_id = ? AND split = ? AND measure = ?', [value, id, split, measure]);
         }
       }
     });
-    return entry.session.version;
+    const version = entry.state.version;
+    this.release();
+    return version;
   }
 
-  private addRun(session: AnalysisSession, path: string): void {
+  private addRun(state: SplitState, path: string): void {
     const run = runCache.get(path);
-    if (!session.original.queryIds().some((q) => run.queryIndex(q) >= 0)) return;
-    session.addRun(path, basename(path), run);
+    if (!state.qrels('original').queryIds().some((q) => run.queryIndex(q) >= 0)) return;
+    state.addRun(path, basename(path), run);
   }
 
-  private storeMeans(runId: number, split: string, session: AnalysisSession, path: string): void {
-    const { original, annotated, queries } = session.summary(path);
+  private storeMeans(runId: number, split: string, state: SplitState, path: string): void {
+    const { original, annotated, queries } = state.summary(path);
     const insert = this.db.prepare('INSERT INTO run_means (run_id, split, measure, original, annotated, query_count) VALUES (?, ?, ?, ?, ?, ?)');
     try {
       for (const [measure, value] of Object.entries(original)) insert.run([runId, split, measure, value, annotated[measure], queries]);
@@ -192,7 +214,7 @@ export class SplitModels {
   }
 
   /**
-   * Builds the sessions of these datasets' splits ahead of scoring, while new run files are parsed on other
+   * Builds the states of these datasets' splits ahead of scoring, while new run files are parsed on other
    * threads (the engine's own is idle then). The runs in `pending` (being parsed) are left out until the split
    * is next used: by then the index has re-read them, and those it still scores on the split (a touched but
    * unchanged file) are added back from the parse the workers left in the run cache.
@@ -207,31 +229,38 @@ export class SplitModels {
         if (!entry) continue;
         this.addIndexed(entry, pending);
         entry.deferred = true;
-        entry.session.prepareScoring();
+        entry.state.prepareScoring();
       }
     }
+  }
+
+  /** Drops the states no view shows, but the one used last. */
+  private release(): void {
+    for (const key of this.entries.keys()) if (!this.pinned.has(key) && key !== this.recent) this.entries.delete(key);
   }
 
   /** Adds the runs the index scores on the entry's split (but those in `skip`), read from their files. */
   private addIndexed(e: Entry, skip?: ReadonlySet<string>): void {
-    const { session } = e;
+    const { state } = e;
     for (const { path } of rows<{ path: string }>(
       this.db,
       'SELECT DISTINCT r.path FROM runs r JOIN run_means m ON m.run_id = r.id WHERE r.dataset_id = ? AND m.split = ? ORDER BY r.path',
-      [e.datasetId, session.split],
+      [e.datasetId, state.split],
     )) {
-      if (skip?.has(path) || session.hasRun(path)) continue;
+      if (skip?.has(path) || state.hasRun(path)) continue;
       try {
-        this.addRun(session, path);
+        this.addRun(state, path);
       } catch (err) {
         e.skipped.set(path, isInputError(err) ? err.format() : (err as Error).message);
       }
     }
-    relabel(session);
+    relabel(state);
   }
 
   private entry(datasetDir: string, split: string): Entry | undefined {
-    const hit = this.entries.get(splitKey(datasetDir, split));
+    const key = splitKey(datasetDir, split);
+    this.recent = key;
+    const hit = this.entries.get(key);
     if (hit?.deferred) {
       hit.deferred = false;
       this.addIndexed(hit);
@@ -243,7 +272,7 @@ export class SplitModels {
     return entry;
   }
 
-  /** A split's session from the index, without runs. */
+  /** A split's state from the index, without runs. */
   private build(datasetDir: string, split: string): Entry | undefined {
     const key = splitKey(datasetDir, split);
     const id = datasetId(this.db, datasetDir);
@@ -267,7 +296,7 @@ export class SplitModels {
       'SELECT query_id, doc_id, grade FROM judgements WHERE dataset_id = ? AND split = ?',
       [id, split],
     ).map((r) => ({ queryId: r.query_id, docId: r.doc_id, grade: r.grade }));
-    const session = new AnalysisSession({
+    const state = new SplitState({
       datasetDir,
       datasetName: known.name,
       split,
@@ -279,7 +308,7 @@ export class SplitModels {
       relevanceLevel: s.relevanceLevel,
       measures: s.measures,
     });
-    const entry: Entry = { datasetId: id, session, skipped: new Map(), extras: new Set(), deferred: false };
+    const entry: Entry = { datasetId: id, state, skipped: new Map(), extras: new Set(), deferred: false };
     this.entries.set(key, entry);
     return entry;
   }

@@ -54,8 +54,8 @@ class Store {
     this.models = new SplitModels(db, () => this.evaluation);
     this.views = new SplitViews(this.models, (key, info) => send({ kind: 'split', key, version: info.version, info }));
     this.explains = new ExplainRequests((dir, split) => {
-      const s = this.models.session(dir, split);
-      return s && { qrels: () => s.qrels, run: (k) => (s.runRefs().some((r) => r.key === k) ? s.run(k) : undefined), relevanceLevel: s.relevanceLevel };
+      const s = this.models.state(dir, split);
+      return s && { qrels: () => s.qrels('annotated'), run: (k) => (s.hasRun(k) ? s.run(k) : undefined), relevanceLevel: s.relevanceLevel };
     });
     this.runParsers?.startAhead();
   }
@@ -101,6 +101,9 @@ class Store {
         return this.serial(() => importRunFile(m.args.source, m.args.targetDir, 'IR Workbench: Import TREC Run'));
       case 'openSplit':
         return this.serial(async () => this.views.open(m.args));
+      case 'viewsOpen':
+        this.models.pin(m.args.keys);
+        return null;
       case 'results': {
         const model = await this.views.results(m.args);
         return { ...model, provenance: await this.explains.resultsProvenance(m.args.key, model.rows.map((r) => r.key)) };
@@ -131,6 +134,9 @@ class Store {
         return splitJudgements(this.db, m.args);
       case 'isCurrent':
         return isCurrent(this.db, m.args.path);
+      case 'memory':
+        (globalThis as { gc?: () => void }).gc?.();
+        return { ...memoryOf(process.memoryUsage()), splitsHeld: this.models.held().length, splitsShown: this.models.keys().length };
       case 'flush':
         this.snapshot.flush();
         return { bytes: this.snapshot.lastSize };
@@ -202,6 +208,11 @@ class Store {
     for (const p of problems) this.db.run('INSERT INTO problems (file, line, severity, message) VALUES (?, ?, ?, ?)', [p.file, p.line, p.severity, p.message]);
     send({ kind: 'changed' });
   }
+}
+
+/** This thread's JavaScript heap, and what lives outside it (typed arrays of runs and scores, sql.js's memory). */
+function memoryOf(m: NodeJS.MemoryUsage): { heapUsed: number; external: number } {
+  return { heapUsed: m.heapUsed, external: m.external };
 }
 
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Database } from 'sql.js';
-import { countWords } from '../analysis/text';
+import { countWords } from '../formats/text';
 import { forEachDatasetDoc, readDatasetQueries } from '../formats/datasetFolder';
 import { readQrels } from '../formats/qrels';
 import { readAnnotations } from '../judgements/annotations';

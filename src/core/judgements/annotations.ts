@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { parseQrelsLine } from '../analysis/qrelsLine';
+import { parseQrelsLine } from './qrelsLine';
 import { AppendLog, type Recovery } from './appendLog';
 import { fsyncDir } from '../durableFs';
 import type { Problem } from '../formats/problems';

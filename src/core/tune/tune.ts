@@ -1,7 +1,6 @@
 import { readQrels } from '../formats/qrels';
 import { readRun } from '../formats/run';
 import { describeQrels, splitOfQrels, type QrelsRecord } from '../provenance/record';
-import { Bm25Ranker } from '../retrieval/bm25/ranker';
 import { openBm25, writeBm25Run, type Bm25RunRequest } from '../retrieval/bm25/run';
 import { fusionTag, runFuse, type FusionSpec } from '../retrieval/fusion/run';
 import { bm25GridSettings, bm25Label, bm25Matrix, type Bm25Grid } from './bm25Grid';
@@ -128,8 +127,7 @@ export async function tuneBm25(req: TuneBm25Request, hooks: TuneHooks = {}): Pro
   if (req.out) {
     const chosen = settings[cv.chosenOnAll];
     const runReq: Bm25RunRequest = { ...base, ...chosen, out: req.out, ...(req.tag ? { tag: req.tag } : {}), ...(req.tmpOut ? { tmpOut: req.tmpOut } : {}) };
-    const ranker = new Bm25Ranker(opened.index, chosen, req.topK, req.removeQuery);
-    const { tag, lines } = await writeBm25Run(runReq, ranker, opened.qids, opened.queries, { ...opened.provenance, tuning: tuningRecord(report) }, hooks);
+    const { tag, lines } = await writeBm25Run(runReq, opened.index, opened.qids, opened.queries, { ...opened.provenance, tuning: tuningRecord(report) }, hooks);
     tuned = { setting: bm25Label(chosen), out: req.out, tag, lines };
   }
   const t4 = performance.now();

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AnnotationQueue } from '../../core/analysis/annotationQueue';
+import { AnnotationQueue } from '../../core/split/annotationQueue';
 import type { AnnotationState, QueueOrder } from '../../protocol/webview';
 import { ViewChannel } from '../webview/channel';
 import { viewHtml, webviewOptions } from '../webview/html';
@@ -53,9 +53,9 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
 
   /** Starts judging the pool of `runs` at `depth` for the split, and shows the view. */
   async start(split: OpenSplit, runs: string[], depth: number, order: QueueOrder = 'blind'): Promise<AnnotationState> {
-    if (this.split && this.split !== split) this.split.views.delete(this);
+    if (this.split && this.split !== split) this.wb.detach(this.split, this);
     this.split = split;
-    split.views.add(this);
+    this.wb.attach(split, this);
     this.pooled = { runs, depth, order };
     const { items, firstUnjudged } = await this.wb.ask('pool', { key: split.key, runs, depth, order });
     this.queue = new AnnotationQueue(items);

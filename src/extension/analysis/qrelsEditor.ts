@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { snippet } from '../../core/analysis/text';
-import { parseQrelsLine, qrelsFileSplit } from '../../core/analysis/qrelsLine';
+import { snippet } from '../../core/formats/text';
+import { parseQrelsLine, qrelsFileSplit } from '../../core/judgements/qrelsLine';
 import type { EngineClient } from '../../core/engine/client';
 import type { QrelsLineInfo, UserJudgement } from '../../core/index/qrelsInfo';
 import type { AnalysisWorkbench } from './workbench';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { exportResults } from '../../core/analysis/exportTable';
+import { exportResults } from '../../core/split/exportTable';
 import type { EngineClient } from '../../core/engine/client';
 import type { SplitInfo, EngineRequests } from '../../core/engine/protocol';
 import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
@@ -115,13 +115,29 @@ export class AnalysisWorkbench implements vscode.Disposable {
       refresh: () => void refresh(channel).catch((e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`)),
     };
     const channel: ViewChannel<V> = new ViewChannel<V>(panel.webview, handlers, view.refresh);
-    split.views.add(view);
+    this.attach(split, view);
     panel.onDidDispose(() => {
-      split.views.delete(view);
+      this.detach(split, view);
       channel.dispose();
     });
     view.refresh();
     return { panel, channel, view };
+  }
+
+  /** A view starts showing the split: it is refreshed with it, and the engine keeps the split's state. */
+  attach(split: OpenSplit, view: SplitView): void {
+    split.views.add(view);
+    this.viewsChanged();
+  }
+
+  /** A view no longer shows the split: once none does, the engine may drop its state (built again when asked). */
+  detach(split: OpenSplit, view: SplitView): void {
+    if (split.views.delete(view)) this.viewsChanged();
+  }
+
+  private viewsChanged(): void {
+    const keys = [...this.splits.values()].filter((s) => s.views.size > 0).map((s) => s.key);
+    void this.store?.client.then((c) => c.request('viewsOpen', { keys })).catch(() => undefined);
   }
 
   async exportResults(split: OpenSplit, format: ExportFormat): Promise<string | null> {

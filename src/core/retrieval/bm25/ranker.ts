@@ -21,25 +21,31 @@ export interface Ranking {
 }
 
 export class Bm25Ranker {
-  readonly searcher: Searcher;
-  readonly rm3: Rm3 | null;
+  private own: { searcher: Searcher; rm3: Rm3 | null } | null = null;
 
   constructor(
     readonly index: Bm25Index,
     readonly setting: Bm25Setting,
     readonly topK: number,
     readonly removeQuery: boolean,
-  ) {
-    this.searcher = new Searcher(index, { k1: setting.k1, b: setting.b });
-    this.rm3 = setting.rm3 ? new Rm3(index.fieldIndexes[0], index.docIds.length, setting.rm3) : null;
+  ) {}
+
+  /** The searcher (and RM3), made on first use: a run searched on other threads needs only ranking(). */
+  private get parts(): { searcher: Searcher; rm3: Rm3 | null } {
+    const { index, setting } = this;
+    return (this.own ??= {
+      searcher: new Searcher(index, { k1: setting.k1, b: setting.b }),
+      rm3: setting.rm3 ? new Rm3(index.fieldIndexes[0], index.docIds.length, setting.rm3) : null,
+    });
   }
 
   /** The hits of `query` (the second search's with RM3), and RM3's expansion when there is one. */
   search(query: QueryVector): { hits: Hits; expansion: Rm3Expansion | null } {
-    const first = this.searcher.search(query, this.topK);
-    if (!this.rm3) return { hits: first, expansion: null };
-    const expansion = this.rm3.expansion(query, first);
-    return { hits: this.searcher.search(expansion.expanded, this.topK), expansion };
+    const { searcher, rm3 } = this.parts;
+    const first = searcher.search(query, this.topK);
+    if (!rm3) return { hits: first, expansion: null };
+    const expansion = rm3.expansion(query, first);
+    return { hits: searcher.search(expansion.expanded, this.topK), expansion };
   }
 
   /**
@@ -47,7 +53,11 @@ export class Bm25Ranker {
    * length (a run's loop reuses them: emptying an array frees its storage, which refilling grows again).
    */
   rank(qid: string, query: QueryVector, out: Ranking = { ids: [], scores: [] }): Ranking {
-    const { hits } = this.search(query);
+    return this.ranking(qid, this.search(query).hits, out);
+  }
+
+  /** The ranking of query `qid` given its hits (searched here, or on a search thread: parallelSearch.ts). */
+  ranking(qid: string, hits: Hits, out: Ranking = { ids: [], scores: [] }): Ranking {
     const { ids, scores } = out;
     let n = 0;
     for (let i = 0; i < hits.docs.length; i++) {

@@ -10,12 +10,14 @@ import { describeFile } from '../../provenance/files';
 import { datasetInputs, provenanceOf, type Provenance } from '../../provenance/record';
 import { hashFile } from '../dense/fingerprint';
 import { cacheFile, cacheKey, loadIndex, saveIndex } from './cache';
+import { CorpusLineScanner } from './corpusLine';
 import { IndexBuilder, type Bm25Index, type FieldsMode } from './index';
 import { startParallelBuild, type ParallelBuild } from './parallelBuild';
 import { readOwnWeights, readQueryWeights } from './queryWeights';
 import { Bm25Ranker, type Ranking } from './ranker';
 import type { Rm3Params } from './rm3';
-import { bagOfWords, type QueryVector } from './search';
+import { SearchPool } from './parallelSearch';
+import { bagOfWords, resolveQuery, type Hits, type QueryVector } from './search';
 
 /** Everything that defines a BM25 run over a BEIR dataset folder. Plain data: it crosses the process boundary. */
 export interface Bm25RunRequest {
@@ -42,6 +44,11 @@ export interface Bm25RunRequest {
   tmpOut?: string;
   /** The command that asked for the run, for its provenance (e.g. `irw run ...`). */
   command?: string;
+  /**
+   * Threads that search (and may build the index); default: every core, where the work pays for the threads'
+   * start-up (SEARCH_PARALLEL_MIN_WORK). The run is the same whatever the number.
+   */
+  threads?: number;
 }
 
 export type RunPhase = 'hash' | 'load-index' | 'index' | 'save-index' | 'search';
@@ -88,6 +95,7 @@ export function checkRequest(r: Bm25RunRequest): string | null {
   if (!(r.b >= 0 && r.b <= 1)) return `b must be between 0 and 1 (got ${r.b})`;
   if (!Number.isInteger(r.topK) || r.topK < 1) return `top-k must be a positive integer (got ${r.topK})`;
   if (r.fields !== 'flat' && r.fields !== 'multifield') return `fields must be flat or multifield (got ${String(r.fields)})`;
+  if (r.threads !== undefined && !(Number.isInteger(r.threads) && r.threads >= 1)) return `threads must be a positive integer (got ${r.threads})`;
   if (!/^[^\s/\\]+$/.test(r.split)) return `split must be a plain name such as test (got ${JSON.stringify(r.split)})`;
   if (r.rm3) {
     if (r.fields !== 'flat') return 'RM3 needs a flat index (--fields flat): like Anserini, it reads feedback terms from one contents field';
@@ -103,39 +111,46 @@ const YIELD_MS = 25;
 /** Runs BM25 over a BEIR dataset and writes a TREC run; rejects with AbortError on cancel (no file left). */
 export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promise<Bm25RunResult> {
   const t0 = performance.now();
-  const opened = await openBm25(req, hooks);
-  const t1 = performance.now();
-  const ranker = new Bm25Ranker(opened.index, req, req.topK, req.removeQuery);
-  const { tag, lines } = await writeBm25Run(req, ranker, opened.qids, opened.queries, opened.provenance, hooks);
-  const t2 = performance.now();
-  return {
-    out: req.out,
-    tag,
-    queries: opened.qids.length,
-    documents: opened.index.docIds.length,
-    lines,
-    index: opened.source,
-    cacheFile: opened.file,
-    cacheRebuilt: opened.rebuilt,
-    cacheWarning: opened.warning,
-    millis: { index: t1 - t0, search: t2 - t1, total: t2 - t0 },
-  };
+  const pool: { value: SearchPool | null } = { value: null };
+  try {
+    // The search threads start up while the index is built (or loaded).
+    const opened = await openBm25(req, hooks, (corpus, queries) => (pool.value = startSearchPool(req, corpus, queries)));
+    const t1 = performance.now();
+    const { tag, lines } = await writeBm25Run(req, opened.index, opened.qids, opened.queries, opened.provenance, hooks, pool.value);
+    const t2 = performance.now();
+    return {
+      out: req.out,
+      tag,
+      queries: opened.qids.length,
+      documents: opened.index.docIds.length,
+      lines,
+      index: opened.source,
+      cacheFile: opened.file,
+      cacheRebuilt: opened.rebuilt,
+      cacheWarning: opened.warning,
+      millis: { index: t1 - t0, search: t2 - t1, total: t2 - t0 },
+    };
+  } finally {
+    pool.value?.close();
+  }
 }
 
 /**
  * What a BM25 run over a dataset starts from: its query ids (the split's judged queries in trec_eval order, or
- * the queries file's), their query vectors, the index, and the run's provenance.
+ * the queries file's), their query vectors, the index, and the run's provenance. `beforeIndex` is called once
+ * the queries are counted, before the index is built (runBm25 starts its search threads there).
  */
-export async function openBm25(req: Omit<Bm25RunRequest, 'out'>, hooks: RunHooks = {}) {
+export async function openBm25(req: Omit<Bm25RunRequest, 'out'>, hooks: RunHooks = {}, beforeIndex?: (corpusPath: string, queries: number) => void) {
   // A BEIR folder, or an MS MARCO/TREC-style one (collection.tsv, queries.<split>.tsv or topics, TREC qrels).
   // With --queries, any queries are run and no qrels is needed.
   const files = req.queries ? { corpus: corpusFile(req.dataset), queries: req.queries, qrels: '' } : datasetFiles(req.dataset, req.split);
   // Without a cache the index is built: its worker thread starts up while the queries are read.
-  const early = req.cacheDir ? null : startDefaultParallel(files.corpus, req.fields);
+  const early = req.cacheDir || req.threads === 1 ? null : startDefaultParallel(files.corpus, req.fields);
   try {
     const { signal } = hooks;
     // Read the small inputs first, so their errors come before a long indexing.
     const qids = req.queries ? [...readQueryFile(req.queries).keys()] : readQrels(files.qrels).queryIds();
+    beforeIndex?.(files.corpus, qids.length);
     const analyzer = await createAnalyzer();
     const queries = loadQueries(req, qids, files.qrels, files.queries, analyzer);
     signal?.throwIfAborted();
@@ -149,25 +164,28 @@ export async function openBm25(req: Omit<Bm25RunRequest, 'out'>, hooks: RunHooks
 }
 
 /**
- * Writes the ranking of every query by `ranker` to `req.out`, with the sidecar of `req`'s settings (which must
- * be `ranker`'s) and `provenance`; rejects with AbortError on cancel (no file left).
+ * Writes the ranking of every query of `index` with `req`'s settings to `req.out`, with the sidecar of those
+ * settings and `provenance`; on `pool`'s threads when there is one (ranked as on one, see ranker.ts). Rejects
+ * with AbortError on cancel (no file left).
  */
 export async function writeBm25Run(
   req: Bm25RunRequest,
-  ranker: Bm25Ranker,
+  index: Bm25Index,
   qids: readonly string[],
   queries: readonly QueryVector[],
   provenance: Provenance,
   { signal, onProgress }: RunHooks = {},
+  pool: SearchPool | null = null,
 ): Promise<{ tag: string; lines: number }> {
   const tag = req.tag ?? runTag(req);
+  const ranker = new Bm25Ranker(index, req, req.topK, req.removeQuery);
   const writer = new RunWriter(req.out, tag, req.tmpOut, { retriever: 'bm25', ...req, provenance });
   try {
     let lastYield = performance.now();
     const ranking: Ranking = { ids: [], scores: [] };
-    for (let qi = 0; qi < qids.length; qi++) {
+    const write = async (qi: number, hits: Hits) => {
       const qid = qids[qi];
-      ranker.rank(qid, queries[qi], ranking);
+      ranker.ranking(qid, hits, ranking);
       writer.writeRanking(qid, ranking.ids, ranking.scores);
       if (performance.now() - lastYield > YIELD_MS) {
         onProgress?.({ phase: 'search', done: qi + 1, total: qids.length });
@@ -175,7 +193,9 @@ export async function writeBm25Run(
         signal?.throwIfAborted();
         lastYield = performance.now();
       }
-    }
+    };
+    if (pool) await pool.search(index, { k1: req.k1, b: req.b }, queries.map((q) => resolveQuery(index, q)), req.topK, write);
+    else for (let qi = 0; qi < qids.length; qi++) await write(qi, ranker.search(queries[qi]).hits);
     signal?.throwIfAborted();
     writer.commit();
   } catch (e) {
@@ -284,16 +304,29 @@ export async function buildIndex(
   }
   const builder = new IndexBuilder(analyzer, fields);
   let lastReport = performance.now();
+  const added = () => {
+    if ((builder.size & 1023) === 0 && performance.now() - lastReport > 100) {
+      lastReport = performance.now();
+      onProgress?.({ phase: 'index', done: builder.size });
+    }
+  };
+  // Ordinary lines are decoded straight from their bytes (corpusLine.ts); any other line is read as always.
+  const line = new CorpusLineScanner();
   await forEachDatasetDoc(
     corpusPath,
     (doc) => {
       builder.add(doc.id, doc.title, doc.text);
-      if ((builder.size & 1023) === 0 && performance.now() - lastReport > 100) {
-        lastReport = performance.now();
-        onProgress?.({ phase: 'index', done: builder.size });
-      }
+      added();
     },
     signal,
+    {},
+    {
+      scan: (buf, start, end) => (line.scan(buf, start, end) ? line.id : null),
+      add: (id) => {
+        builder.addScanned(id, line);
+        added();
+      },
+    },
   );
   onProgress?.({ phase: 'index', done: builder.size, total: builder.size });
   return builder.finish();
@@ -328,6 +361,39 @@ export function startDefaultParallel(corpusPath: string, fields: FieldsMode): Pa
 /** The worker's bundle beside this one (dist/), or its source when run from source (tests under tsx). */
 export function analysisWorkerEntry(): string | null {
   return [join(__dirname, 'bm25-worker.js'), join(__dirname, 'analysisWorker.ts')].find((p) => existsSync(p)) ?? null;
+}
+
+/** The search worker's bundle beside this one (dist/), or its source when run from source (tests under tsx). */
+export function searchWorkerEntry(): string | null {
+  return [join(__dirname, 'bm25-search.js'), join(__dirname, 'searchWorker.ts')].find((p) => existsSync(p)) ?? null;
+}
+
+/**
+ * By default, queries are searched on several threads when the corpus's bytes times the queries reach this
+ * (1,000 queries over 64 MB, the two-thread build's limit): below it, a worker's start-up and its own JIT warm-up
+ * cost about what its share of the search saves (a cold SciFact run searches 300 queries in ~0.1 s on one thread).
+ */
+const SEARCH_PARALLEL_MIN_WORK = 64e6 * 1000;
+
+/**
+ * The pool of search threads for this run, or null for one thread: `threads` as asked, by default every core
+ * where the work is large enough. RM3 searches on one thread (its feedback reads the terms, which workers lack).
+ */
+function startSearchPool(req: Bm25RunRequest, corpusPath: string, queries: number): SearchPool | null {
+  if (req.rm3) return null;
+  const threads = req.threads ?? availableParallelism();
+  if (threads < 2 || queries < 2) return null;
+  if (req.threads === undefined) {
+    let size: number;
+    try {
+      size = statSync(corpusPath).size;
+    } catch {
+      return null;
+    }
+    if (size * queries < SEARCH_PARALLEL_MIN_WORK) return null;
+  }
+  const entry = searchWorkerEntry();
+  return entry ? new SearchPool(Math.min(threads, queries), entry) : null;
 }
 
 function yieldToEventLoop(): Promise<void> {

@@ -65,7 +65,8 @@ const CONFIG_HINT = `irw-model.json keys: pooling (${POOLINGS.map((p) => `"${p}"
 type Found<T> = { value: T; source: string } | undefined;
 type Declared = { [K in keyof ModelConfig]?: Found<ModelConfig[K]> };
 
-export function readModelFolder(dirArg: string, kind: ModelKind = 'bi-encoder', overrides: Partial<ModelConfig> = {}): ModelFolder {
+/** The model folder's ONNX file: model.onnx, or onnx/model.onnx (the Hugging Face layout). */
+export function modelFile(dirArg: string): string {
   const dir = resolve(dirArg);
   const modelPath = [join(dir, 'model.onnx'), join(dir, 'onnx', 'model.onnx')].find((p) => existsSync(p));
   if (!modelPath) {
@@ -76,6 +77,12 @@ export function readModelFolder(dirArg: string, kind: ModelKind = 'bi-encoder', 
       hint: 'Point --model (or the model setting in the editor) at a folder holding an ONNX export: model.onnx plus tokenizer.json or vocab.txt.',
     });
   }
+  return modelPath;
+}
+
+export function readModelFolder(dirArg: string, kind: ModelKind = 'bi-encoder', overrides: Partial<ModelConfig> = {}): ModelFolder {
+  const dir = resolve(dirArg);
+  const modelPath = modelFile(dir);
   const own = readOwnConfig(join(dir, CONFIG_FILE));
   const st = kind === 'bi-encoder' ? sentenceTransformers(dir) : { declared: {}, isSt: false };
   const positions = modelPositions(dir);

@@ -21,7 +21,7 @@ const MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'P.10', 'recip_rank', 'hol
 
 /** A run's per-query values of one measure on a split, as the engine holds them (the views and the tree read these). */
 function runQueryMetrics(models: SplitModels, datasetDir: string, run: string, split: string, measure: string): Map<string, number> {
-  const s = models.session(datasetDir, split)!.scores(run, 'original');
+  const s = models.state(datasetDir, split)!.scores(run, 'original');
   const col = s.columns[s.names.indexOf(measure)];
   return new Map(s.queries.map((q, i) => [q, col[i]]));
 }
@@ -118,13 +118,13 @@ describe('store: watching a workspace change', () => {
     assert.deepEqual((await index(db)).reindexed, [bm25]);
     const after = datasetTree(db)[0].splits[0].runs.find((r) => r.path === bm25)!.means.ndcg_cut_10;
     assert.ok(after < before, `${after} < ${before}`);
-    assert.equal(models.session(ws.dataset, 'test')!.summary(bm25).original.ndcg_cut_10, after, 'the open split has the new figures');
+    assert.equal(models.state(ws.dataset, 'test')!.summary(bm25).original.ndcg_cut_10, after, 'the open split has the new figures');
     // Deleted run, then deleted dataset: the open split drops it as the tree does.
     rmSync(bm25);
     const gone = await index(db);
     assert.deepEqual(gone.removed, [bm25]);
     assert.equal(datasetTree(db)[0].splits[0].runs.length, 1);
-    assert.deepEqual(models.session(ws.dataset, 'test')!.runRefs().map((r) => r.key), datasetTree(db)[0].splits[0].runs.map((r) => r.path));
+    assert.deepEqual(models.state(ws.dataset, 'test')!.runRefs().map((r) => r.key), datasetTree(db)[0].splits[0].runs.map((r) => r.path));
     rmSync(ws.dataset, { recursive: true });
     const emptied = await index(db);
     assert.deepEqual(emptied.removed, [ws.dataset]);
@@ -164,7 +164,7 @@ describe('store: new run files read by the run parser threads', () => {
     appendFileSync(dense, '\n');
     const again = await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, runParsers, models: fresh });
     assert.deepEqual(again.reindexed, [dense], 'the touched run is found identical by the hash the worker took');
-    const session = fresh.session(ws.dataset, 'test')!;
+    const session = fresh.state(ws.dataset, 'test')!;
     assert.deepEqual(session.runRefs().map((r) => r.key).sort(), [bm25, dense].sort(), 'the open split lists both runs, as the tree does');
     assert.deepEqual(datasetTree(db)[0].splits[0].runs.map((r) => [r.path, r.means.ndcg_cut_10]), means);
     for (const [path, mean] of means) assert.equal(session.summary(path as string).original.ndcg_cut_10, mean);
@@ -174,7 +174,7 @@ describe('store: new run files read by the run parser threads', () => {
     utimesSync(bm25, new Date(), new Date(Date.now() + 20_000));
     appendFileSync(dense, '1 Q0 doc 1 not-a-score tag\n');
     await indexWorkspace(db, [ws.root], { runsFolder: 'runs', measures: MEASURES, runParsers, models: again2 });
-    assert.deepEqual(again2.session(ws.dataset, 'test')!.runRefs().map((r) => r.key), [bm25]);
+    assert.deepEqual(again2.state(ws.dataset, 'test')!.runRefs().map((r) => r.key), [bm25]);
     assert.deepEqual(datasetTree(db)[0].splits[0].runs.map((r) => r.path), [bm25]);
   });
 });

@@ -106,6 +106,6 @@ describe('provenance: runs made on other data than the qrels\' dataset are flagg
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /irw compare: warning: .*whatif.trec: made with the queries of/);
     assert.match(r.stderr, /warning: .*bm25.trec: made when test.tsv held 6 judgements/);
-    assert.match(r.stdout, /qrels .*test.tsv: 7 judgements of 6 queries, sha256 [0-9a-f]{12}; 2 provenance warnings/);
+    assert.match(r.stdout, /qrels .*test.tsv;\s+7 judgements of 6 queries in the qrels, sha256 [0-9a-f]{12};\s+2 provenance warnings/);
   });
 });

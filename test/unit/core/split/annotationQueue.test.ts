@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { AnnotationQueue } from '../../../../src/core/analysis/annotationQueue';
-import { parseQrelsLine, qrelsFileSplit } from '../../../../src/core/analysis/qrelsLine';
+import { AnnotationQueue } from '../../../../src/core/split/annotationQueue';
+import { parseQrelsLine, qrelsFileSplit } from '../../../../src/core/judgements/qrelsLine';
 import { DATASETS } from '../../support/paths';
 
 const items = [

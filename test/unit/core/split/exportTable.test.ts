@@ -2,9 +2,9 @@
 // formula, Markdown must not carry HTML, and floating-point noise must not print as a signed tiny number.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { exportResults } from '../../../../src/core/analysis/exportTable';
-import { boxSummary } from '../../../../src/core/analysis/session';
-import { RESULT_MEASURES } from '../../../../src/core/analysis/scores';
+import { exportResults } from '../../../../src/core/split/exportTable';
+import { boxSummary } from '../../../../src/core/split/results';
+import { RESULT_MEASURES } from '../../../../src/core/split/scores';
 import type { Comparison, ResultsModel } from '../../../../src/protocol/webview';
 
 const measure = { ...RESULT_MEASURES[0], tested: true };
@@ -13,7 +13,7 @@ const comparison = (delta: number): Comparison => ({ delta, tP: 1, tPHolm: 1, ra
 function model(rows: { key: string; label: string; mean: number; delta?: number }[]): ResultsModel {
   return {
     dataset: 'd', split: 't', numQueries: 1, measures: [measure], baseline: rows[0].key, alpha: 0.05, trials: 1, seed: 1,
-    significancePending: false, judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
+    significancePending: false, significanceOn: null, qrels: { state: 'original', judgements: 0, version: 0 }, judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
     rows: rows.map((r) => ({ key: r.key, label: r.label, means: [r.mean], annotated: null, vsBaseline: r.delta === undefined ? null : [comparison(r.delta)], lengths: boxSummary([]), coverage: { answered: 1, total: 1 } })),
   };
 }
@@ -50,6 +50,17 @@ test('Markdown escapes HTML in run names and the caption', () => {
   assert.ok(!/<img|<b>/.test(md), md);
   assert.match(md, /&#60;img src=x onerror=alert\(1\)&#62;&#38;amp; \(baseline\)/);
   assert.match(md, /Against &#60;img src=x onerror=alert\(1\)&#62;&#38;amp;, Holm/);
+});
+
+test('exports escape hostile run names', () => {
+  const base: ResultsModel = {
+    dataset: 'd', split: 't', numQueries: 1, measures: [RESULT_MEASURES[0]], baseline: 'x', alpha: 0.05, trials: 1, seed: 1, significancePending: false,
+    significanceOn: null, qrels: { state: 'original', judgements: 0, version: 0 }, judgements: 0, skipped: [], untrusted: false, missingQueries: 'zero',
+    rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]), coverage: { answered: 1, total: 1 } }],
+  };
+  assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
+  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8},1,1$/m);
+  assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
 });
 
 test('the caption says which qrels state and how many judgements the figures used, and that runs were made on other data', () => {

@@ -1,4 +1,4 @@
-import { deltaColumns, deltaRows, HoleScorer, ImpactQueue, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, setDeltaRow, significanceOf, summariseColumns, type Comparison, type DeltaColumns, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
+import { deltaColumns, deltaRows, HoleScorer, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, setDeltaRow, significanceOf, summariseColumns, type Comparison, type DeltaColumns, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
 import { freeHoles } from '../eval/holes/interval';
 import { PAIRED_TESTS } from '../eval/stats';
 import { Qrels } from '../formats/qrels';
@@ -6,10 +6,11 @@ import type { Run } from '../formats/run';
 import type { HoleVerdict, ScoreRange } from '../../protocol/webview';
 
 /**
- * Trust under holes for the analysis views (issue 15): the range of each score and of each comparison over
- * every grading of the holes left in the top-k pool of the shown runs, on the qrels with the user's
- * judgements. The core (src/core/eval/holes) does the mathematics; this module keeps its per-query results
- * so that a judgement re-ranges only the query it changed, and turns them into the protocol's model pieces.
+ * Trust under holes (issue 15): the range of each score and of each comparison over every grading of the
+ * holes left in the top-k pool of some runs, on the qrels with the user's judgements (underHoles.ts says
+ * which runs pool: one run's own, or a compared pair's). The core (src/core/eval/holes) does the
+ * mathematics; this module keeps its per-query results so that a judgement re-ranges only the query it
+ * changed, and turns them into the protocol's model pieces.
  */
 
 /** Results-table columns that get a range, with the trec_eval measure that scores them. */
@@ -84,7 +85,7 @@ export class HoleRanges {
 
   /** `set`: the pool prepareHoles() gives for the input, when the caller built it already (build()). */
   constructor(
-    private readonly input: TrustInput,
+    input: TrustInput,
     set?: HoleSet,
   ) {
     this.keys = [...input.runs.keys()];
@@ -100,17 +101,6 @@ export class HoleRanges {
   static *build(input: TrustInput): Generator<void, HoleRanges, undefined> {
     const set = yield* prepareHolesSteps(input.qrels, [...input.runs.values()], { poolDepth: input.poolDepth ?? RANGE_POOL_DEPTH });
     return new HoleRanges(input, set);
-  }
-
-  /** True when these ranges are of the same runs (same objects), scale and relevance level. */
-  fits(runs: ReadonlyMap<string, Run>, scale: readonly number[], relevanceLevel: number): boolean {
-    return (
-      runs.size === this.runs.length &&
-      this.keys.every((k, i) => runs.get(k) === this.runs[i]) &&
-      relevanceLevel === this.input.relevanceLevel &&
-      scale.length === this.input.scale.length &&
-      scale.every((g, i) => g === this.input.scale[i])
-    );
   }
 
   /**
@@ -444,58 +434,4 @@ function sameJudgements(x: Qrels, y: Qrels, qid: string): boolean {
   if (a.docs.length !== b.docs.length) return false;
   for (let i = 0; i < a.docs.length; i++) if (a.docs[i] !== b.docs[i] || a.grades[i] !== b.grades[i]) return false;
   return true;
-}
-
-/**
- * The judging loop's impact order for two runs (a, b) of the pool, kept in step with the judgements: each
- * call to `sync` hands the queue the grades the user gave to its holes since (and takes back undone ones),
- * which re-ranges only their queries. Holes are those of the qrels in effect when the queue was made.
- */
-export class ImpactJudging {
-  readonly queue: ImpactQueue;
-  private qrels: Qrels;
-
-  constructor(
-    qrels: Qrels,
-    readonly a: string,
-    readonly b: string,
-    readonly runs: readonly [Run, Run],
-    readonly depth: number,
-    scale: readonly number[],
-    relevanceLevel: number,
-    column = 'ndcg_cut_10',
-  ) {
-    this.qrels = qrels;
-    const set = prepareHoles(qrels, runs, { poolDepth: depth });
-    this.queue = new ImpactQueue(set, 0, 1, new HoleScorer(RANGED[column], scale, relevanceLevel));
-  }
-
-  /** Brings the queue's hole grades to those of `qrels` (the user's judgements and undos). */
-  sync(qrels: Qrels): void {
-    if (qrels === this.qrels) return;
-    this.qrels = qrels;
-    this.queue.set.queries.forEach((q, qi) =>
-      q.holes.forEach((docId, h) => {
-        const g = qrels.grade(q.qid, docId);
-        const grade = g === undefined || g < 0 ? -1 : g;
-        if (grade !== q.grades[h]) this.queue.judge(qi, h, grade);
-      }),
-    );
-  }
-
-  /** Unjudged holes of the two runs, in impact order (blind: no run, no impact). */
-  items(): { queryId: string; docId: string }[] {
-    return this.queue.order().map((i) => ({ queryId: i.qid, docId: i.docId }));
-  }
-
-  /** Holes of the two runs judged since the queue was made. */
-  get judged(): number {
-    let n = 0;
-    for (const q of this.queue.set.queries) for (const g of q.grades) if (g >= 0) n++;
-    return n;
-  }
-
-  verdict(alpha = 0.05): HoleVerdict {
-    return toVerdict(this.queue.comparison(), alpha);
-  }
 }

@@ -1,17 +1,14 @@
-// Trust under holes in the analysis views: the per-query bookkeeping of src/core/analysis/trust.ts. A
+// HoleRanges, the per-query bookkeeping of ranges under holes (src/core/split/holeRanges.ts). A
 // judgement re-ranges only its query and gives what a fresh computation gives; MRR@10 differences match brute
-// force; the scores the session shows lie in their ranges on real SciFact runs; the impact queue follows the
-// judgements (and undos) and is blind.
+// force; the scores the views show lie in their ranges on real SciFact runs.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { addRunFiles, loadSession } from '../../../helpers/splitSession';
-import { RESULT_MEASURES, scoreRun } from '../../../../src/core/analysis/scores';
-import { HoleRanges, ImpactJudging, RANGED } from '../../../../src/core/analysis/trust';
+import { RESULT_MEASURES, scoreRun } from '../../../../src/core/split/scores';
+import { HoleRanges, RANGED } from '../../../../src/core/split/holeRanges';
 import { evaluate } from '../../../../src/core/eval';
 import { HoleScorer, prepareHoles } from '../../../../src/core/eval/holes';
-import { runSimilarity } from '../../../../src/core/eval/similarity';
-import { Qrels, readQrels } from '../../../../src/core/formats/qrels';
+import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun, Run } from '../../../../src/core/formats/run';
 import { bruteForce, randomCase } from '../eval/holes/bruteForce';
 import { SHARED } from '../../support/paths';
@@ -20,16 +17,6 @@ const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
 const FILES = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'];
 const EPS = 1e-12;
-
-/** qrels with the given extra judgements (the session's overlay, theirs last). */
-function withJudgements(q: Qrels, extra: { qid: string; docid: string; grade: number }[]): Qrels {
-  const all: { qid: string; docid: string; grade: number }[] = [];
-  for (const qid of q.queryIds()) {
-    const j = q.judgements(qid)!;
-    j.docs.forEach((docid, i) => all.push({ qid, docid, grade: j.grades[i] }));
-  }
-  return Qrels.fromJudgements([...all, ...extra], 'last');
-}
 
 describe('HoleRanges on SciFact (three shared runs)', () => {
   const qrels = readQrels(join(SCIFACT, 'qrels/test.tsv'));
@@ -89,7 +76,7 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
     // Judge the first two holes of the first query that has any: one relevant, one not.
     const set = prepareHoles(qrels, [...runs.values()]);
     const q = set.queries.find((x) => x.holes.length >= 2)!;
-    const next = withJudgements(qrels, [
+    const next = qrels.withJudgements([
       { qid: q.qid, docid: q.holes[0], grade: 1 },
       { qid: q.qid, docid: q.holes[1], grade: 0 },
     ]);
@@ -139,7 +126,7 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
     for (const q of prepareHoles(qrels, [...runs.values()]).queries) {
       if (q.holes.length === 0) continue;
       q.holes.forEach((docid, i) => extra.push({ qid: q.qid, docid, grade: i % 3 === 0 ? 1 : 0 }));
-      next = withJudgements(qrels, extra);
+      next = qrels.withJudgements(extra);
       h.updateQueries(next, [q.qid]);
       asked();
     }
@@ -183,116 +170,4 @@ test('MRR@10 difference ranges equal brute force over shared assignments (random
       assert.ok(Math.abs(per.lo[qi] - one.lo) < EPS && Math.abs(per.hi[qi] - one.hi) < EPS, `seed ${seed} ${q.qid} interval`);
     });
   }
-});
-
-describe('ImpactJudging', () => {
-  // a ranks the relevant document first on q1; b puts holes z1 and w1 around it, which could make b better.
-  // q2's lists are the same, so its holes cannot move the difference. Only z1 and w1 decide.
-  const qrels = Qrels.fromJudgements([
-    { qid: 'q1', docid: 'r1', grade: 1 },
-    { qid: 'q2', docid: 'r2', grade: 1 },
-  ]);
-  const a = readToy('a', [['q1', ['r1', 'x1', 'y1']], ['q2', ['r2', 'x2', 'y2']]]);
-  const b = readToy('b', [['q1', ['z1', 'r1', 'w1']], ['q2', ['r2', 'x2', 'y2']]]);
-
-  test('follows the judgements and undos of the qrels, never names a run, settles', () => {
-    const j = new ImpactJudging(qrels, 'a', 'b', [a, b], 3, [0, 1], 1);
-    const first = j.items();
-    assert.deepEqual(new Set(first.map((p) => `${p.queryId}/${p.docId}`)), new Set(['q1/x1', 'q1/y1', 'q1/z1', 'q1/w1', 'q2/x2', 'q2/y2']));
-    for (const p of first) assert.deepEqual(Object.keys(p).sort(), ['docId', 'queryId'], 'blind: no run, no impact');
-    assert.equal(j.verdict().verdict, 'open');
-    // Judge in impact order, each hole non-relevant, until settled.
-    const judged: { qid: string; docid: string; grade: number }[] = [];
-    while (j.verdict().verdict === 'open') {
-      const next = j.items()[0];
-      judged.push({ qid: next.queryId, docid: next.docId, grade: 0 });
-      j.sync(withJudgements(qrels, judged));
-      assert.equal(j.judged, judged.length);
-      assert.ok(!j.items().some((p) => p.queryId === next.queryId && p.docId === next.docId), 'a judged hole leaves the queue');
-    }
-    assert.deepEqual(new Set(judged.map((x) => x.docid)), new Set(['z1', 'w1']), 'the two holes that decide, first');
-    assert.equal(j.verdict().direction, 1);
-    // An undo (the qrels without the last judgement) reopens or keeps it, and counts one fewer.
-    j.sync(withJudgements(qrels, judged.slice(0, -1)));
-    assert.equal(j.judged, judged.length - 1);
-    assert.equal(j.verdict().verdict, 'open', 'the last judgement was the one that settled it');
-  });
-});
-
-function readToy(tag: string, lists: [string, string[]][]): Run {
-  return Run.fromRankings(tag, lists.map(([q, docs]) => [q, docs, docs.map((_, i) => 10 - i)]));
-}
-
-test('session: results rows and the diff carry ranges and verdicts, the impact queue a meter', async () => {
-  const s = await loadSession({ datasetDir: SCIFACT, split: 'test' });
-  await addRunFiles(s, FILES.map((f) => join(RUNS, f)));
-  const base = join(RUNS, FILES[0]);
-  const m = s.results(base, { skipped: [], untrusted: false });
-  for (const r of m.rows) {
-    assert.equal(r.intervals!.length, m.measures.length);
-    m.measures.forEach((c, mi) => {
-      const iv = r.intervals![mi];
-      if (!(c.key in RANGED)) return assert.equal(iv, null);
-      assert.ok(iv!.lo - EPS <= r.means[mi] && r.means[mi] <= iv!.hi + EPS, `${r.label} ${c.label}`);
-    });
-    if (r.key === base) assert.equal(r.settled, null);
-    else assert.ok(r.settled!.some((v) => v?.verdict === 'open'));
-  }
-  const d = s.diff(base, join(RUNS, FILES[1]));
-  assert.equal(d.perQuery!.lo.length, d.queries.length);
-  d.deltas.forEach((x, i) => assert.ok(d.perQuery!.lo[i] - EPS <= x && x <= d.perQuery!.hi[i] + EPS, d.queries[i]));
-  const byQid = new Map(s.holeRanges().queryDeltas(join(RUNS, FILES[1]), base, 'ndcg_cut_10').map((x) => [x.qid, x]));
-  assert.deepEqual(d.perQuery, { lo: d.queries.map((q) => byQid.get(q)!.lo), hi: d.queries.map((q) => byQid.get(q)!.hi) }, 'each query its own range, in the diff\'s order');
-  assert.ok(Math.abs(d.range!.delta - (d.meanB - d.meanA)) < 1e-9);
-  assert.ok(d.intervalA!.lo <= d.meanA && d.meanA <= d.intervalA!.hi);
-  // The diff's RBO per query is the similarity module's (top 100, p = 0.9), a run against itself is 1.
-  const sim = runSimilarity(s.run(base), s.run(join(RUNS, FILES[1])), 'rbo', 100).perQuery;
-  d.queries.forEach((q, i) => assert.equal(d.rbo![i], sim.get(q), q));
-  assert.ok(Math.abs(d.rboMean! - d.rbo!.reduce((x, y) => x + y, 0) / d.rbo!.length) < 1e-12);
-  assert.ok(s.diff(base, base).rbo!.every((x) => Math.abs(x - 1) < 1e-9), 'a run is its own RBO 1');
-  const q = s.impactQueue([base, join(RUNS, FILES[1]), join(RUNS, FILES[2])], 10)!;
-  assert.equal(q.meter.judged, 0);
-  assert.equal(q.meter.verdict.verdict, 'open');
-  assert.deepEqual(q.meter.a.key, base);
-  assert.equal(new Set(q.items.map((p) => `${p.queryId}\t${p.docId}`)).size, q.items.length, 'no pair twice');
-  assert.equal(q.items.length, s.pool([base, join(RUNS, FILES[1]), join(RUNS, FILES[2])], 10).length, 'the whole pool: impact order first, then the third run\'s holes');
-  // Judging the first item moves the meter and takes it out of the queue.
-  const first = q.items[0];
-  s.judge(first.queryId, first.docId, 1);
-  const after = s.impactQueue([base, join(RUNS, FILES[1]), join(RUNS, FILES[2])], 10)!;
-  assert.equal(after.meter.judged, 1);
-  assert.ok(!after.items.some((p) => p.queryId === first.queryId && p.docId === first.docId));
-  assert.deepEqual(s.impactMeter([base, join(RUNS, FILES[1])], 10), after.meter);
-  assert.equal(s.impactQueue([base], 10), null, 'one run: nothing to compare');
-});
-
-test('ranges computed in background slices, with judgements in between, equal ranges computed at once', async () => {
-  const files = FILES.map((f) => join(RUNS, f));
-  const sliced = await loadSession({ datasetDir: SCIFACT, split: 'test' });
-  await addRunFiles(sliced, files);
-  const pool = sliced.pool(files, 10);
-  const steps = sliced.trustSteps(files[0], [[files[0], files[1]]]);
-  // Judge between slices: early in the first run's ranges, then further on, then near the end.
-  const at = new Map([
-    [50, pool[0]],
-    [700, pool[pool.length - 1]],
-    [2000, pool[Math.floor(pool.length / 2)]],
-  ]);
-  let n = 0;
-  while (!steps.next().done) {
-    const p = at.get(++n);
-    if (!p) continue;
-    sliced.judge(p.queryId, p.docId, 1);
-    // As the engine does: a view asks for its model after the judgement, mid-way through the slices.
-    sliced.trustPending(files[0], [[files[0], files[1]]]);
-  }
-  assert.ok(n > 2000, `${n} slices`);
-  assert.equal(sliced.trustPending(files[0], [[files[0], files[1]]]), false);
-  const once = await loadSession({ datasetDir: SCIFACT, split: 'test' });
-  await addRunFiles(once, files);
-  for (const p of at.values()) once.judge(p.queryId, p.docId, 1);
-  const strip = (m: ReturnType<typeof once.results>) => m.rows.map((r) => [r.intervals, r.settled]);
-  assert.deepEqual(strip(sliced.results(files[0], { skipped: [] })), strip(once.results(files[0], { skipped: [] })));
-  const d = (s: typeof once) => s.diff(files[0], files[1]);
-  assert.deepEqual([d(sliced).range, d(sliced).perQuery], [d(once).range, d(once).perQuery]);
 });

@@ -1,0 +1,91 @@
+import type { AnnotationItem, JudgingMeter } from '../../protocol/webview';
+import { runSteps } from '../steps';
+import { impactJudging } from './impact';
+import { pool, userPool, type Pair } from './pool';
+import { SIGNIFICANCE } from './results';
+import { RESULT_MEASURES } from './scores';
+import type { SplitState } from './state';
+import { pairVerdict, trustSteps } from './underHoles';
+
+// What judging works from: the queue (blind, or impact order for the first two pooled runs), the meter of
+// that comparison, and the pair the Judge sidebar shows.
+
+const COLUMN = RESULT_MEASURES[0].key;
+
+/**
+ * The pool of `keys` at `depth` in impact order: the unjudged holes of the first two runs by how much judging
+ * them is expected to narrow their comparison on nDCG@10 (blind: no run, ties shuffled with a fixed seed),
+ * then the other runs' holes in blind order; with the meter. Null with fewer than two runs.
+ */
+export function impactQueue(state: SplitState, keys: readonly string[], depth: number): { items: Pair[]; meter: JudgingMeter } | null {
+  const meter = judgingMeter(state, keys, depth);
+  if (!meter) return null;
+  const items = impactJudging(state, meter.a.key, meter.b.key, depth).items();
+  const seen = new Set(items.map((p) => `${p.queryId}\t${p.docId}`));
+  for (const p of pool(state, keys, depth)) if (!seen.has(`${p.queryId}\t${p.docId}`)) items.push(p);
+  return { items, meter };
+}
+
+/**
+ * The meter of the comparison the impact order works on: b - a for the first two of `keys`, with the range,
+ * verdict and hole count every other view gives the same pair (underHoles.ts), whatever depth is pooled.
+ */
+export function judgingMeter(state: SplitState, keys: readonly string[], depth: number): JudgingMeter | null {
+  const [a, b] = keys.filter((k) => state.hasRun(k));
+  if (a === undefined || b === undefined) return null;
+  runSteps(trustSteps(state, [{ a, b, column: COLUMN }]));
+  return {
+    a: state.ref(a),
+    b: state.ref(b),
+    measure: RESULT_MEASURES[0].label,
+    verdict: pairVerdict(state, a, b, COLUMN, undefined, SIGNIFICANCE.alpha)!,
+    judged: impactJudging(state, a, b, depth).judged,
+    qrels: state.label(),
+  };
+}
+
+/** The judging queue in an order: impact, or the blind pool keeping the user's judgements. */
+export function judgingQueue(state: SplitState, keys: readonly string[], depth: number, order: 'blind' | 'impact' = 'blind'): { items: Pair[]; firstUnjudged: number } {
+  const items = (order === 'impact' ? impactQueue(state, keys, depth)?.items : undefined) ?? userPool(state, keys, depth);
+  const first = items.findIndex((p) => state.grade(p.queryId, p.docId) === null);
+  return { items, firstUnjudged: first < 0 ? 0 : first };
+}
+
+/** Per run, nDCG@10 with the original qrels (holes count as non-relevant) and with the user's judgements. */
+export function annotatedScores(state: SplitState): { label: string; original: number; annotated: number }[] {
+  return state.runRefs().map((r) => ({
+    label: r.label,
+    original: state.scores(r.key, 'original').means[0],
+    annotated: state.scores(r.key, 'annotated').means[0],
+  }));
+}
+
+/** The Judge sidebar's state for one pair, from the engine. */
+export interface PairState {
+  judged: number;
+  grades: number[];
+  item: Omit<AnnotationItem, 'queryId' | 'docId'> | null;
+  /** Whether the pair's query and document are in the dataset (the item's texts say so in words otherwise). */
+  found: { query: boolean; doc: boolean };
+  scores: { label: string; original: number; annotated: number }[];
+  meter: JudgingMeter | null;
+}
+
+/** What the sidebar shows for one pair (or only the split's figures, without a pair), with the meter asked for. */
+export async function pairState(state: SplitState, a: { queryId?: string; docId?: string; impact?: { runs: string[]; depth: number } }): Promise<PairState> {
+  let item: PairState['item'] = null;
+  const found = { query: false, doc: false };
+  if (a.queryId !== undefined && a.docId !== undefined) {
+    const doc = await state.corpus.read(a.docId);
+    found.query = state.queries.has(a.queryId);
+    found.doc = doc !== null;
+    item = {
+      queryText: state.queries.get(a.queryId)?.text ?? '',
+      title: doc?.title ?? '',
+      text: doc?.text ?? '(this document is not in the corpus)',
+      grade: state.grade(a.queryId, a.docId),
+    };
+  }
+  const meter = a.impact ? judgingMeter(state, a.impact.runs, a.impact.depth) : null;
+  return { judged: state.judgementCount, grades: state.gradeScale(), item, found, scores: annotatedScores(state), meter };
+}
