@@ -162,8 +162,12 @@ export interface ResultsModel {
 
 /** The qrels state the figures used (hash and counts), and warnings from the runs' recorded provenance. */
 export interface ResultsProvenance {
-  /** The split's qrels file as read; null for a split of the user's judgements only. */
-  qrels: { path: string; sha256: string; judgements: number; queries: number } | null;
+  /**
+   * The split's qrels file as the figures read it; null for a split of the user's judgements only. `now`: the
+   * file as it is on disk, when it has changed since (the figures are those of the qrels as read until the
+   * workspace index reads the file again).
+   */
+  qrels: { path: string; sha256: string; judgements: number; queries: number; now?: { sha256: string; judgements: number; queries: number } } | null;
   warnings: { run: string; message: string }[];
 }
 

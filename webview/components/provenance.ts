@@ -12,6 +12,12 @@ export function provenanceNode(p: ResultsProvenance | undefined, judgements: num
       q ? name(q.path) : 'no qrels file',
       q ? ` (sha256 ${q.sha256.slice(0, 12)}, ${q.judgements.toLocaleString()} judgements of ${q.queries.toLocaleString()} queries)` : ' (your judgements only)',
       judgements > 0 ? `; annotated figures add ${judgements} of yours.` : '.'),
+    q?.now
+      ? h('p', { className: 'note', attrs: { id: 'qrels-changed', role: 'alert' } },
+          'The qrels file has changed since these figures were computed: it now holds ',
+          `${q.now.judgements.toLocaleString()} judgements of ${q.now.queries.toLocaleString()} queries (sha256 ${q.now.sha256.slice(0, 12)}). `,
+          'The figures are recomputed once the workspace index reads it again.')
+      : null,
     p.warnings.length
       ? h('div', { className: 'note', attrs: { id: 'provenance-warnings', role: 'alert' } },
           h('strong', {}, 'Runs made on other data than this split\'s:'),

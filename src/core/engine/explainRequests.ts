@@ -26,6 +26,8 @@ export interface SplitAccess {
   /** A run of the split by key (its file path), as the split read it; undefined when the split lacks it. */
   run(key: string): Run | undefined;
   relevanceLevel: number;
+  /** The qrels file's judgements as the split read them (the original figures' qrels), and its sha256 then when known. */
+  qrelsAsRead(path: string): { qrels: Qrels; sha256: string | undefined };
 }
 
 /** The blind explanation the Judge sidebar shows: the query terms the document matches under BM25's defaults, no run. */
@@ -146,11 +148,23 @@ export class ExplainRequests {
   }
 
   /** What the Results panel's figures were computed on, and runs made on other data (their sidecars' provenance). */
+  /**
+   * The qrels the split's figures were computed on, and the file as it is now when it has changed since (the
+   * figures follow once the workspace index reads it again); warnings for runs made on other data.
+   */
   async resultsProvenance(key: string, runs: readonly string[]): Promise<ResultsProvenance> {
-    const { datasetDir, split } = splitOf(key);
+    const { datasetDir, split, access } = this.need(key);
     const qrelsPath = splitInputs(datasetDir, split).qrelsPath;
-    const qrels = qrelsPath ? await describeQrels(qrelsPath) : null;
-    const warnings = qrelsPath ? (await Promise.all(runs.map((r) => checkRun(r, { qrels: qrelsPath, dataset: datasetDir })))).flat().map((w) => ({ run: w.run, message: w.message })) : [];
-    return { qrels: qrels && { path: qrels.path, sha256: qrels.sha256, judgements: qrels.judgements, queries: qrels.queries }, warnings };
+    if (!qrelsPath) return { qrels: null, warnings: [] };
+    const now = await describeQrels(qrelsPath);
+    const read = access.qrelsAsRead(qrelsPath);
+    const used = { judgements: read.qrels.size, queries: read.qrels.queryIds().length };
+    // Without the hash as read (never recorded), the counts are all there is to tell a change by.
+    const changed = read.sha256 ? read.sha256 !== now.sha256 : used.judgements !== now.judgements || used.queries !== now.queries;
+    const warnings = (await Promise.all(runs.map((r) => checkRun(r, { qrels: qrelsPath, dataset: datasetDir })))).flat().map((w) => ({ run: w.run, message: w.message }));
+    return {
+      qrels: { path: now.path, sha256: read.sha256 ?? now.sha256, ...used, ...(changed ? { now: { sha256: now.sha256, judgements: now.judgements, queries: now.queries } } : {}) },
+      warnings,
+    };
   }
 }

@@ -6,7 +6,7 @@ import { importRunFile } from '../provenance/importRun';
 import { AnnotationWriter, annotationPaths, validateJudgement } from '../judgements/annotations';
 import { openDatabase, Snapshotter } from '../index/database';
 import { exportJudgements } from '../judgements/exportJudgements';
-import { isCurrent, recordOwnAppend } from '../index/fileState';
+import { isCurrent, recordedHash, recordOwnAppend } from '../index/fileState';
 import { indexWorkspace } from './indexer';
 import { evaluationOf, type EvaluationSettings } from './settings';
 import { problemFrom, type Problem } from '../formats/problems';
@@ -55,7 +55,14 @@ class Store {
     this.views = new SplitViews(this.models, (key, info) => send({ kind: 'split', key, version: info.version, info }));
     this.explains = new ExplainRequests((dir, split) => {
       const s = this.models.state(dir, split);
-      return s && { qrels: () => s.qrels('annotated'), run: (k) => (s.hasRun(k) ? s.run(k) : undefined), relevanceLevel: s.relevanceLevel };
+      return (
+        s && {
+          qrels: () => s.qrels('annotated'),
+          run: (k) => (s.hasRun(k) ? s.run(k) : undefined),
+          relevanceLevel: s.relevanceLevel,
+          qrelsAsRead: (path) => ({ qrels: s.qrels('original'), sha256: recordedHash(this.db, path) }),
+        }
+      );
     });
     this.runParsers?.startAhead();
   }

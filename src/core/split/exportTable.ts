@@ -48,10 +48,11 @@ function caption(model: ResultsModel): string {
 function qrelsNote(model: ResultsModel): string {
   const q = model.provenance?.qrels;
   const file = q ? `qrels ${q.path.split(/[\\/]/).slice(-2).join('/')} (sha256 ${q.sha256.slice(0, 12)}, ${q.judgements} judgements of ${q.queries} queries)` : 'no qrels file (your judgements only)';
+  const changed = q?.now ? `, since changed to ${q.now.judgements} judgements of ${q.now.queries} queries (sha256 ${q.now.sha256.slice(0, 12)}): these figures are the earlier qrels'` : '';
   const yours = model.judgements > 0 ? `; the annotated figures add ${model.judgements} judgements of yours` : '';
   const runs = new Set(model.provenance?.warnings.map((w) => w.run)).size;
   const warned = runs ? `; ${runs} run${runs > 1 ? 's were' : ' was'} made on other data (see the Results panel)` : '';
-  return ` Judged with ${file}${yours}${warned}.`;
+  return ` Judged with ${file}${changed}${yours}${warned}.`;
 }
 
 /** How missing queries were counted, and the runs that miss some (their figures are pulled towards 0). */

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { ExplainRequests } from '../../../../src/core/engine/explainRequests';
 import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
+import { sha256File } from '../../../../src/core/fileHash';
 import { runBm25 } from '../../../../src/core/retrieval/bm25/run';
 import { smallDataset } from '../../../helpers/neuralFixtures';
 
@@ -26,7 +27,12 @@ describe('engine: explanation, what-if and provenance requests', () => {
     await runBm25({ ...base, k1: 0.9, b: 0.4, out: bm25 });
     await runBm25({ ...base, k1: 1.5, b: 0.9, out: other });
     const runs = new Map([bm25, other].map((p) => [p, readRun(p)]));
-    requests = new ExplainRequests((d, s) => (d === dataset && s === 'test' ? { qrels: () => readQrels(join(dataset, 'qrels', 'test.tsv')), run: (k) => runs.get(k), relevanceLevel: 1 } : undefined));
+    // As the engine's index: the qrels as read when the split was opened, with the file's hash then.
+    const qrelsFile = join(dataset, 'qrels', 'test.tsv');
+    const asRead = { qrels: readQrels(qrelsFile), sha256: await sha256File(qrelsFile) };
+    requests = new ExplainRequests((d, s) =>
+      d === dataset && s === 'test' ? { qrels: () => readQrels(qrelsFile), run: (k) => runs.get(k), relevanceLevel: 1, qrelsAsRead: () => asRead } : undefined,
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -66,10 +72,15 @@ describe('engine: explanation, what-if and provenance requests', () => {
   it('results provenance: the qrels state the figures used, and a warning once the qrels change', async () => {
     const before = await requests.resultsProvenance(key, [bm25, other]);
     assert.equal(before.qrels!.judgements, 6);
+    assert.equal(before.qrels!.now, undefined);
     assert.deepEqual(before.warnings, []);
     appendFileSync(join(dataset, 'qrels', 'test.tsv'), 'q1\tsomething\t1\n');
     const after = await requests.resultsProvenance(key, [bm25, other]);
-    assert.equal(after.qrels!.judgements, 7);
+    // The figures are still the qrels' as read; the file now differs, and both runs were made before the change.
+    assert.equal(after.qrels!.judgements, 6);
+    assert.equal(after.qrels!.sha256, before.qrels!.sha256);
+    assert.equal(after.qrels!.now!.judgements, 7);
+    assert.notEqual(after.qrels!.now!.sha256, before.qrels!.sha256);
     assert.equal(after.warnings.length, 2);
     assert.match(after.warnings[0].message, /held 6 judgements/);
   });

@@ -74,6 +74,8 @@ test('the caption says which qrels state and how many judgements the figures use
     const text = exportResults(m, format);
     assert.match(text, /qrels\/test.tsv \(sha256 0864bb985e0c, 339 judgements of 300 queries\); the annotated figures add 3 judgements of yours; 1 run was made on other data/);
   }
+  m.provenance.qrels!.now = { sha256: 'c'.repeat(64), judgements: 340, queries: 300 };
+  assert.match(exportResults(m, 'markdown'), /339 judgements of 300 queries\), since changed to 340 judgements of 300 queries \(sha256 cccccccccccc\): these figures are the earlier qrels'; the annotated/);
   delete m.provenance;
   assert.match(exportResults(m, 'markdown'), /Judged with no qrels file \(your judgements only\)/);
 });
