@@ -24,17 +24,18 @@ describe('BM25 explanations sum to the run file, to the printed digits', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const CASES: { dataset: string; fields: Bm25RunRequest['fields']; rm3: Bm25RunRequest['rm3'] }[] = [
-    { dataset: 'scifact', fields: 'flat', rm3: null },
+  // threads 2: a run searched on two threads is explained by the one ranking path as well.
+  const CASES: { dataset: string; fields: Bm25RunRequest['fields']; rm3: Bm25RunRequest['rm3']; threads?: number }[] = [
+    { dataset: 'scifact', fields: 'flat', rm3: null, threads: 2 },
     { dataset: 'scifact', fields: 'flat', rm3: { fbTerms: 10, fbDocs: 10, originalQueryWeight: 0.5 } },
     { dataset: 'scifact', fields: 'multifield', rm3: null },
     { dataset: 'nfcorpus', fields: 'flat', rm3: null },
     { dataset: 'nfcorpus', fields: 'flat', rm3: { fbTerms: 10, fbDocs: 10, originalQueryWeight: 0.5 } },
   ];
   for (const c of CASES) {
-    it(`${c.dataset} ${c.fields}${c.rm3 ? ' RM3' : ''}: every document of every query`, async () => {
+    it(`${c.dataset} ${c.fields}${c.rm3 ? ' RM3' : ''}${c.threads ? `, ${c.threads} threads` : ''}: every document of every query`, async () => {
       const out = join(dir, `${c.dataset}-${c.fields}-${c.rm3 ? 'rm3' : 'plain'}.trec`);
-      await runBm25({ dataset: join(DATASETS, c.dataset), split: 'test', k1: 0.9, b: 0.4, fields: c.fields, topK: 1000, removeQuery: true, rm3: c.rm3, queryWeights: null, cacheDir: join(dir, 'cache'), out });
+      await runBm25({ dataset: join(DATASETS, c.dataset), split: 'test', k1: 0.9, b: 0.4, fields: c.fields, topK: 1000, removeQuery: true, rm3: c.rm3, queryWeights: null, cacheDir: join(dir, 'cache'), out, ...(c.threads ? { threads: c.threads } : {}) });
       const run = readRun(out);
       // The index the run saved in its cache is the one explained (read back, as irw explain --cache does).
       const settings = bm25Settings(readSidecar(out)!.settings, `${out}.json`);
