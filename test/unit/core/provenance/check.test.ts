@@ -107,5 +107,15 @@ describe('provenance: runs made on other data than the qrels\' dataset are flagg
     assert.match(r.stderr, /irw compare: warning: .*whatif.trec: made with the queries of/);
     assert.match(r.stderr, /warning: .*bm25.trec: made when test.tsv held 6 judgements/);
     assert.match(r.stdout, /qrels .*test.tsv;\s+7 judgements of 6 queries in the qrels, sha256 [0-9a-f]{12};\s+2 provenance warnings/);
+    // One byte of the corpus changed (same size): the run made on it is flagged too.
+    const corpus = join(dataset, 'corpus.jsonl');
+    const bytes = readFileSync(corpus);
+    const at = bytes.indexOf('"text": "') + 9;
+    bytes[at] = bytes[at] === 0x41 ? 0x42 : 0x41;
+    writeFileSync(corpus, bytes);
+    const again = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'compare', qrels, run, join(dir, 'whatif.trec'), '-m', 'P.5', '--resamples', '100', '--format', 'json'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stderr, /warning: .*bm25.trec: made on .*corpus.jsonl \(sha256 [0-9a-f]{12}\), which has changed since/);
+    assert.ok(JSON.parse(again.stdout).warnings.some((w: { kind: string }) => w.kind === 'corpus'));
   });
 });
