@@ -9,7 +9,7 @@ import type { Bm25Index, FieldsMode } from './index';
 import { readOwnWeights, readQueryWeights } from './queryWeights';
 import { Bm25Ranker } from './ranker';
 import type { Rm3Params } from './rm3';
-import { obtainIndex, type RunHooks } from './run';
+import { obtainIndex, type Bm25RunRequest, type RunHooks } from './run';
 import { bagOfWords, type QueryVector } from './search';
 
 /**
@@ -17,19 +17,7 @@ import { bagOfWords, type QueryVector } from './search';
  * dataset's index (kept in memory across calls), a ranker with those settings and the run's query vectors.
  * Explanations and what-if queries start here, so they rank exactly as the run did.
  */
-export interface Bm25RunSettings {
-  dataset: string;
-  split: string;
-  k1: number;
-  b: number;
-  fields: FieldsMode;
-  topK: number;
-  removeQuery: boolean;
-  rm3: Rm3Params | null;
-  queryWeights: string | null;
-  queries?: string;
-  cacheDir: string | null;
-}
+export type Bm25RunSettings = Omit<Bm25RunRequest, 'out' | 'tag' | 'tmpOut' | 'command' | 'threads'>;
 
 /** The BM25 settings of a sidecar's top-level keys; throws InputError naming the sidecar and the bad key. */
 export function bm25Settings(settings: Record<string, unknown>, sidecar: string): Bm25RunSettings {
