@@ -8,6 +8,7 @@ import { checkRun } from '../../../../src/core/provenance/check';
 import { datasetOfQrels, readSidecar } from '../../../../src/core/provenance/record';
 import { runBm25 } from '../../../../src/core/retrieval/bm25/run';
 import { runFuse, FUSION_DEFAULTS } from '../../../../src/core/retrieval/fusion/run';
+import { TUNE_DEFAULTS, tuneBm25 } from '../../../../src/core/tune/tune';
 import { smallDataset } from '../../../helpers/neuralFixtures';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -99,6 +100,20 @@ describe('provenance: runs made on other data than the qrels\' dataset are flagg
     assert.match(w[0].message, /^input bm25.trec: made when test.tsv held 6 judgements/);
     appendFileSync(second, 'q1 Q0 extra 11 0.1 x\n');
     assert.ok((await checkRun(fused, on())).some((x) => x.kind === 'input' && /second.trec .* has changed or gone since/.test(x.message)));
+  });
+
+  it('a tuned run is flagged once the qrels change: its tuning figures were computed on the judgements then', async () => {
+    const tuned = join(dir, 'tuned.trec');
+    const qrelsBefore = readFileSync(qrels);
+    const st = statSync(qrels);
+    await tuneBm25({ ...TUNE_DEFAULTS, folds: 2, resamples: 100, dataset, split: 'test', fields: 'flat', topK: 10, removeQuery: true, cacheDir: null, grid: { k1: [0.9, 1.5], b: [0.4], rm3: null }, out: tuned });
+    assert.deepEqual(await checkRun(tuned, on()), []);
+    appendFileSync(qrels, 'q3\tanother-doc\t1\n');
+    const w = await checkRun(tuned, on());
+    assert.deepEqual(w.map((x) => x.kind), ['qrels']);
+    assert.match(w[0].message, /has changed since: the run answers the queries judged then, and its tuning figures were computed on those judgements$/);
+    writeFileSync(qrels, qrelsBefore);
+    utimesSync(qrels, st.atime, st.mtime);
   });
 
   it('irw compare warns on stderr and its caption names the qrels state and judgement count', () => {
