@@ -4,6 +4,7 @@ import { checkCoverage } from '../core/eval/coverage';
 import { CORRECTIONS, PAIRED_TESTS } from '../core/eval/stats';
 import { buildTable, significantAgainst, TABLE_DEFAULTS, type ResultsTable, type TableOptions, type TableProgress } from '../core/eval/stats/table';
 import { visibleControls } from '../core/formats/lines';
+import { csvRecord } from '../core/formats/csv';
 import { readQrels } from '../core/formats/qrels';
 import { readRun } from '../core/formats/run';
 import { ProgressReporter } from '../core/progress/reporter';
@@ -11,7 +12,6 @@ import { checkRun, type ProvenanceWarning } from '../core/provenance/check';
 import { shortHash } from '../core/provenance/files';
 import { datasetOfQrels, describeQrels, type QrelsRecord } from '../core/provenance/record';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
-import { csvCell } from './csv';
 
 const HELP = `usage: irw compare QRELS RUN RUN... [options]
 
@@ -314,7 +314,7 @@ function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: st
   if (format === 'json') {
     return `${JSON.stringify({ qrels: qrelsPath, qrelsState: qrels, warnings, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
   }
-  if (format === 'csv') return csvRows(t, labels).map((row) => row.map((c) => csvCell(typeof c === 'number' && !Number.isFinite(c) ? String(c) : c)).join(',')).join('\r\n') + '\r\n';
+  if (format === 'csv') return csvRows(t, labels).map((row) => csvRecord(row.map((c) => (typeof c === 'number' && !Number.isFinite(c) ? String(c) : c)))).join('');
   const style = STYLES[format];
   const g = grids(t, labels, style);
   const o = t.options;

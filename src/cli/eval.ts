@@ -11,7 +11,7 @@ import { readZScores, type ZScores } from '../core/eval/zscores';
 import { readPrefs, readQrelsPrefs, type PrefsQrels } from '../core/eval/prefs';
 import { checkCoverage } from '../core/eval/coverage';
 import { EXIT, UsageError, type Command } from './common';
-import { csvCell } from './csv';
+import { csvField } from '../core/formats/csv';
 
 const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg|qrels_prefs|prefs] [--trec-eval 9|10] [-m measure[.params]]... [--format text|json|csv] QRELS RUN [RUN|FOLDER]...
 
@@ -317,8 +317,8 @@ class MultiRunOutput {
       const runid = { measure: 'runid', prefix: '' as const, query: 'all', value: runPath, kind: 'runid' as const, at: null };
       this.write([runid, ...rows].map((r) => formatRow(result, r)).join(''));
     } else if (this.args.format === 'csv') {
-      const head = `${csvCell(runPath)},${csvCell(result.runId)},`;
-      this.write(rows.map((r) => `${head}${csvCell(r.query)},${csvCell(r.prefix + r.measure)},${csvCell(typeof r.value === 'number' ? jsonNumber(r.value) : r.value)}\r\n`).join(''));
+      const head = `${csvField(runPath)},${csvField(result.runId)},`;
+      this.write(rows.map((r) => `${head}${csvField(r.query)},${csvField(r.prefix + r.measure)},${csvField(typeof r.value === 'number' ? jsonNumber(r.value) : r.value)}\r\n`).join(''));
     } else {
       const measures: Record<string, number | string> = {};
       const queries: Record<string, Record<string, number | string>> = {};

@@ -35,7 +35,7 @@ export interface SplitInfo {
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 6;
 
 export interface EngineRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -120,6 +120,8 @@ export type WorkerMessage =
   | { kind: 'result'; id: number; ok: false; error: { message: string; problem?: Problem } }
   /** Judgements or metrics changed outside an index request (e.g. metrics recomputed after a judgement). */
   | { kind: 'changed' }
+  /** Something the user should know that failed no request (the snapshot could not be saved). */
+  | { kind: 'warning'; message: string }
   /** An open split's figures changed (a judgement, judgements edited on disk, significance computed): views re-ask. */
   | { kind: 'split'; key: string; version: number; info?: SplitInfo };
 

@@ -1,3 +1,4 @@
+import { nearestNames } from '../nearestNames';
 import { mapAvgJg, precisionAvgJg, rPrecisionMultAvgJg } from './measures/avgjg';
 import { bpref, infAP, logBpref } from './measures/bpref';
 import { numPrefsFulfilled, numPrefsPossible, prefsAvgJg, prefsAvgJgRnonrel, prefsPair, prefsSimple } from './measures/prefs';
@@ -289,17 +290,5 @@ export function suggest(name: string): string[] {
   const known = [...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)];
   const asOutput = /^(.+?)_(\d[\d.,]*)$/.exec(name);
   if (asOutput && BY_NAME.has(asOutput[1])) return [`${asOutput[1]}.${asOutput[2]}`];
-  const scored = known.map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) }));
-  const best = Math.min(...scored.map((x) => x.d));
-  return best <= Math.max(2, Math.floor(name.length / 3)) ? scored.filter((x) => x.d === best).map((x) => x.k) : [];
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
+  return nearestNames(name, known);
 }

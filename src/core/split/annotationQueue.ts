@@ -46,7 +46,9 @@ export class AnnotationQueue {
     return this.items[this.index];
   }
 
+  /** Moves by a whole number of items (clamped to the queue); anything else (NaN, 0.5, a string) is refused, the position kept. */
   move(by: number): void {
+    if (!Number.isSafeInteger(by)) throw new RangeError(`cannot move the queue by ${JSON.stringify(by)}: give a whole number of items`);
     this.index = Math.max(0, Math.min(this.items.length - 1, this.index + by));
   }
 

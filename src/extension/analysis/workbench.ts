@@ -39,6 +39,8 @@ export class AnalysisWorkbench implements vscode.Disposable {
       (c) => this.subscriptions.push(c.onSplitChanged((key, info) => void this.changed(key, info))),
       () => undefined,
     );
+    // A restarted engine has no split open: each one with views is opened again, and its views ask again.
+    if (store) this.subscriptions.push(store.onRestarted(() => [...this.splits.keys()].forEach((key) => void this.changed(key, undefined))));
   }
 
   /** The engine, or an error saying why there is none. */

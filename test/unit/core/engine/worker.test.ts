@@ -94,7 +94,7 @@ describe('store worker', () => {
     writeFileSync(dbPath, 'not a database');
     const client = await EngineClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
     try {
-      assert.match(client.discarded ?? '', /corrupt/);
+      assert.match(client.discarded ?? '', /damaged/);
       const summary = await client.request('index', args);
       assert.equal(summary.runs, 1);
       assert.equal((await client.request('tree', {}))[0].splits[0].judgementCount, 4, 'judgements come back from the annotation file');

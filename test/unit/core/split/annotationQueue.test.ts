@@ -24,6 +24,18 @@ test('judging advances; the last item stays current; moves are clamped', () => {
   assert.equal(q.index, 0);
 });
 
+test('a move that is not a whole number of items (NaN, 0.5, Infinity, a string) is refused; the queue keeps working', () => {
+  const q = new AnnotationQueue(items);
+  q.move(1);
+  for (const by of [Number.NaN, 0.5, -0.5, Infinity, '1' as unknown as number, undefined as unknown as number]) {
+    assert.throws(() => q.move(by), /whole number/, String(by));
+    assert.equal(q.index, 1);
+    assert.deepEqual(q.current, items[1]);
+  }
+  q.recorded(null);
+  assert.deepEqual(q.current, items[2]);
+});
+
 test('undo re-records the replaced grade (or -1 for "unjudged") and returns to that item, newest first', () => {
   const q = new AnnotationQueue(items);
   assert.equal(q.undoRecording(), undefined);
