@@ -4,6 +4,7 @@ import { isDatasetError } from '../core/datasets/errors';
 import { beirDatasetOrError, getDataset, type GetProgress } from '../core/datasets/get';
 import { formatBytes, formatDuration, formatTransfer } from '../core/progress/format';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
+import { didYouMean } from '../core/nearest';
 
 const HELP = `usage: irw datasets list
        irw datasets get NAME [--dir DIR] [--base-url URL] [--md5 HEX] [--force]
@@ -135,10 +136,14 @@ export const datasetsCommand: Command = {
     const [sub, ...rest] = argv;
     if (sub === 'list') return list();
     if (sub === 'get') return get(rest);
-    if (sub === undefined || sub === '--help' || sub === '-h') {
-      process.stdout.write(HELP);
-      return sub ? EXIT.ok : EXIT.usage;
+    if (sub === undefined) {
+      process.stderr.write(HELP);
+      return EXIT.usage;
     }
-    throw new UsageError(`unknown subcommand '${sub}' (list or get)`);
+    if (sub === '--help' || sub === '-h') {
+      process.stdout.write(HELP);
+      return EXIT.ok;
+    }
+    throw new UsageError(`unknown subcommand '${sub}'${didYouMean(sub, ['list', 'get'])} (list or get)`);
   },
 };

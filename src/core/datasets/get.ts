@@ -1,11 +1,11 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { processAlive } from '../durableFs';
-import { didYouMean } from '../nearestNames';
 import { BEIR_BASE_URL, BEIR_DATASETS, findBeirDataset, type BeirDataset } from './catalog';
 import { downloadFile, md5File, type DownloadProgress } from './download';
 import { DatasetError, fileSystemError } from './errors';
 import { unzip } from './unzip';
+import { didYouMean } from '../nearest';
 
 export interface GetDatasetRequest {
   name: string;

@@ -10,7 +10,8 @@ export type InputErrorCode =
   | 'missing-field' // a JSON line without a required field
   | 'unknown-format' // could not tell what kind of file this is
   | 'unknown-id' // a reference to a query or document that does not exist
-  | 'unwritable'; // an output file could not be written (disk full, permission, read-only)
+  | 'unwritable' // an output file could not be written (disk full, permission, read-only)
+  | 'not-installed'; // an optional part of the installation is missing (onnxruntime-node for neural runs)
 
 export interface InputErrorInit {
   code: InputErrorCode;

@@ -9,7 +9,7 @@ import { createAnalyzer, type Analyzer } from '../analysis/analyzer';
 import { describeFile } from '../../provenance/files';
 import { datasetInputs, provenanceOf, type Provenance } from '../../provenance/record';
 import { hashFile } from '../dense/fingerprint';
-import { cacheFile, cacheKey, loadIndex, saveIndex } from './cache';
+import { cacheFile, cacheKey, loadIndex, saveIndex, type CacheMiss } from './cache';
 import { CorpusLineScanner } from './corpusLine';
 import { IndexBuilder, type Bm25Index, type FieldsMode } from './index';
 import { startParallelBuild, type ParallelBuild } from './parallelBuild';
@@ -267,8 +267,12 @@ export async function obtainIndex(corpusPath: string, fields: FieldsMode, cacheD
   const corpusSha256 = await hashFile(corpusPath, hooks.signal);
   const key = cacheKey(corpusSha256, analyzer.id, fields);
   const file = cacheFile(cacheDir, key);
-  hooks.onProgress?.({ phase: 'load-index', done: 0 });
-  const cached = loadIndex(file, key);
+  // Only an index that is there is loaded, and said so; without one the index is built (and saved) at once.
+  let cached: Bm25Index | CacheMiss = 'absent';
+  if (existsSync(file)) {
+    hooks.onProgress?.({ phase: 'load-index', done: 0 });
+    cached = loadIndex(file, key);
+  }
   if (typeof cached !== 'string') return { index: cached, source: 'cache' as const, file, rebuilt: null, warning: null, corpusSha256 };
   const index = await buildIndex(corpusPath, analyzer, fields, hooks);
   hooks.signal?.throwIfAborted();

@@ -6,14 +6,14 @@ import { readRun } from '../../../../src/core/formats/run';
 import { sha256File } from '../../../../src/core/fileHash';
 import { runBm25 } from '../../../../src/core/retrieval/bm25/run';
 import { EngineClient, EngineError } from '../../../../src/core/engine/client';
-import { scifactWorkspace } from '../../../helpers/storeFixtures';
+import { needsShared, scifactWorkspace } from '../../../helpers/storeFixtures';
 
 const WORKER = join(__dirname, '../../../../src/core/engine/worker.ts');
 const RUN = 'bm25okapi.knarfthekant.trec';
 
 const ndcgColumn = (measures: { key: string }[]) => measures.findIndex((m) => m.key === 'ndcg_cut_10');
 
-describe('store worker', () => {
+describe('store worker', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const ws = scifactWorkspace([RUN]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
   const dbPath = join(ws.root, 'storage', 'store.sqlite');

@@ -1,10 +1,11 @@
 // The judging queue (position, undo) and qrels-line parsing for the editor hover and CodeLens.
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { AnnotationQueue } from '../../../../src/core/split/annotationQueue';
 import { parseQrelsLine, qrelsFileSplit } from '../../../../src/core/judgements/qrelsLine';
-import { DATASETS } from '../../support/paths';
 
 const items = [
   { queryId: 'q1', docId: 'a' },
@@ -65,7 +66,9 @@ test('qrels lines: BEIR and TREC layouts; headers and bad lines are not judgemen
   assert.equal(parseQrelsLine('query-id\tcorpus-id\tscore'), undefined);
   assert.equal(parseQrelsLine(''), undefined);
   assert.equal(parseQrelsLine('q1 d7 1.5'), undefined);
-  const scifact = join(DATASETS, 'scifact');
+  const scifact = join(mkdtempSync(join(tmpdir(), 'irw-qrels-split-')), 'scifact');
+  mkdirSync(join(scifact, 'qrels'), { recursive: true });
+  writeFileSync(join(scifact, 'corpus.jsonl'), '');
   assert.deepEqual(qrelsFileSplit(join(scifact, 'qrels/test.tsv')), { datasetDir: scifact, split: 'test' });
   assert.deepEqual(qrelsFileSplit(join(scifact, 'qrels/dev.annotations.tsv')), { datasetDir: scifact, split: 'dev' });
   assert.equal(qrelsFileSplit(join(scifact, 'runs/test.tsv')), undefined);
