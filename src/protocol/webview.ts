@@ -8,6 +8,11 @@
  * state with `event`s (no id). Requests and events are typed per view: ViewRequests[view][method] and
  * ViewEvents[view][kind].
  */
+import type { PairExplanation } from '../core/engine/explainRequests';
+import type { QueryEdit, WhatIfResult } from '../core/retrieval/bm25/whatIf';
+import type { Explanation } from '../core/retrieval/explain';
+export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
+
 export const WEBVIEW_PROTOCOL_VERSION = 2;
 
 export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
@@ -177,6 +182,19 @@ export interface ResultsModel {
   untrusted: boolean;
   /** How a query a run does not answer is counted in means and tests: 'zero' = as 0 (trec_eval -c). */
   missingQueries: 'zero';
+  /** What the figures were computed on, and runs made on other data (absent while it is computed). */
+  provenance?: ResultsProvenance;
+}
+
+/** The qrels state the figures used (hash and counts), and warnings from the runs' recorded provenance. */
+export interface ResultsProvenance {
+  /**
+   * The split's qrels file as the figures read it; null for a split of the user's judgements only. `now`: the
+   * file as it is on disk, when it has changed since (the figures are those of the qrels as read until the
+   * workspace index reads the file again).
+   */
+  qrels: { path: string; sha256: string; judgements: number; queries: number; now?: { sha256: string; judgements: number; queries: number } } | null;
+  warnings: { run: string; message: string }[];
 }
 
 /** Setting irWorkbench.judging.gradeLabels: per dataset folder name ("*": any other), grade -> label. */
@@ -345,6 +363,12 @@ export interface ViewRequests {
   };
   diff: {
     query: { params: { queryId: string; depth: number }; result: QueryDetail };
+    /** Why each run ranks the document where it does; a run that cannot be explained gets why. */
+    explain: { params: { queryId: string; docId: string }; result: DiffExplanation };
+    /** The query edited and re-run with run `side`'s own settings, evaluated on the current qrels beside a and b. */
+    whatIf: { params: { queryId: string; side: 'a' | 'b'; edit: QueryEdit }; result: WhatIfResult };
+    /** Saves the what-if edits of run `side` as a queries file (a save dialog); null when cancelled. */
+    saveWhatIf: { params: { side: 'a' | 'b' }; result: { path: string; command: string } | null };
     judge: { params: { queryId: string; docId: string; grade: number }; result: null };
   };
   holes: {
@@ -365,7 +389,20 @@ export interface ViewRequests {
     undo: { params: { queue: number }; result: { index: number } };
     /** The same pool in the other order (impact: by what decides the first two pooled runs). */
     setOrder: { params: { order: QueueOrder }; result: null };
+    /** The current pair's blind explanation: the query terms the document holds (BM25 defaults), no run. */
+    /** The blind explanation of the pair on screen (named by the page, as a grade is). */
+    explain: { params: { queryId: string; docId: string }; result: PairExplanation };
   };
+}
+
+/** One run's explanation of a document, or why there is none. */
+export type RunExplanation = Explanation | { error: string };
+
+export interface DiffExplanation {
+  queryId: string;
+  docId: string;
+  a: RunExplanation;
+  b: RunExplanation;
 }
 
 export interface ViewEvents {

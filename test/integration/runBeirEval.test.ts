@@ -56,4 +56,21 @@ suite('Run BEIR Eval', () => {
     const stat = await vscode.workspace.fs.stat(vscode.Uri.file(figures.runFile));
     assert.ok(stat.size > 0);
   });
+
+  test('the tuning step: BM25 tuned by cross-validation in the child process, the run and its sidecar saying so', async function () {
+    this.timeout(600_000);
+    const scifact = datasetUri('scifact');
+    const figures = await runBeirEval({ dataset: scifact.fsPath, split: 'test', retriever: 'bm25', tune: true });
+    assert.equal(figures.numQ, 300);
+    assert.match(figures.runFile, /bm25-flat-tuned\.test\./);
+    const sidecar = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(`${figures.runFile}.json`)))) as {
+      provenance: { command: string; tuning: { settings: number; onTestSplit: boolean; chosen: string } };
+      k1: number;
+      b: number;
+    };
+    assert.equal(sidecar.provenance.command, 'IR Workbench: Run BEIR Eval');
+    assert.equal(sidecar.provenance.tuning.settings, 99);
+    assert.equal(sidecar.provenance.tuning.onTestSplit, true);
+    assert.equal(sidecar.provenance.tuning.chosen, `k1=${sidecar.k1} b=${sidecar.b}`);
+  });
 });

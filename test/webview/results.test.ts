@@ -259,3 +259,32 @@ test('the page keeps what a window reload needs in the view state: its split, th
   assert.deepEqual(s.sorts, { results: { col: 4, dir: -1 } });
   assert.deepEqual(s.irwPanel, panel, 'kept whatever the page saves');
 });
+
+test('under the table: the qrels the figures used, a changed qrels file, and runs made on other data; file text stays text', async () => {
+  const v = await openView(browser, 'results');
+  const sha = (c: string) => c.repeat(64);
+  const withProvenance: ResultsModel = {
+    ...model,
+    judgements: 2,
+    provenance: {
+      qrels: { path: `/data/${HOSTILE}/qrels/test.tsv`, sha256: sha('a'), judgements: 339, queries: 300 },
+      warnings: [{ run: `/runs/${HOSTILE}.trec`, message: `made on the corpus /other/${HOSTILE}/corpus.jsonl (sha256 bbbbbbbbbbbb), not on this dataset's` }],
+    },
+  };
+  await v.event('results', 'model', withProvenance);
+  await v.page.locator('#qrels-state').waitFor();
+  assert.match((await v.page.locator('#qrels-state').textContent())!, /test\.tsv \(sha256 aaaaaaaaaaaa, 339 judgements of 300 queries\); annotated figures add 2 of yours\.$/);
+  assert.equal(await v.page.locator('#qrels-changed').count(), 0, 'no warning while the file is as the figures read it');
+  assert.match((await v.page.locator('#provenance-warnings').textContent())!, /Runs made on other data than this split's:.*made on the corpus \/other\//s);
+
+  const changed = structuredClone(withProvenance);
+  changed.provenance!.qrels!.now = { sha256: sha('c'), judgements: 340, queries: 300 };
+  await v.event('results', 'model', changed);
+  await v.page.locator('#qrels-changed').waitFor();
+  assert.match((await v.page.locator('#qrels-changed').textContent())!, /changed since these figures were computed: it now holds 340 judgements of 300 queries \(sha256 cccccccccccc\)/);
+  assert.equal(await v.page.locator('#app img').count(), 0);
+  assert.equal(await v.page.locator('#app script').count(), 0);
+  assert.equal(await pwned(v.page), undefined);
+  assert.ok((await v.page.locator('#provenance').textContent())!.includes(HOSTILE));
+  assert.deepEqual(await v.problems(), []);
+});

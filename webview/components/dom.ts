@@ -92,11 +92,13 @@ function commonPrefix(a: string, b: string): number {
  * Brings `from` (in the page) to look like `to` (built afresh) by changing only what differs: the nodes stay,
  * so scroll positions, focus and a table's sort survive a new model, and the page does not jump. Children with
  * a `data-key` are matched by it (table rows), others by position. Listeners are not copied: a view updated
- * this way acts through delegated listeners or on nodes it does not morph.
+ * this way acts through delegated listeners or on nodes it does not morph. A node marked `data-own` keeps its
+ * children: the page fills it itself (an editor, an explanation asked for).
  */
 export function morph(from: Element, to: Element): void {
   for (const a of [...from.attributes]) if (!to.hasAttribute(a.name) && !OWN.has(a.name)) from.removeAttribute(a.name);
   for (const a of [...to.attributes]) if (from.getAttribute(a.name) !== a.value) from.setAttribute(a.name, a.value);
+  if (from.hasAttribute('data-own')) return;
   const next = [...to.childNodes];
   const keyed = new Map<string, ChildNode>();
   for (const n of from.childNodes) if (keyOf(n) !== null) keyed.set(keyOf(n)!, n);

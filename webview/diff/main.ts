@@ -5,10 +5,12 @@ import type { DiffModel, QueryDetail, RankedDoc } from '../../src/protocol/webvi
 import { barChart, onThemeChange, themeColor, type BarChart } from '../components/chart.js';
 import { fix4, h, morph, name, replace, shortName, signed4 } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
+import { diffExplanationNode } from '../components/explain.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
 import { checkbox, dropdown } from '../components/toolkit.js';
 import { deltaOf, qrelsText, rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
+import { whatIfNode } from '../components/whatIf.js';
 
 type Filter = 'wins' | 'losses' | 'ties' | 'holes';
 const app = document.getElementById('app')!;
@@ -221,7 +223,7 @@ function docRow(d: RankedDoc, q: QueryDetail): HTMLElement {
       h('span', { className: `move ${d.move}`, title: `${MOVE_TEXT[d.move]}; ${other}` }, MOVE[d.move]),
       ' ', gradeButton(d.grade, q.grades, judge, model!.dataset), ' ',
       h('bdi', { className: 'title' }, ...(d.title ? highlight(d.title, q.text) : [d.docId])),
-      ' ', name(d.docId)),
+      ' ', name(d.docId), ' ', whyButton(d)),
     h('div', { className: 'snippet', attrs: { dir: 'auto' } }, ...highlight(d.snippet, q.text)));
 }
 
@@ -250,11 +252,51 @@ function renderDetail(q: QueryDetail): void {
     h('div', { className: 'columns' },
       h('div', { attrs: { id: 'list-a' } }, h('h2', {}, 'a: ', name(m.a.label, undefined, shortName(m.a.label, [m.b.label], 24)), ` (${fix4(q.scoreA)})`), ...q.a.map((d) => docRow(d, q))),
       h('div', { attrs: { id: 'list-b' } }, h('h2', {}, 'b: ', name(m.b.label, undefined, shortName(m.b.label, [m.a.label], 24)), ` (${fix4(q.scoreB)})`), ...q.b.map((d) => docRow(d, q)))),
-    h('p', { className: 'muted' }, '▲ b ranks it higher, ▼ lower, + new in b\'s top list, ✕ dropped from it; ? is an unjudged document (a hole): click a grade to judge.'),
-    h('button', { className: 'grade', attrs: { id: 'more', 'data-action': 'more' } }, `Show ${depth + 10}`)));
+    h('p', { className: 'muted' }, '▲ b ranks it higher, ▼ lower, + new in b\'s top list, ✕ dropped from it; ? is an unjudged document (a hole): click a grade to judge; why? explains its rank in each run.'),
+    h('button', { className: 'grade', attrs: { id: 'more', 'data-action': 'more' } }, `Show ${depth + 10}`),
+    // The explanation and the what-if editor are the page's own (a refresh keeps what was typed and asked).
+    h('div', { attrs: { id: 'extras', 'data-key': 'extras', 'data-own': '' } })));
+  shownDetail = q;
+  const extras = detail.querySelector('#extras')!;
+  const editor = whatIfFor(q);
+  if (extras.firstChild !== explainBox || extras.lastChild !== editor) extras.replaceChildren(explainBox, editor);
+}
+
+/** The explanation of the last document asked about, and the what-if editor of the selected query (kept across redraws). */
+const explainBox = h('div', { attrs: { id: 'explain-box' } });
+let whatIf: { queryId: string; node: HTMLElement } | undefined;
+/** The query detail on screen. */
+let shownDetail: QueryDetail | undefined;
+
+function whyButton(d: RankedDoc): HTMLElement {
+  return h('button', { className: 'why', title: 'Why is it ranked here in a and there in b?', attrs: { 'data-why': d.docId } }, 'why?');
+}
+
+/** Why the shown query's document `docId` is ranked where it is in a and in b. */
+function explain(docId: string): void {
+  const q = shownDetail;
+  const d = q && [...q.a, ...q.b].find((x) => x.docId === docId);
+  if (!q || !d) return;
+  replace(explainBox, h('p', { className: 'muted' }, 'explaining…'));
+  host.request('explain', { queryId: q.queryId, docId }).then(
+    (e) => replace(explainBox, diffExplanationNode(e, { a: model!.a.label, b: model!.b.label }, { title: d.title, snippet: d.snippet })),
+    (e: Error) => replace(explainBox, h('p', { className: 'error' }, e.message)));
+}
+
+function whatIfFor(q: QueryDetail): HTMLElement {
+  if (whatIf?.queryId !== q.queryId) {
+    replace(explainBox);
+    whatIf = { queryId: q.queryId, node: whatIfNode(q.queryId, q.text, { a: model!.a.label, b: model!.b.label }, {
+      run: (side, edit) => host.request('whatIf', { queryId: q.queryId, side, edit }),
+      save: (side) => host.request('saveWhatIf', { side }),
+    }) };
+  }
+  return whatIf.node;
 }
 
 detail.addEventListener('click', (e) => {
+  const why = (e.target as Element).closest<HTMLElement>('[data-why]');
+  if (why) return explain(why.dataset.why!);
   if (!(e.target as Element).closest('#more') || selected === undefined) return;
   depth += 10;
   void load(selected);

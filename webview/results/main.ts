@@ -9,6 +9,7 @@ import { Host } from '../components/host.js';
 import { restoreSorts, sortable, tableSorts } from '../components/table.js';
 import { button, checkbox, dropdown } from '../components/toolkit.js';
 import { deltaOf, qrelsText, rangeNode, rangeText, verdictNode, verdictText, significanceText } from '../components/trust.js';
+import { provenanceNode } from '../components/provenance.js';
 
 const app = document.getElementById('app')!;
 const host = new Host<'results'>({ model: show });
@@ -82,7 +83,7 @@ function show(m: ResultsModel): void {
   document.body.classList.toggle('show-ranges', showRanges);
   controls(m);
   morph(head, renderHead(m));
-  morph(tableRegion, h('div', { attrs: { id: 'table-region' } }, resultsTable(m), coverageNote(m), legend(m)));
+  morph(tableRegion, h('div', { attrs: { id: 'table-region' } }, resultsTable(m), coverageNote(m), provenanceNode(m.provenance, m.judgements), legend(m)));
   morph(sigRegion, h('div', { attrs: { id: 'sig-region' } }, ...significanceSection(m)));
   deltaPlot(m);
   morph(lengthsRegion, h('div', { attrs: { id: 'lengths-region' } }, ...lengthsSection(m)));

@@ -1,4 +1,7 @@
 import type { Judgement } from '../judgements/annotations';
+import type { QueryEdit, WhatIfResult } from '../retrieval/bm25/whatIf';
+import type { Explanation } from '../retrieval/explain';
+import type { PairExplanation } from './explainRequests';
 import type { EvaluationSettings } from './settings';
 import type { Problem } from '../formats/problems';
 import type { DatasetNode, DocumentText, IndexSummary } from '../index/nodes';
@@ -32,7 +35,7 @@ export interface SplitInfo {
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 export interface EngineRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -95,6 +98,14 @@ export interface EngineRequests {
   memory: { args: Record<string, never>; result: { heapUsed: number; external: number; splitsHeld: number; splitsShown: number } };
   /** Saves the database snapshot now (it is otherwise saved lazily). */
   flush: { args: Record<string, never>; result: { bytes: number } };
+  /** Why a run ranks a document where it does (explainRequests.ts), with provenance warnings. */
+  explain: { args: { key: string; run: string; queryId: string; docId: string }; result: Explanation };
+  /** The Judge sidebar's blind explanation of a pair: the query terms the document holds, no run. */
+  explainPair: { args: { key: string; queryId: string; docId: string }; result: PairExplanation };
+  /** One query of a BM25 run edited and re-run with the run's settings, evaluated beside the `compare` runs. */
+  whatIf: { args: { key: string; run: string; queryId: string; edit: QueryEdit; compare: string[] }; result: WhatIfResult };
+  /** The what-if edits of a run saved as a queries file of the whole split (for irw run --queries). */
+  saveWhatIf: { args: { key: string; run: string; out: string }; result: { path: string; queries: number; edited: number } };
 }
 
 export type RequestKind = keyof EngineRequests;

@@ -88,7 +88,8 @@ function caption(model: ResultsModel): string {
     `${against}, ${correction(model)} corrected at alpha ${model.alpha}${tests}: * paired t-test, † randomization test (${model.trials} trials, seed ${model.seed}). ` +
     ranged +
     'MRR@10 is recip_rank on the top 10 (trec_eval -M 10). ' +
-    coverageNote(model)
+    coverageNote(model) +
+    qrelsNote(model)
   );
 }
 
@@ -119,6 +120,17 @@ function comparisonRows(model: ResultsModel): string[][] {
 const COMPARISON_HEAD = (model: ResultsModel) => ['Δ = b - a', 'Measure', 'Δ', '95 % CI', `t-test p (${correction(model)})`, `randomization p (${correction(model)})`, 'W/T/L', 'Δ under the holes', 'verdict'];
 const signed = (v: number) => (Math.abs(v) < 5e-5 ? '0.0000' : `${v > 0 ? '+' : '-'}${Math.abs(v).toFixed(4)}`);
 const pText = (p: number) => (p < 1e-4 ? '<0.0001' : p.toFixed(4));
+
+/** Which qrels state the figures used: the file's hash and counts, and the user's judgements over it. */
+function qrelsNote(model: ResultsModel): string {
+  const q = model.provenance?.qrels;
+  const file = q ? `qrels ${q.path.split(/[\\/]/).slice(-2).join('/')} (sha256 ${q.sha256.slice(0, 12)}, ${q.judgements} judgements of ${q.queries} queries)` : 'no qrels file (your judgements only)';
+  const changed = q?.now ? `, since changed to ${q.now.judgements} judgements of ${q.now.queries} queries (sha256 ${q.now.sha256.slice(0, 12)}): these figures are the earlier qrels'` : '';
+  const yours = model.judgements > 0 ? `; the annotated figures add ${model.judgements} judgements of yours` : '';
+  const runs = new Set(model.provenance?.warnings.map((w) => w.run)).size;
+  const warned = runs ? `; ${runs} run${runs > 1 ? 's were' : ' was'} made on other data (see the Results panel)` : '';
+  return ` Judged with ${file}${changed}${yours}${warned}.`;
+}
 
 /** How missing queries were counted, and the runs that miss some (their figures are pulled towards 0). */
 function coverageNote(model: ResultsModel): string {

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { DiffModel } from '../../protocol/webview';
+import { diffExplainHandlers } from './explainHandlers';
 import type { AnalysisWorkbench, OpenSplit } from './workbench';
 
 /**
@@ -20,6 +21,7 @@ export async function showDiff(wb: AnalysisWorkbench, split: OpenSplit, a: strin
         await wb.judge(split, queryId, docId, grade);
         return null;
       },
+      ...diffExplainHandlers(wb, split, a, b),
     },
     async (channel) => channel.send('model', await wb.ask('diff', { key: split.key, a, b })),
     { a, b },

@@ -70,6 +70,23 @@ test('exports escape hostile run names', () => {
   assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
 });
 
+test('the caption says which qrels state and how many judgements the figures used, and that runs were made on other data', () => {
+  const m = model([{ key: 'a', label: 'a', mean: 0.5 }]);
+  m.judgements = 3;
+  m.provenance = {
+    qrels: { path: '/data/scifact/qrels/test.tsv', sha256: '0864bb985e0ca2367ba217977e72004d549054b2b06666ed9d4825ac7c21284c', judgements: 339, queries: 300 },
+    warnings: [{ run: '/runs/a.trec', message: 'made on another corpus' }, { run: '/runs/a.trec', message: 'qrels changed' }],
+  };
+  for (const format of ['markdown', 'latex'] as const) {
+    const text = exportResults(m, format);
+    assert.match(text, /qrels\/test.tsv \(sha256 0864bb985e0c, 339 judgements of 300 queries\); the annotated figures add 3 judgements of yours; 1 run was made on other data/);
+  }
+  m.provenance.qrels!.now = { sha256: 'c'.repeat(64), judgements: 340, queries: 300 };
+  assert.match(exportResults(m, 'markdown'), /339 judgements of 300 queries\), since changed to 340 judgements of 300 queries \(sha256 cccccccccccc\): these figures are the earlier qrels'; the annotated/);
+  delete m.provenance;
+  assert.match(exportResults(m, 'markdown'), /Judged with no qrels file \(your judgements only\)/);
+});
+
 test('LaTeX: a line break in a run name (from a file name) does not break the tabular row', () => {
   const latex = exportResults(model([{ key: '/runs/a.trec', label: 'bm25\n\nrun\rx', mean: 0.5 }, { key: '/runs/b.trec', label: 'b', mean: 0.4 }]), 'latex');
   const rows = latex.split('\n').filter((l) => l.endsWith('\\\\'));
