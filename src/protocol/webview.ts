@@ -389,8 +389,7 @@ export interface ViewRequests {
     undo: { params: { queue: number }; result: { index: number } };
     /** The same pool in the other order (impact: by what decides the first two pooled runs). */
     setOrder: { params: { order: QueueOrder }; result: null };
-    /** The current pair's blind explanation: the query terms the document holds (BM25 defaults), no run. */
-    /** The blind explanation of the pair on screen (named by the page, as a grade is). */
+    /** The blind explanation of the pair on screen (named by the page, as a grade is): the query terms the document holds (BM25 defaults), no run. */
     explain: { params: { queryId: string; docId: string }; result: PairExplanation };
   };
 }
