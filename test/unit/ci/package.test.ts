@@ -48,7 +48,7 @@ describe('platform-specific packaging (.ci/package.mjs, test/e2e/package-check.m
       await new Promise<void>((r) => zip.outputStream.pipe(createWriteStream(path)).on('close', () => r()));
       return path;
     };
-    const base = ['package.json', 'LICENSE.txt', 'dist/extension.js', 'dist/runner.js', 'dist/engine.js', 'dist/cli.js', 'dist/webview/results.js', 'media/webview.css', 'node_modules/sql.js/dist/sql-wasm.wasm'];
+    const base = ['package.json', 'LICENSE.txt', 'docs/cli.md', 'dist/extension.js', 'dist/runner.js', 'dist/engine.js', 'dist/cli.js', 'dist/webview/results.js', 'media/webview.css', 'node_modules/sql.js/dist/sql-wasm.wasm'];
     const ort = (dir: string, names: string[]) => names.map((n) => `node_modules/onnxruntime-node/bin/napi-v6/${dir}/${n}`);
     const good = await vsix('good.vsix', 'linux-arm64', [...base, ...ort('linux/arm64', ['onnxruntime_binding.node', 'libonnxruntime.so.1'])]);
     assert.deepEqual((await checkVsix(good, { target: 'linux-arm64', platform: 'linux', arch: 'arm64', expectedBinaries: ['onnxruntime_binding.node', 'libonnxruntime.so.1'] })).problems, []);
