@@ -35,10 +35,12 @@ suite('Qrels editor', () => {
     assert.match(before!, new RegExp(`\\*\\*Document\\*\\* ${docId}: \\S`));
 
     const started = Date.now();
-    const grade = await vscode.commands.executeCommand('irWorkbench.changeGrade', { datasetDir: scifact.fsPath, split: 'test', queryId, docId, grade: 2 });
-    assert.equal(grade, 2);
+    // Another grade on SciFact's scale (0, 1): the engine refuses one outside it, whoever sends it.
+    const other = original === '0' ? 1 : 0;
+    const grade = await vscode.commands.executeCommand('irWorkbench.changeGrade', { datasetDir: scifact.fsPath, split: 'test', queryId, docId, grade: other });
+    assert.equal(grade, other);
     const after = await hoverText(qrelsUri, line);
-    const m = new RegExp(`\\*\\*Grade\\*\\* 2: yours, judged (.+) \\(original ${original}\\)`).exec(after);
+    const m = new RegExp(`\\*\\*Grade\\*\\* ${other}: yours, judged (.+) \\(original ${original}\\)`).exec(after);
     assert.ok(m, after);
     // The time is the judgement's, in the UI language's format (not a raw ISO string).
     assert.doesNotMatch(m[1], /\d{4}-\d\d-\d\dT/);
