@@ -43,7 +43,7 @@ export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
   // The Results panel shows the same figure, with the original one beneath it.
   await wb.commandWithPicks('IR Workbench: Show Results', [['Split of scifact', 'test']]);
   const results = await wb.webview('#results');
-  const cell = results.locator('#results tbody tr', { hasText: RUN }).first().locator('td[data-measure="ndcg_cut_10"]');
+  const cell = results.locator(`#results tbody tr[data-run*="${RUN}"]`).first().locator('td[data-measure="ndcg_cut_10"]');
   await wb.waitFor('the figure with the judgements in the Results panel', async () => (await cell.getAttribute('data-annotated')) !== null);
   await shot('results annotated');
   assert.equal(await cell.locator('.num').textContent(), expected);

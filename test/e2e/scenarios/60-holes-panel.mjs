@@ -17,7 +17,7 @@ export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
 
   await wb.commandWithPicks('IR Workbench: Show Holes', [['Split of scifact', 'test']]);
   const panel = await wb.webview('#holes');
-  const row = panel.locator('#holes tbody tr', { hasText: RUN }).first();
+  const row = panel.locator(`#holes tbody tr[data-run*="${RUN}"]`).first();
   await row.waitFor();
   await shot('holes panel');
   const [, hole, holeAnnotated, unjudged] = await row.locator('td').allTextContents();
