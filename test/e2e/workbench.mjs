@@ -75,7 +75,8 @@ export class Workbench {
       if (clicked) break;
       probes = 8; // type it again at once
     }
-    await this.quickInput.filter({ hasText: title }).waitFor({ state: 'hidden', timeout: STEP_MS });
+    // Picked: the input closes, or (a multi-step input keeps its title from step to step) its next step replaces the row.
+    await this.waitFor(`${title} to move on from ${label}`, async () => !(await open.isVisible()) || !(await row.isVisible()), { timeout: STEP_MS });
   }
 
   /**
