@@ -127,10 +127,10 @@ function render(m: Model): void {
       }))),
     h('div', { className: 'toolbar' },
       h('span', {}, 'Depth'),
-      dropdown([5, 10, 20].map((d) => ({ value: String(d), label: `top ${d}` })), String(m.depth), (v) => {
+      Object.assign(dropdown([5, 10, 20].map((d) => ({ value: String(d), label: `top ${d}` })), String(m.depth), (v) => {
         depth = Number(v);
         setPool();
-      }),
+      }), { id: 'depth' }),
       poolSize(m),
       h('span', {}, 'Order'),
       Object.assign(dropdown([
