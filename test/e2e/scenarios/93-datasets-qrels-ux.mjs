@@ -66,7 +66,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   const above = tops.map((t, i) => [lineTop - t, i]).filter(([d]) => d > 0).sort((x, y) => x[0] - y[0]);
   await lenses.nth(above[0][1]).click();
   // SciFact's scale is 0/1: the first judgement (1 31715818 1) becomes 0, appended to the annotations file.
-  await wb.pick('Grade of document', '0');
+  await wb.pick('Grade of document', '0 not relevant');
   const annotations = join(workspace, 'scifact', 'qrels', 'test.annotations.tsv');
   await wb.waitFor('1 31715818 0 in the annotations file', async () => {
     try {
