@@ -22,6 +22,19 @@ export interface BarChart {
   update(labels: string[], values: number[], colors: string[], selected?: number): void;
 }
 
+/**
+ * Colours `chart` from the theme now and whenever it changes, and makes it reachable from its canvas for the
+ * webview tests (values and positions), as Chart.getChart(canvas) is.
+ */
+function attach(canvas: HTMLCanvasElement, chart: Chart, theme: () => void): void {
+  theme();
+  onThemeChange(() => {
+    theme();
+    chart.update();
+  });
+  Object.defineProperty(canvas, 'irwChart', { value: chart });
+}
+
 /** A bar chart whose bars report clicks by index. */
 export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => void, yLabel: string): BarChart {
   const chart = new Chart<'bar', number[], string>(canvas, {
@@ -50,13 +63,7 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
     (y as { title: { color?: string } }).title.color = fg;
     y.grid = { ...y.grid, color: themeColor('--vscode-editorWidget-border', 'rgba(128, 128, 128, 0.3)') };
   };
-  theme();
-  onThemeChange(() => {
-    theme();
-    chart.update();
-  });
-  // Reachable from the element for the webview tests (bar values and positions), as Chart.getChart(canvas) is.
-  Object.defineProperty(canvas, 'irwChart', { value: chart });
+  attach(canvas, chart, theme);
   return {
     chart,
     update(labels, values, colors, selected = -1) {
@@ -117,12 +124,7 @@ export function intervalChart(canvas: HTMLCanvasElement): IntervalChart {
     x.grid = { ...x.grid, color: (ctx: { tick?: { value: number } }) => (ctx.tick?.value === 0 ? fg : border) } as typeof x.grid;
     y.grid = { ...y.grid, color: border };
   };
-  theme();
-  onThemeChange(() => {
-    theme();
-    chart.update();
-  });
-  Object.defineProperty(canvas, 'irwChart', { value: chart });
+  attach(canvas, chart, theme);
   return {
     chart,
     update(labels, rows, axis) {
