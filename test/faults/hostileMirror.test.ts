@@ -12,8 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import * as yazl from 'yazl';
-import { md5, zipFolder } from '../helpers/datasetServer';
+import { md5, zipFolder, zipOf } from '../helpers/datasetServer';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
 import { requireBuiltCli } from '../unit/support/paths';
 import { tally } from './tally';
@@ -36,17 +35,6 @@ function irw(args: string[]): Promise<{ status: number | null; stderr: string }>
   });
 }
 
-function zipOf(entries: [string, string | Buffer, number?][]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, content, mode] of entries) zip.addBuffer(Buffer.from(content), name, mode ? { mode } : {});
-  zip.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('error', reject);
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
 
 /** Renames in a built archive (names are not checksummed), for names yazl itself refuses. */
 const patchNames = (zip: Buffer, from: string, to: string) => Buffer.from(zip.toString('latin1').replaceAll(from, to), 'latin1');

@@ -10,6 +10,18 @@ export function zipFolder(folder: string, name: string): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   const walk = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
   for (const file of walk(folder).sort()) zip.addFile(file, `${name}/${relative(folder, file).split(sep).join('/')}`);
+  return zipBytes(zip);
+}
+
+/** A zip of the given entries (name, content, and a file mode where given), names as given. */
+export function zipOf(entries: [string, string | Buffer, number?][]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, content, mode] of entries) zip.addBuffer(Buffer.from(content), name, mode ? { mode } : {});
+  return zipBytes(zip);
+}
+
+/** The bytes of `zip`, ended. */
+function zipBytes(zip: yazl.ZipFile): Promise<Buffer> {
   zip.end();
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {

@@ -8,25 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import * as yazl from 'yazl';
 import { isDatasetError } from '../../../../src/core/datasets/errors';
 import { getDataset } from '../../../../src/core/datasets/get';
-import { md5, startServer, zipFolder, type ServedFile } from '../../../helpers/datasetServer';
+import { md5, startServer, zipFolder, zipOf, type ServedFile } from '../../../helpers/datasetServer';
 import { writeSyntheticBeir } from '../../../helpers/syntheticBeir';
 import { REPO, requireBuiltCli } from '../../support/paths';
 
-/** A zip of the given entries (name -> content), names as given (yazl checks them, so odd ones are patched after). */
-function zipOf(entries: [string, string][]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, content] of entries) zip.addBuffer(Buffer.from(content), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('error', reject);
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
 
 function irw(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
