@@ -108,7 +108,8 @@ describe('engine faults', () => {
   it('a worker that dies is restarted: the request in flight fails saying so, listeners stay, the next request is answered', async () => {
     const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
     try {
-      await client.request('index', args);
+      // The first index of a workspace reads the whole corpus (hundreds of ms): it is surely still in flight when the
+      // worker is terminated. A second index finds nothing changed and could answer before the terminate lands.
       const restarted = new Promise<{ why: string; running: boolean }>((resolve) => client.onRestarted(resolve));
       const inFlight = client.request('index', args);
       await (client as unknown as { worker: Worker }).worker.terminate();
