@@ -308,6 +308,12 @@ test('annotation sidebar: hostile document text stays text and scrolls; the empt
     ['Show Holes…', 'command:irWorkbench.showHoles'],
   ]);
   for (const [, href] of links) assert.ok(PAGE_COMMANDS.includes(href!.slice('command:'.length)), `${href} is allowed by enableCommandUris`);
+  // A new queue after the empty state: the pair and its bar come back with the status line in the bar (the empty
+  // state had borrowed it), so "saving…" and "not applied" are said again.
+  await v.event('annotate', 'state', await annotationState(0, '', 8, 2));
+  await v.page.locator('#bar #status').waitFor({ state: 'attached' });
+  assert.equal(await v.page.locator('#status').count(), 1);
+  assert.equal(await v.page.locator('#message').count(), 0);
 });
 
 test('holes panel: coverage beside Hole@10; the list grouped by query with titles (issue 24)', async () => {

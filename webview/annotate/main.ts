@@ -66,6 +66,7 @@ const note = h('input', {
   attrs: { id: 'note', type: 'text', 'aria-label': 'Note for the next grade', placeholder: 'Note (optional): saved with the grade', maxlength: '2000' },
 });
 const status = h('div', { className: 'muted', attrs: { id: 'status', role: 'status', 'aria-live': 'polite' } });
+const keysLine = h('p', { className: 'keys muted', attrs: { id: 'keys' } });
 /** "Which query terms does it hold?": the shown pair's blind explanation, on demand (never which run retrieved it). */
 const explainBox = h('div', { attrs: { id: 'explain-box' } });
 const explainSlot = h('div', {}, button('Which query terms does it hold?', explainShown, { secondary: true, id: 'explain-pair-button', title: 'The query terms the document holds and what each weighs under BM25 (no run, no rank)' }), explainBox);
@@ -78,7 +79,7 @@ const bar = h('footer', { attrs: { id: 'bar' } },
     currentGrade),
   note,
   status,
-  h('p', { className: 'keys muted', attrs: { id: 'keys' } }));
+  keysLine);
 const page = [h('header', { attrs: { id: 'head' } }, h('div', { className: 'toolbar' }, progress, orderSlot, judgedLine)), pairPane, bar];
 
 /** Open/closed of the collapsible parts, kept while the view is hidden (VS Code's webview state). */
@@ -100,7 +101,10 @@ function onState(s: AnnotationState): void {
   if (s.item) items.set(s.index, s.item);
   s.ahead?.forEach((it, i) => items.set(s.index + 1 + i, it));
   for (const r of s.references ?? []) references.set(r.queryId, { docs: r.docs, more: r.more });
-  if (!app.contains(bar)) replace(app, ...page);
+  if (!app.contains(bar)) {
+    bar.insertBefore(status, keysLine); // back from the empty state, which shows it alone
+    replace(app, ...page);
+  }
   showFigures(s);
   // The pair shown stays on screen: the host's state moves it only for a new queue, a move the host made by
   // itself, or the pair the sidebar was waiting for.
