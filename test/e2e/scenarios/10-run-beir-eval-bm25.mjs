@@ -18,10 +18,10 @@ export async function run({ wb, shot }) {
   await wb.notification(/on scifact \(test\)/);
   await shot('bm25 progress');
 
-  // The notification names the run and its first figures (which ones depends on the measures' order).
-  const message = await wb.notification(/^IR Workbench: .* on scifact \(test\): /, { timeout: 120_000 });
+  // The notification names the run, the qrels, and its first figures (which ones depends on the measures' order).
+  const message = await wb.notification(/^IR Workbench: .* on scifact \(test\), original qrels: /, { timeout: 120_000 });
   await shot('figures');
-  assert.match(message, /^IR Workbench: \S+ on scifact \(test\): \w+ \d\.\d{4}/);
+  assert.match(message, /^IR Workbench: \S+ on scifact \(test\), original qrels: \S+ \d\.\d{4}/);
   // The Output panel opens on request, from the notification.
   await wb.page.locator('.notification-toast', { hasText: message }).getByRole('button', { name: 'Show Output' }).click();
 
