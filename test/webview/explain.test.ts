@@ -117,6 +117,11 @@ test('what if: starts from the run\'s own query, re-runs edited weights and text
   await v.page.locator('#what-if-text').fill('vitamin D and bone density');
   await v.page.locator('#what-if-run-text').click();
   assert.deepEqual((await answer()).params.edit, { text: 'vitamin D and bone density' });
+  // The text wraps rather than hiding its end, and Enter runs it.
+  assert.equal(await v.page.locator('#what-if-text').evaluate((t) => t.tagName), 'TEXTAREA');
+  await v.page.locator('#what-if-text').fill('vitamin D');
+  await v.page.locator('#what-if-text').press('Enter');
+  assert.deepEqual((await answer()).params.edit, { text: 'vitamin D' });
   await v.page.locator('#what-if-save').click();
   const saved = await v.answer('saveWhatIf', { path: '/tmp/q.jsonl', command: 'irw run --dataset d --queries /tmp/q.jsonl --out r.trec' });
   assert.deepEqual(saved.params, { side: 'b' });

@@ -16,7 +16,14 @@ export function whatIfNode(queryId: string, queryText: string, labels: { a: stri
   const status = h('span', { className: 'muted', attrs: { id: 'what-if-status', role: 'status' } });
   const editor = h('div', { attrs: { id: 'what-if-terms' } });
   const result = h('div', { attrs: { id: 'what-if-result' } });
-  const text = h('input', { className: 'input', attrs: { id: 'what-if-text', type: 'text', value: queryText, 'aria-label': 'Query text', dir: 'auto' } });
+  // The query text wraps (a textarea): at a sidebar's width a one-line input would hide most of it. Enter runs it.
+  const text = h('textarea', { className: 'input', attrs: { id: 'what-if-text', rows: '2', 'aria-label': 'Query text (Enter runs it)', dir: 'auto' } });
+  text.value = queryText;
+  text.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.shiftKey) return;
+    e.preventDefault();
+    go({ text: text.value });
+  });
   const added = h('input', { className: 'input', attrs: { id: 'what-if-add', type: 'text', placeholder: 'add a term', 'aria-label': 'Term to add' } });
 
   const fail = (e: Error) => {
