@@ -257,9 +257,25 @@ test('judge sidebar: notes go with the grade, ? is "unsure" (grade -1) with its 
 test('judge sidebar at sidebar sizes: the grade bar stays in view, the document scrolls inside; new figures update in place (same nodes, scroll kept)', async () => {
   for (const viewport of [{ width: 300, height: 800 }, { width: 300, height: 380 }, { width: 240, height: 300 }]) {
     const v = await openView(fx.browser, 'annotate', { viewport });
-    const s = await annotationState(0, `${'a long document '.repeat(2000)}`);
+    const base = await annotationState(0, `${'a long document '.repeat(2000)}`);
+    // Run names as long as real ones (an engine's name, its settings): the figures fit the sidebar's width.
+    // and a judged-relevant title as long as SciFact's, the reference list open.
+    const title = 'New opportunities: the use of nanotechnologies to manipulate and track stem cells';
+    const s = {
+      ...base,
+      scores: base.scores.map((r, i) => ({ ...r, label: `vsm-tfidf.titles_fulltext.omar-khattab-${i}` })),
+      references: [{ queryId: base.item!.queryId, docs: [{ docId: '123', title, grade: 1, yours: false }], more: 0 }],
+    };
     await v.event('annotate', 'state', s);
     await v.page.locator('#grades vscode-button').first().waitFor();
+    await v.page.locator('#scores tbody tr').first().waitFor();
+    await v.page.locator('#reference summary').click();
+    await v.page.locator('#reference li').waitFor();
+    const beyond = await v.page.evaluate(() => [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll, .doctext'))
+      .map((e) => `${e.tagName} ${e.textContent!.slice(0, 30)}`));
+    assert.deepEqual(beyond, [], `nothing beyond the sidebar's width at ${viewport.width}px`);
+    assert.equal(await v.page.locator('#scores tbody tr bdi').first().getAttribute('title'), 'vsm-tfidf.titles_fulltext.omar-khattab-0', 'the whole name in the tooltip');
     for (const sel of ['#grades vscode-button[data-grade="0"]', '#grades vscode-button[data-grade="1"]', '#skip', '#progress']) {
       const box = (await v.page.locator(sel).boundingBox())!;
       assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `${sel} in view at ${viewport.width}x${viewport.height}: ${JSON.stringify(box)}`);
