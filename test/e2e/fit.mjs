@@ -70,7 +70,7 @@ function measure() {
   const beyond = [...document.querySelectorAll('body *')].filter((e) => {
     const r = e.getBoundingClientRect();
     return r.width > 0 && r.right > window.innerWidth + 1 && !e.closest('.table-scroll, .query-list, #detail, .doctext');
-  }).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ')[0]}` : ''}`);
+  }).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ')[0]}` : ''} "${(e.textContent ?? '').trim().slice(0, 30)}" in ${e.parentElement?.closest('[id]')?.id ?? 'body'}`);
   const clipped = [...document.querySelectorAll('body *')].filter((e) => {
     const cs = getComputedStyle(e);
     if (!['hidden', 'clip'].includes(cs.overflowX) || e.scrollWidth <= e.clientWidth + 1 || e.getBoundingClientRect().width === 0) return false;

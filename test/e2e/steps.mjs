@@ -1,4 +1,4 @@
-// Steps that several scenarios take: Show Results from a run of the Datasets view, judging in the sidebar.
+// Steps that several scenarios take: Run BEIR Eval with BM25, Show Results from a run of the Datasets view, judging in the sidebar.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,8 +17,8 @@ export async function judgeNextHole(wb, side, datasetDir, split) {
     await doc.press('n');
     await wb.waitFor('the next pair', async () => (await side.locator('#progress').textContent()) !== before);
   }
-  const queryId = /^Query (\S+)$/.exec((await side.getByText(/^Query /).first().textContent()).trim())[1];
-  const docId = /^Document (\S+)$/.exec((await side.getByText(/^Document /).first().textContent()).trim())[1];
+  const queryId = /^Query (\S+)$/.exec((await side.locator('#query-id').textContent()).trim())[1];
+  const docId = /^Document (\S+)$/.exec((await side.locator('#doc-id').textContent()).trim())[1];
   const grades = await side.locator('#grades [data-grade]').evaluateAll((bs) => bs.map((b) => Number(b.getAttribute('data-grade'))));
   const grade = Math.max(...grades);
   await readPair(wb);
@@ -57,4 +57,27 @@ export async function showResultsOfRun(wb, label) {
     if (attempt === 3) throw new Error(`Show Results on the run row ${label} asked for a split 3 times (stale row)`);
     await wb.page.keyboard.press('Escape');
   }
+}
+
+/**
+ * Run BEIR Eval with BM25 (Anserini's flat settings, 1000 hits) on scifact's test split, from the palette: one
+ * multi-step input under one title. Returns the notification's text once the run is evaluated.
+ */
+export async function runBm25(wb, shot) {
+  await wb.runCommand('IR Workbench: Run BEIR Eval');
+  // With more than one dataset in the workspace (earlier scenarios add some), the first step asks which.
+  await wb.quickInput.filter({ hasText: 'Run BEIR Eval' }).waitFor({ state: 'visible' });
+  const first = await wb.waitFor('the first step\'s placeholder', async () => (await wb.quickInputBox.getAttribute('placeholder')) || false);
+  if (first.startsWith('BEIR dataset')) await wb.pick('Run BEIR Eval', 'scifact');
+  await wb.pick('Run BEIR Eval', 'test');
+  await wb.pick('Run BEIR Eval', 'BM25');
+  await wb.pick('Run BEIR Eval', 'k1 0.9, b 0.4, flat');
+  // Hits per query: the default, 1000.
+  await wb.quickInput.filter({ hasText: 'Hits per query' }).waitFor({ state: 'visible' });
+  await wb.page.keyboard.press('Enter');
+  // The progress notification ("BM25 on scifact (test): indexing…"), or already the result on a fast machine.
+  await wb.notification(/on scifact \(test\)/);
+  await shot?.('bm25 progress');
+  // The result names the run, the qrels, and its first figures (which ones depends on the measures' order).
+  return wb.notification(/^IR Workbench: .* on scifact \(test\), original qrels: /, { timeout: 120_000 });
 }

@@ -2,24 +2,12 @@
 // Anserini's BEIR regression for the flat index (nDCG@10 0.6789), in the Output panel and the Results panel;
 // a notification names the run.
 import assert from 'node:assert/strict';
+import { runBm25 } from '../steps.mjs';
 
 export const title = 'Run BEIR Eval with BM25 on SciFact shows nDCG@10 0.6789';
 
 export async function run({ wb, shot }) {
-  await wb.runCommand('IR Workbench: Run BEIR Eval');
-  // One multi-step input: the same title on every step, with the step counter.
-  await wb.pick('Run BEIR Eval', 'test');
-  await wb.pick('Run BEIR Eval', 'BM25');
-  await wb.pick('Run BEIR Eval', 'k1 0.9, b 0.4, flat');
-  // Hits per query: the default, 1000.
-  await wb.quickInput.filter({ hasText: 'Hits per query' }).waitFor({ state: 'visible' });
-  await wb.page.keyboard.press('Enter');
-  // The progress notification ("BM25 on scifact (test): indexing…"), or already the result on a fast machine.
-  await wb.notification(/on scifact \(test\)/);
-  await shot('bm25 progress');
-
-  // The notification names the run, the qrels, and its first figures (which ones depends on the measures' order).
-  const message = await wb.notification(/^IR Workbench: .* on scifact \(test\), original qrels: /, { timeout: 120_000 });
+  const message = await runBm25(wb, shot);
   await shot('figures');
   assert.match(message, /^IR Workbench: \S+ on scifact \(test\), original qrels: \S+ \d\.\d{4}/);
   // The Output panel opens on request, from the notification.

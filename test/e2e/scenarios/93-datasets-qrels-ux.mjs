@@ -84,7 +84,8 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await shot('qrels line overridden by your judgement');
   // Hover the line again while waiting: a hover shown before the grade was indexed (or closed by a refresh) stays
   // as it was (every 3 s: the editor shows a hover 300 ms after the mouse rests).
-  const line = wb.page.locator('.monaco-editor .view-line', { hasText: '31715818' }).first();
+  // On the text itself: the editor shows no hover for the blank past a line's end, where a line's middle may fall.
+  const line = wb.page.locator('.monaco-editor .view-line span span', { hasText: '31715818' }).first();
   let probes = 0;
   await wb.waitFor('the hover with the grade and its origin', async () => {
     if ((await wb.page.locator('.monaco-hover', { hasText: /yours, judged/ }).count()) > 0) return true;

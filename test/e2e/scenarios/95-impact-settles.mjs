@@ -49,7 +49,7 @@ export async function run({ wb, shot, workspace }) {
   const judged = [];
   for (let n = 0; !/^settled/.test(await sideMeter.textContent()); n++) {
     assert.ok(n < 6, `not settled after ${n} judgements: ${await sideMeter.textContent()}`);
-    const docId = /^Document (\S+)$/.exec((await side.getByText(/^Document /).first().textContent()).trim())[1];
+    const docId = /^Document (\S+)$/.exec((await side.locator('#doc-id').textContent()).trim())[1];
     judged.push(docId);
     const before = await sideMeter.textContent();
     await readPair(wb);

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { runBm25 } from '../steps.mjs';
 
 export const title = 'Explain in the diff: why? breaks a BM25 rank down; a what-if edit re-runs the query';
 
@@ -17,13 +18,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   const ours = () => readdirSync(runs).find((f) => /^bm25-flat\.test\..*\.trec$/.test(f));
   if (!ours()) {
     // Run alone (IRW_E2E_GREP): make the BM25 run as scenario 10 does.
-    await wb.runCommand('IR Workbench: Run BEIR Eval');
-    await wb.pick('Run BEIR Eval', 'test');
-    await wb.pick('Run BEIR Eval', 'BM25');
-    await wb.pick('Run BEIR Eval', 'k1 0.9, b 0.4, flat');
-    await wb.quickInput.filter({ hasText: 'Hits per query' }).waitFor({ state: 'visible' });
-    await wb.page.keyboard.press('Enter');
-    await wb.notification(/^IR Workbench: .* on scifact \(test\): /, { timeout: 120_000 });
+    await runBm25(wb, shot);
   }
   const bm25 = ours().replace(/\.trec$/, '');
   // Runs are named as in the Datasets view: the file stem, with its folder when another run shares the stem.
