@@ -50,6 +50,12 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
   private sent: { queue: number; index: number; version: number } | undefined;
   /** The session being restored after a reload, while it is. */
   private restoring: Promise<void> | undefined;
+  /**
+   * A grade is being recorded: the split's refresh (which the judgement itself sets off) is held until it is,
+   * since in impact order the next pair is only known once the queue is re-ordered; sent early, the sidebar
+   * would show the next pair of the order before the grade.
+   */
+  private recording = false;
 
   constructor(private readonly wb: AnalysisWorkbench) {}
 
@@ -103,6 +109,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
    * (significance, ranges: the judgements and the pair shown are as they were).
    */
   refresh(change?: SplitChange): void {
+    if (this.recording) return;
     const sent = this.sent;
     if (change === 'computed' && sent && this.split && sent.queue === this.queueId && sent.index === this.queue?.index && sent.version === this.split.version) return;
     this.resend();
@@ -178,9 +185,8 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     return this.one(async () => {
       const { split } = this.need();
       if (!split.grades.includes(grade)) throw new Error(`grade ${grade} is not on this dataset's scale (${split.grades.join(', ')})`);
+      this.jumps++; // the host moves the sidebar: recordCurrent sends the state once the grade is recorded
       await this.recordCurrent(grade);
-      this.jumps++;
-      this.resend();
       return null;
     });
   }
@@ -190,14 +196,20 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     const { split, queue } = this.need();
     const cur = queue.current;
     if (!cur) throw new Error('nothing to judge');
-    const before = await this.wb.judge(split, cur.queryId, cur.docId, grade, note);
-    queue.recorded(before === null || before < 0 ? null : before);
-    this.save();
-    if (this.pooled.order === 'impact') {
-      // What decides the comparison changes with each grade: the rest of the queue is re-ordered before the
-      // sidebar is sent the next pair (it shows none meanwhile, and takes no grade).
-      const { items } = await this.wb.ask('pool', { key: split.key, runs: this.pooled.runs, depth: this.pooled.depth, order: 'impact' });
-      queue.reorder(items);
+    this.recording = true;
+    try {
+      const before = await this.wb.judge(split, cur.queryId, cur.docId, grade, note);
+      queue.recorded(before === null || before < 0 ? null : before);
+      this.save();
+      if (this.pooled.order === 'impact') {
+        // What decides the comparison changes with each grade: the rest of the queue is re-ordered before the
+        // sidebar is sent the next pair (it shows none meanwhile, and takes no grade).
+        const { items } = await this.wb.ask('pool', { key: split.key, runs: this.pooled.runs, depth: this.pooled.depth, order: 'impact' });
+        queue.reorder(items);
+      }
+    } finally {
+      this.recording = false;
+      this.resend();
     }
   }
 
