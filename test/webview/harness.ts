@@ -64,6 +64,8 @@ export interface ViewOptions {
   /** The settings the host puts in the page (src/extension/webview/html.ts). */
   settings?: object;
   viewport?: { width: number; height: number };
+  /** The view state VS Code kept for the page (getState()), as after a window reload. */
+  state?: object;
 }
 
 export async function openView(browser: Browser, name: ViewName, opts: ViewOptions = {}): Promise<ViewPage> {
@@ -84,6 +86,7 @@ export async function openView(browser: Browser, name: ViewName, opts: ViewOptio
   });
   // A string, not a function: tsx would wrap a function's inner functions in its __name helper, absent in the page.
   await page.addInitScript({ content: STUB });
+  if (opts.state) await page.addInitScript({ content: `window.__state = ${JSON.stringify(opts.state)};` });
   await page.goto(`${ORIGIN}/`);
   const posted = () => page.evaluate(() => (window as unknown as { __posted: Posted[] }).__posted);
   await until(async () => (await posted()).some((m) => m.type === 'ready'), () => `the ${name} view never said ready: ${errors.join('; ')}`);

@@ -260,6 +260,28 @@ test('the page keeps what a window reload needs in the view state: its split, th
   assert.deepEqual(s.irwPanel, panel, 'kept whatever the page saves');
 });
 
+test('after a reload the scroll comes back once the page is long enough: the tests and plots arrive after the table', async () => {
+  // Tall enough that the page without its tests does not scroll at all (the browser's scroll anchoring then has
+  // nothing to keep in view as the tests come in above the plots).
+  const viewport = { width: 920, height: 1000 };
+  const full = await openView(browser, 'results', { viewport });
+  await full.event('results', 'model', model);
+  await full.page.locator('#significance').waitFor();
+  const bottom = await full.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  await full.page.close();
+  const v = await openView(browser, 'results', { viewport, state: { scroll: bottom } });
+  const pending = { ...model, significancePending: true, significanceOn: null, rows: model.rows.map((r) => ({ ...r, vsBaseline: null })) };
+  await v.event('results', 'model', pending);
+  await v.page.locator('#results').waitFor();
+  const short = await v.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  assert.ok(short < bottom - 50, `the page without its tests is shorter (${short} < ${bottom})`);
+  await v.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await v.event('results', 'model', model);
+  await until(async () => Math.abs((await v.page.evaluate(() => window.scrollY)) - bottom) < 2, () => `the scroll restored to ${bottom}`);
+  assert.equal((await v.page.evaluate(() => (window as unknown as { __state: { scroll: number } }).__state)).scroll, bottom, 'the saved position is the one restored');
+  assert.deepEqual(await v.problems(), []);
+});
+
 test('under the table: the qrels the figures used, a changed qrels file, and runs made on other data; file text stays text', async () => {
   const v = await openView(browser, 'results');
   const sha = (c: string) => c.repeat(64);

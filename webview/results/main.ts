@@ -28,8 +28,20 @@ function save(): void {
   host.state = { ranges: showRanges, plot: plotMeasure, sorts: tableSorts(), scroll: window.scrollY } satisfies Saved;
 }
 restoreSorts(saved.sorts, save);
+/**
+ * Where a window reload brings the page back to, until the page is long enough to get there (the tests and
+ * plots come after the table) or the person scrolls; meanwhile the clamped position is not saved over it.
+ */
+let restoring = typeof saved.scroll === 'number' && saved.scroll > 0 ? saved.scroll : undefined;
+for (const by of ['wheel', 'keydown', 'mousedown', 'touchstart']) window.addEventListener(by, () => (restoring = undefined), { passive: true });
+function restoreScroll(): void {
+  if (restoring === undefined) return;
+  window.scrollTo(0, restoring);
+  if (Math.abs(window.scrollY - restoring) < 1) restoring = undefined;
+}
 let scrollSaved = 0;
 window.addEventListener('scroll', () => {
+  if (restoring !== undefined) return;
   cancelAnimationFrame(scrollSaved);
   scrollSaved = requestAnimationFrame(save);
 });
@@ -77,7 +89,6 @@ function show(m: ResultsModel): void {
   const json = JSON.stringify(m);
   if (json === shown) return;
   shown = json;
-  const first = model === undefined;
   model = m;
   host.choose({ compare: m.compare ?? 'baseline', correction: m.correction ?? 'holm' });
   document.body.classList.toggle('show-ranges', showRanges);
@@ -88,7 +99,7 @@ function show(m: ResultsModel): void {
   deltaPlot(m);
   morph(lengthsRegion, h('div', { attrs: { id: 'lengths-region' } }, ...lengthsSection(m)));
   // A reload of the window brings the panel back where it was read.
-  if (first && typeof saved.scroll === 'number') requestAnimationFrame(() => window.scrollTo(0, saved.scroll!));
+  requestAnimationFrame(restoreScroll);
 }
 
 function renderHead(m: ResultsModel): HTMLElement {
