@@ -29,16 +29,21 @@ function save(): void {
 }
 restoreSorts(saved.sorts, save);
 /**
- * Where a window reload brings the page back to, until the page is long enough to get there (the tests and
- * plots come after the table) or the person scrolls; meanwhile the clamped position is not saved over it.
+ * Where a window reload brings the page back to, tried each time the page grows until it is long enough to get
+ * there (the tests and plots come after the table) or the person scrolls; meanwhile the clamped position is not
+ * saved over it.
  */
 let restoring = typeof saved.scroll === 'number' && saved.scroll > 0 ? saved.scroll : undefined;
-for (const by of ['wheel', 'keydown', 'mousedown', 'touchstart']) window.addEventListener(by, () => (restoring = undefined), { passive: true });
-function restoreScroll(): void {
-  if (restoring === undefined) return;
-  window.scrollTo(0, restoring);
-  if (Math.abs(window.scrollY - restoring) < 1) restoring = undefined;
+const growing = new ResizeObserver(() => {
+  if (restoring !== undefined) window.scrollTo(0, restoring);
+  if (restoring === undefined || Math.abs(window.scrollY - restoring) < 1) stopRestoring();
+});
+function stopRestoring(): void {
+  restoring = undefined;
+  growing.disconnect();
 }
+if (restoring !== undefined) growing.observe(document.body);
+for (const by of ['wheel', 'keydown', 'mousedown', 'touchstart']) window.addEventListener(by, stopRestoring, { passive: true });
 let scrollSaved = 0;
 window.addEventListener('scroll', () => {
   if (restoring !== undefined) return;
@@ -98,8 +103,6 @@ function show(m: ResultsModel): void {
   morph(sigRegion, h('div', { attrs: { id: 'sig-region' } }, ...significanceSection(m)));
   deltaPlot(m);
   morph(lengthsRegion, h('div', { attrs: { id: 'lengths-region' } }, ...lengthsSection(m)));
-  // A reload of the window brings the panel back where it was read.
-  requestAnimationFrame(restoreScroll);
 }
 
 function renderHead(m: ResultsModel): HTMLElement {
