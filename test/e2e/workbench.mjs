@@ -41,6 +41,17 @@ export class Workbench {
     await row.click(); // not Enter: the first row may be another match (e.g. the view's "Focus on … View")
   }
 
+  /**
+   * Developer: Reload Window, as a person reloads: the workbench first saves its state (the webviews' view state
+   * with it), then the page loads again. A bare page reload may skip that save and bring back an older state.
+   */
+  async reloadWindow() {
+    const loaded = this.page.waitForEvent('load', { timeout: 120_000 });
+    await this.runCommand('Developer: Reload Window', { screenshot: false });
+    await loaded;
+    await this.ready();
+  }
+
   /** The row of the open quick input whose label is exactly `label` (descriptions aside). */
   quickRow(label) {
     const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);

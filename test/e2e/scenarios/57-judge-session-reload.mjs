@@ -47,8 +47,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await wb.waitFor('the skip to reach the host', async () => (await side.locator('#status').textContent()) === '');
   await shot('before the reload');
 
-  await wb.page.reload();
-  await wb.ready();
+  await wb.reloadWindow();
   // The view's own focus command (the workbench registers it): the container opens with the view in it.
   await wb.runCommand('IR Workbench: Focus on Judge Holes View');
   const restored = await wb.webview('#grades', { timeout: 120_000 });

@@ -23,14 +23,11 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await wb.commandWithPicks('IR Workbench: Show Results', [['Split of scifact', 'test']]);
   let results = await wb.webview('#results');
   await results.locator('#significance').waitFor({ timeout: 60_000 });
-  // Bonferroni, a sort by nDCG@10, the page scrolled to its last part (the tests fit in the first screen).
+  // Bonferroni, a sort by nDCG@10.
   await results.locator('#correction').click();
   await results.locator('#correction vscode-option[value="bonferroni"]').click();
   await results.locator('#legend', { hasText: 'after Bonferroni' }).waitFor({ timeout: 60_000 });
   await results.locator('#results thead th', { hasText: 'nDCG@10' }).click();
-  await results.locator('#lengths').scrollIntoViewIfNeeded();
-  const scrolled = await results.locator('body').evaluate(() => window.scrollY);
-  assert.ok(scrolled > 0, 'the page scrolled');
 
   // The Diff of the first run against the baseline, a query selected.
   await results.locator('#results button[data-action="diff"]').first().click();
@@ -38,6 +35,14 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   const query = await diff.locator('#queries tr').nth(2).getAttribute('data-query');
   await diff.locator('#queries tr').nth(2).click();
   await diff.locator('#list-a .doc').first().waitFor({ timeout: 30_000 });
+
+  // Back in the Results, the page scrolled to its last part (after the click on the diff button, which scrolls
+  // the page to the table).
+  await tab(wb, 'Results: scifact (test)');
+  results = await wb.webview('#results');
+  await results.locator('#lengths').scrollIntoViewIfNeeded();
+  const scrolled = await results.locator('body').evaluate(() => window.scrollY);
+  assert.ok(scrolled > 0, 'the page scrolled');
 
   // The Holes panel in the impact order.
   await wb.runCommand('IR Workbench: Show Holes');
@@ -47,14 +52,16 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await holes.locator('#meter').waitFor({ timeout: 60_000 });
   await shot('before the reload');
 
-  await wb.page.reload();
-  await wb.ready();
+  await wb.reloadWindow();
 
   await tab(wb, 'Results: scifact (test)');
   results = await wb.webview('#results', { timeout: 60_000 });
   await results.locator('#legend', { hasText: 'after Bonferroni' }).waitFor({ timeout: 60_000 });
   assert.equal(await results.locator('#results thead th', { hasText: 'nDCG@10' }).getAttribute('aria-sort'), 'descending', 'the sort');
-  await wb.waitFor('the scroll position', async () => Math.abs((await results.locator('body').evaluate(() => window.scrollY)) - scrolled) < 2);
+  const where = () => results.locator('body').evaluate(() => ({ y: window.scrollY, bottom: document.documentElement.scrollHeight - window.innerHeight }));
+  await wb.waitFor('the scroll position', async () => Math.abs((await where()).y - scrolled) < 2).catch(async (e) => {
+    throw new Error(`${e.message}: at ${JSON.stringify(await where())}, was ${scrolled}`);
+  });
   await shot('results after the reload');
 
   await tab(wb, 'Diff: ');
