@@ -7,12 +7,12 @@ import type { Worker } from 'node:worker_threads';
 import { after, describe, it } from 'node:test';
 import { EngineClient } from '../../../../src/core/engine/client';
 import { readAnnotations } from '../../../../src/core/judgements/annotations';
-import { scifactWorkspace } from '../../../helpers/storeFixtures';
+import { needsShared, scifactWorkspace } from '../../../helpers/storeFixtures';
 
 const WORKER = join(__dirname, '../../../../src/core/engine/worker.ts');
 const RUN = 'bm25okapi.knarfthekant.trec';
 
-describe('engine faults', () => {
+describe('engine faults', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const ws = scifactWorkspace([RUN]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
   const args = { roots: [ws.root], runsFolder: 'runs', measures: ['ndcg_cut.10'] };

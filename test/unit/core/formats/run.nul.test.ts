@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { InputError } from '../../../../src/core/formats/errors';
 import { readRun } from '../../../../src/core/formats/run';
 import { startRunRead } from '../../../../src/core/formats/runInParallel';
-import { RUNS } from '../../support/paths';
+import { needsShared, RUNS } from '../../support/paths';
 
 const ENTRY = join(__dirname, '../../../../src/core/formats/runInParallel.ts');
 const dir = mkdtempSync(join(tmpdir(), 'irw-runnul-'));
@@ -37,7 +37,7 @@ describe('NUL bytes in a run', () => {
     }
   });
 
-  it('a 4 KiB block of NUL bytes in a real run (SciFact BM25), aligned as a file system leaves it: never figures', async () => {
+  it('a 4 KiB block of NUL bytes in a real run (SciFact BM25), aligned as a file system leaves it: never figures', { skip: needsShared('runs') }, async () => {
     const good = readFileSync(join(RUNS, 'scifact', 'bm25okapi.knarfthekant.trec')).subarray(0, 1 << 18);
     for (let at = 0; at < good.length; at += 4096 * 7) {
       const { path, line } = damaged(good, at, 4096);

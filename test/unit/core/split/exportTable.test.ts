@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { addRunFiles, loadSplit } from '../../../helpers/splitState';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 import { exportResults } from '../../../../src/core/split/exportTable';
 import { boxSummary, resultsModel } from '../../../../src/core/split/results';
 import { RESULT_MEASURES } from '../../../../src/core/split/scores';
@@ -96,7 +96,7 @@ test('LaTeX: a line break in a run name (from a file name) does not break the ta
 });
 
 
-test('an export holds what the panel shows: figures with the judgements and the original ones, ranges, comparisons, verdicts, the qrels state in the caption (SciFact)', async () => {
+test('an export holds what the panel shows: figures with the judgements and the original ones, ranges, comparisons, verdicts, the qrels state in the caption (SciFact)', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const RUNS = join(SHARED, 'runs/scifact');
   const [A, B] = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, f));
   const s = await loadSplit({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });

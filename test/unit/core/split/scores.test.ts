@@ -10,13 +10,13 @@ import { Run, readRun } from '../../../../src/core/formats/run';
 import { holeRows } from '../../../../src/core/split/holes';
 import { RESULT_MEASURES, scoreRun, sessionMeasures } from '../../../../src/core/split/scores';
 import { splitWithRuns } from '../../../helpers/splitState';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const TFIDF = join(SHARED, 'runs/scifact/vsm-tfidf.titles_fulltext.omar-khattab.trec');
 const BM25 = join(SHARED, 'runs/scifact/bm25okapi.knarfthekant.trec');
 
-test('Hole@10 and Judged@10 are over the queries a run answers (trec_eval without -c); the other measures keep -c', async () => {
+test('Hole@10 and Judged@10 are over the queries a run answers (trec_eval without -c); the other measures keep -c', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const s = await splitWithRuns(SCIFACT, 'test', [TFIDF, BM25]);
   const qrels = readQrels(join(SCIFACT, 'qrels', 'test.tsv'));
   const scores = s.scores(TFIDF, 'original');

@@ -8,11 +8,11 @@ import { readRun } from '../../../../src/core/formats/run';
 import { openBm25, runBm25 } from '../../../../src/core/retrieval/bm25/run';
 import { bm25GridSettings, bm25Label, bm25Matrix } from '../../../../src/core/tune/bm25Grid';
 import { perQueryRow } from '../../../../src/core/tune/scores';
-import { DATASETS } from '../../support/paths';
+import { DATASETS, needsShared } from '../../support/paths';
 
 const SCIFACT = join(DATASETS, 'scifact');
 
-describe('BM25 grid: one index for every setting, the same per-query values as the runs written', () => {
+describe('BM25 grid: one index for every setting, the same per-query values as the runs written', { skip: needsShared('datasets/scifact') }, () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'irw-bm25grid-'));

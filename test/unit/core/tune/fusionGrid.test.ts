@@ -9,12 +9,12 @@ import { runBm25 } from '../../../../src/core/retrieval/bm25/run';
 import { runFuse } from '../../../../src/core/retrieval/fusion/run';
 import { fusionLabel, fusionMatrix, fusionSettings } from '../../../../src/core/tune/fusionGrid';
 import { perQueryRow } from '../../../../src/core/tune/scores';
-import { DATASETS, RUNS } from '../../support/paths';
+import { DATASETS, needsShared, RUNS } from '../../support/paths';
 
 const SCIFACT = join(DATASETS, 'scifact');
 const MINILM = join(RUNS, 'scifact', 'minilm-faiss.knarfthekant.trec');
 
-describe('fusion grid: the same per-query values as the fused run files', () => {
+describe('fusion grid: the same per-query values as the fused run files', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   let dir: string;
   let bm25: string;
   before(async () => {

@@ -9,9 +9,9 @@ import { readSidecar } from '../../../../src/core/provenance/record';
 import { runBm25 } from '../../../../src/core/retrieval/bm25/run';
 import { perQueryRow } from '../../../../src/core/tune/scores';
 import { TUNE_DEFAULTS, tuneBm25, tuneFusion } from '../../../../src/core/tune/tune';
-import { DATASETS, RUNS } from '../../support/paths';
+import { DATASETS, needsShared, RUNS } from '../../support/paths';
 
-describe('irw tune: the tuned run is the setting chosen on all queries, and its sidecar says how and on what', () => {
+describe('irw tune: the tuned run is the setting chosen on all queries, and its sidecar says how and on what', { skip: needsShared('datasets/scifact', 'datasets/nfcorpus', 'runs') }, () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'irw-tune-'));

@@ -12,11 +12,11 @@ import { runBm25, type Bm25RunRequest } from '../../../../../src/core/retrieval/
 import { bm25Settings, LoadedIndexes, openBm25Run } from '../../../../../src/core/retrieval/bm25/runContext';
 import { createAnalyzer } from '../../../../../src/core/retrieval/analysis/analyzer';
 import { docNumbers } from '../../../../../src/core/retrieval/bm25/explain';
-import { DATASETS } from '../../../support/paths';
+import { DATASETS, needsShared } from '../../../support/paths';
 
 const f = Math.fround;
 
-describe('BM25 explanations sum to the run file, to the printed digits', () => {
+describe('BM25 explanations sum to the run file, to the printed digits', { skip: needsShared('datasets/scifact', 'datasets/nfcorpus') }, () => {
   let dir: string;
   const indexes = new LoadedIndexes(2);
   before(() => {

@@ -13,13 +13,13 @@ import { runBm25 } from '../../../../../src/core/retrieval/bm25/run';
 import { bm25Settings, LoadedIndexes, openBm25Run, type Bm25RunContext } from '../../../../../src/core/retrieval/bm25/runContext';
 import { editedQuery, whatIf } from '../../../../../src/core/retrieval/bm25/whatIf';
 import { judgedQueries } from '../../../../../src/core/retrieval/dense/dataset';
-import { DATASETS } from '../../../support/paths';
+import { DATASETS, needsShared } from '../../../support/paths';
 import { inputError } from '../../../support/inputError';
 
 const SCIFACT = join(DATASETS, 'scifact');
 const MEASURES = ['ndcg_cut.10', 'recall.100', 'map'];
 
-describe('what-if queries: one query re-run with the run\'s own settings', () => {
+describe('what-if queries: one query re-run with the run\'s own settings', { skip: needsShared('datasets/scifact') }, () => {
   let dir: string;
   let run: string;
   let rm3Run: string;
