@@ -41,13 +41,14 @@ const judge = (grade: number) => send(() => host.request('judge', { grade }), `s
 const move = (by: number) => send(() => host.request('move', { by }), '');
 const undo = () => send(() => host.request('undo', {}), 'undoing…');
 
-/** Blind (hash) order or impact order of the same pool. */
+/** Blind (hash) order, impact order or sampling order of the same pool. */
 function orderChoice(order: QueueOrder): HTMLElement {
   return Object.assign(dropdown([
     { value: 'blind', label: 'blind order' },
     { value: 'impact', label: 'impact order' },
-  ], order, (v) => send(() => host.request('setOrder', { order: v === 'impact' ? 'impact' : 'blind' }), 'reordering…'),
-  'Impact: first the holes whose judgement can most narrow the comparison of the first two pooled runs; still blind to which run retrieved them'), { id: 'order' });
+    { value: 'sample', label: 'sampling order' },
+  ], order, (v) => send(() => host.request('setOrder', { order: v === 'impact' || v === 'sample' ? v : 'blind' }), 'reordering…'),
+  'Impact: first the holes whose judgement can most narrow the range of the first two pooled runs\' comparison. Sampling: holes drawn at random where judging them narrows the estimate of that comparison most, so its estimate stays unbiased. Both blind to which run retrieved them'), { id: 'order' });
 }
 
 function render(s: AnnotationState): void {

@@ -59,13 +59,14 @@ function render(m: Model): void {
       Object.assign(dropdown([
         { value: 'blind', label: 'blind (hash of the document)' },
         { value: 'impact', label: 'impact (what decides the first two runs)' },
+        { value: 'sample', label: 'sample (where the estimate of the first two runs narrows)' },
       ], order, (v) => {
-        order = v === 'impact' ? 'impact' : 'blind';
+        order = v === 'impact' || v === 'sample' ? v : 'blind';
         setPool();
-      }, 'Impact: holes first whose judgement can most narrow the comparison of the first two pooled runs; still blind to which run retrieved them'), { id: 'order' }),
+      }, 'Impact: holes first whose judgement can most narrow the range of the first two pooled runs\' comparison. Sample: holes of their top 100 drawn at random where judging them narrows the estimate of that comparison most (seeded, so its estimate stays unbiased). Both blind to which run retrieved them'), { id: 'order' }),
       button('Judge in the sidebar', () => report(host.request('annotate', {})), { id: 'annotate' }),
       status),
-    m.order === 'impact' && !m.meter ? h('p', { className: 'muted', attrs: { id: 'meter' } }, 'Pool two runs or more for the impact order: it works on the comparison of the first two.') : null,
+    m.order !== 'blind' && m.order !== undefined && !m.meter ? h('p', { className: 'muted', attrs: { id: 'meter' } }, `Pool two runs or more for the ${m.order === 'sample' ? 'sampling' : 'impact'} order: it works on the comparison of the first two.`) : null,
     m.meter ? meterNode(m.meter) : null,
     h('table', { attrs: { id: 'queue' } },
       h('thead', {}, h('tr', {}, ...['Query', 'Text', 'Document', 'Grade'].map((t) => h('th', { className: 'text' }, t)))),
@@ -75,7 +76,7 @@ function render(m: Model): void {
           h('td', { className: 'text', title: p.queryText }, h('bdi', {}, p.queryText.length > 80 ? `${p.queryText.slice(0, 79)}…` : p.queryText)),
           h('td', { className: 'text' }, name(p.docId)),
           h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`), m.dataset)))))),
-    // The impact order lists only the pairs still unjudged.
-    m.queue.length < (m.order === 'impact' ? m.remaining : m.poolSize) ? h('p', { className: 'muted' }, `The first ${m.queue.length} pairs are listed; the sidebar takes them all.`) : null,
+    // The impact and sampling orders list only the pairs still unjudged.
+    m.queue.length < (m.order === 'impact' || m.order === 'sample' ? m.remaining : m.poolSize) ? h('p', { className: 'muted' }, `The first ${m.queue.length} pairs are listed; the sidebar takes them all.`) : null,
   );
 }

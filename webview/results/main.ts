@@ -1,8 +1,9 @@
 // Results panel: runs x measures, significance against a chosen baseline, top-10 document lengths, export.
-import type { ExportFormat, HoleVerdict, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../src/protocol/webview.js';
+import type { EstimateView, ExportFormat, HoleVerdict, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../src/protocol/webview.js';
 import { fix4, h, isolate, name, pValue, replace, signed4, svg } from '../components/dom.js';
 import { Host } from '../components/host.js';
 import { sortable } from '../components/table.js';
+import { estimateNode, estimateText, estimateTitle, estimateVerdictNode } from '../components/estimate.js';
 import { button, dropdown } from '../components/toolkit.js';
 import { rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
 
@@ -50,8 +51,9 @@ function render(m: ResultsModel): void {
       ` randomization test (${m.trials.toLocaleString()} trials, seed ${m.seed}), each significant at ${m.alpha} after Holm-Bonferroni over the ${Math.max(0, m.rows.length - 1)} compared runs; coloured by the sign of Δ (`,
       h('span', { className: 'better' }, 'better'), ', ', h('span', { className: 'worse' }, 'worse'), '). Click a column header to sort, a cell then Copy to copy it.'),
     m.rows.some((r) => r.intervals) ? h('p', { className: 'muted', attrs: { id: 'ranges-legend' } },
-      '[low, high]: the range the mean can take over every grading of the holes (unjudged documents) left in the top 10 of the runs shown, with your judgements; ' +
-      'nDCG is not monotone in a hole\'s grade, so the high end is not "every hole relevant". ≈ marks a sound bound where an exact search would take too long.') : null,
+      '[low, high]: the range the mean can take over every grading of the holes (unjudged documents) left in the run\'s own top 10, with your judgements (a comparison: in either run\'s top 10); ' +
+      'nDCG is not monotone in a hole\'s grade, so the high end is not "every hole relevant". ≈ marks a sound bound where an exact search would take too long. ' +
+      'No range is given for R@100 and MAP, which look deeper than the top-10 pool. ≈ x [lo, hi] below a figure: the estimate with every hole of the top 100 judged, and its 95 % interval (hover for how).') : null,
     h('h2', {}, 'Significance against the baseline'),
     significanceNote(m),
     m.significanceOn ? significanceTable(m) : null,
@@ -76,15 +78,19 @@ function resultsTable(m: ResultsModel): HTMLTableElement {
         const d = c ? signed4(c.delta) : undefined;
         const under = r.settled?.[mi];
         const holes = under ? `; under the holes Δ ${rangeText(under.lo, under.hi, true)}, ${verdictText(under)}, ${significanceText(under)}` : '';
-        const title = c ? `Δ ${d!.text}; t-test p ${pValue(c.tP)} (Holm ${pValue(c.tPHolm)}); randomization p ${pValue(c.randP)} (Holm ${pValue(c.randPHolm)}); W/T/L ${c.wins}/${c.ties}/${c.losses}${holes}` : undefined;
+        const est = r.compared?.[mi];
+        const estimated = est ? `; estimated Δ ${estimateText(est, true)}: ${est.verdict ?? ''}` : '';
+        const title = c ? `Δ ${d!.text}; t-test p ${pValue(c.tP)} (Holm ${pValue(c.tPHolm)}); randomization p ${pValue(c.randP)} (Holm ${pValue(c.randPHolm)}); W/T/L ${c.wins}/${c.ties}/${c.losses}${holes}${estimated}` : undefined;
         const range = r.intervals?.[mi];
+        const own = r.estimates?.[mi];
         // The markers sit in a fixed-width slot after the figure, so decimals align down a column.
         return h('td', { title, attrs: { 'data-measure': m.measures[mi].key, 'data-value': fix4(v) } },
           h('span', { className: 'num' }, fix4(v)),
           h('span', { className: `marks${marks ? ` sig ${d!.cls}` : ''}` }, marks),
           // The range is over the holes left after the user's judgements: it goes with the annotated figure.
           range && !r.annotated ? rangeNode(range) : null,
-          annotated && r.annotated ? h('div', { className: 'delta', title: 'with your judgements' }, `annotated ${fix4(r.annotated[mi])}`, range ? rangeNode(range) : null) : null);
+          annotated && r.annotated ? h('div', { className: 'delta', title: 'with your judgements' }, `annotated ${fix4(r.annotated[mi])}`, range ? rangeNode(range) : null) : null,
+          own ? h('div', { className: 'delta' }, estimateNode(own)) : null);
       });
       const diff = r.key === m.baseline ? null : button('Diff', () => act(host.request('openDiff', { a: m.baseline, b: r.key })), { secondary: true, title: 'Per-query differences against the baseline' });
       return h('tr', { className: r.key === m.baseline ? 'baseline' : '', attrs: { 'data-run': r.key } },
@@ -130,6 +136,7 @@ function significanceNote(m: ResultsModel): HTMLElement {
 
 function significanceTable(m: ResultsModel): HTMLTableElement {
   const rows: HTMLTableRowElement[] = [];
+  const base = m.rows.find((r) => r.key === m.baseline)?.label ?? '';
   for (const r of m.rows) {
     r.vsBaseline?.forEach((c, mi) => {
       if (!c) return;
@@ -141,12 +148,22 @@ function significanceTable(m: ResultsModel): HTMLTableElement {
         h('td', { className: sig(c.tPHolm), attrs: { 'data-value': String(c.tPHolm) } }, `${pValue(c.tP)} (${pValue(c.tPHolm)})`),
         h('td', { className: sig(c.randPHolm), attrs: { 'data-value': String(c.randPHolm) } }, `${pValue(c.randP)} (${pValue(c.randPHolm)})`),
         h('td', {}, `${c.wins} / ${c.ties} / ${c.losses}`),
+        ...estimateCells(r.compared?.[mi] ?? null, base, r.label),
         ...holesCells(r.settled?.[mi] ?? null)));
     });
   }
   return sortable(h('table', { attrs: { id: 'significance' } },
-    h('thead', {}, h('tr', {}, ...['Run', 'Measure', 'Δ', 't-test p (Holm)', 'randomization p (Holm)', 'wins / ties / losses', 'Δ over the holes', 'verdict'].map((t) => h('th', {}, t)))),
+    h('thead', {}, h('tr', {}, ...['Run', 'Measure', 'Δ', 't-test p (Holm)', 'randomization p (Holm)', 'wins / ties / losses', 'Δ estimated (95 %)', 'verdict (95 %)', 'Δ over the top-10 holes', 'sound verdict'].map((t) => h('th', {}, t)))),
     h('tbody', {}, ...rows)));
+}
+
+/** The comparison estimated with the holes judged: Δ and its interval, and the verdict from it (a: the baseline, b: the run). */
+function estimateCells(e: EstimateView | null, a: string, b: string): HTMLTableCellElement[] {
+  if (!e) return [h('td', {}, ''), h('td', {}, '')];
+  return [
+    h('td', { title: estimateTitle(e), attrs: { 'data-value': String(e.estimate) } }, estimateText(e, true)),
+    h('td', { attrs: { 'data-value': e.verdict ?? 'undecided' } }, estimateVerdictNode(e, a, b)),
+  ];
 }
 
 /** The comparison under holes: the range of Δ, and settled or open (with what judging can do to significance). */

@@ -75,9 +75,9 @@ export interface EngineRequests {
   pool: { args: { key: string; runs: string[]; depth: number; order?: QueueOrder }; result: { items: { queryId: string; docId: string }[]; firstUnjudged: number } };
   /**
    * What the Judge sidebar shows for one pair (or only the split's figures, without a pair); with `impact`, the
-   * meter of the comparison the impact order works on.
+   * meter of the comparison the impact and sampling orders work on (with the sampling order, its estimate).
    */
-  pair: { args: { key: string; queryId?: string; docId?: string; impact?: { runs: string[]; depth: number } }; result: PairState };
+  pair: { args: { key: string; queryId?: string; docId?: string; impact?: { runs: string[]; depth: number; order?: QueueOrder } }; result: PairState };
   /** One run's summary figures on the split by trec_eval value name, on the original qrels and with the user's judgements. */
   runSummary: {
     args: { key: string; run: string };

@@ -2,7 +2,8 @@ import { holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval
 import type { Run } from '../formats/run';
 import type { Comparison, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../protocol/webview';
 import { runSteps } from '../steps';
-import { RANGED } from './holeRanges';
+import { estimateSteps, pairEstimate, runEstimate } from './estimates';
+import { RANGE_POOL_DEPTH, RANGED, RANGED_DEPTH } from './holeRanges';
 import { topDocs } from './rankings';
 import { RESULT_MEASURES, type Scores } from './scores';
 import type { SplitState } from './state';
@@ -73,8 +74,16 @@ export function* significanceSteps(state: SplitState, baseline: string): Generat
   if (now.length === runs.length && now.every((k, i) => k === runs[i] && state.run(k) === held[i])) slot(state, baseline).value = { on, comparisons };
 }
 
-/** What the results table's ranges ask for: each run's own, and each run against the baseline. */
+/** Columns a range over the top-10 pool covers (R@100 and MAP look deeper: no range, no sound verdict). */
+const inPool = (column: string): boolean => RANGED_DEPTH[column] <= RANGE_POOL_DEPTH;
+
+/** What the results table's ranges ask for: each run's own, and each run against the baseline, for the columns the pool covers. */
 export function resultsNeeds(state: SplitState, baseline: string | undefined): TrustNeed[] {
+  return estimateNeeds(state, baseline).filter((n) => inPool(n.column));
+}
+
+/** What the results table's estimates ask for: each run's own, and each run against the baseline, every RANGED column. */
+export function estimateNeeds(state: SplitState, baseline: string | undefined): TrustNeed[] {
   const needs: TrustNeed[] = [];
   for (const run of state.runKeys()) for (const column of Object.keys(RANGED)) needs.push({ run, column });
   if (baseline !== undefined && state.hasRun(baseline)) {
@@ -99,7 +108,10 @@ export function resultsModel(
   const keys = state.runKeys();
   const baseline = state.hasRun(baselineKey) ? baselineKey : keys[0];
   if (baseline !== undefined && !options.pending) runSteps(significanceSteps(state, baseline));
-  if (!options.pending) runSteps(trustSteps(state, resultsNeeds(state, baseline)));
+  if (!options.pending) {
+    runSteps(trustSteps(state, resultsNeeds(state, baseline)));
+    runSteps(estimateSteps(state, estimateNeeds(state, baseline)));
+  }
   const significance = baseline === undefined ? undefined : slot(state, baseline).value;
   const ranged = !trustPending(state, resultsNeeds(state, baseline));
   const annotated = state.label().state === 'annotated';
@@ -110,6 +122,7 @@ export function resultsModel(
     vsBaseline: significance?.comparisons.get(k) ?? null,
     lengths: lengthsOf(state, k),
     ...(ranged ? trustRow(state, k, baseline) : {}),
+    ...estimateRow(state, k, baseline),
     coverage: coverageOf(state, k),
   }));
   return {
@@ -145,8 +158,23 @@ function trustRow(state: SplitState, key: string, baseline: string | undefined):
     both = own.filter((q) => inBase.has(q));
   }
   return {
-    intervals: RESULT_MEASURES.map((m) => (m.key in RANGED ? runRange(state, key, m.key, queries) ?? null : null)),
-    settled: both === null ? null : RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? pairVerdict(state, baseline!, key, m.key, both, SIGNIFICANCE.alpha) ?? null : null)),
+    intervals: RESULT_MEASURES.map((m) => (m.key in RANGED && inPool(m.key) ? runRange(state, key, m.key, queries) ?? null : null)),
+    settled: both === null ? null : RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED && inPool(m.key) ? pairVerdict(state, baseline!, key, m.key, both, SIGNIFICANCE.alpha) ?? null : null)),
+  };
+}
+
+/**
+ * A results row's estimates (the run's own, over every query of the qrels) and, against the baseline, the
+ * estimated difference with its verdict (run - baseline), as last computed; none where the run was scored
+ * on other queries than the qrels' (without -c).
+ */
+function estimateRow(state: SplitState, key: string, baseline: string | undefined): Pick<ResultsRow, 'estimates' | 'compared'> {
+  const all = state.qrels('original').queryIds().length;
+  if (state.scores(key, 'annotated').queries.length !== all) return {};
+  const vs = baseline !== undefined && baseline !== key && state.scores(baseline, 'annotated').queries.length === all;
+  return {
+    estimates: RESULT_MEASURES.map((m) => (m.key in RANGED ? runEstimate(state, key, m.key) ?? null : null)),
+    compared: vs ? RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? pairEstimate(state, baseline!, key, m.key) ?? null : null)) : null,
   };
 }
 

@@ -17,9 +17,9 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
   private channel: ViewChannel<'annotate'> | undefined;
   private split: OpenSplit | undefined;
   private queue: AnnotationQueue | undefined;
-  /** The impact order's re-ordering after a grade, while it is under way. */
+  /** The impact or sampling order's re-ordering after a grade, while it is under way. */
   private reordering: Promise<void> | undefined;
-  /** The pool being judged and its order (impact: re-ordered after each judgement, with a meter). */
+  /** The pool being judged and its order (impact, sample: re-ordered after each judgement, with a meter). */
   private pooled: { runs: string[]; depth: number; order: QueueOrder } = { runs: [], depth: 10, order: 'blind' };
 
   constructor(private readonly wb: AnalysisWorkbench) {}
@@ -38,7 +38,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
       undo: () => this.undo(),
       setOrder: async ({ order }) => {
         const { split } = this.need();
-        await this.start(split, this.pooled.runs, this.pooled.depth, order === 'impact' ? 'impact' : 'blind');
+        await this.start(split, this.pooled.runs, this.pooled.depth, order === 'impact' || order === 'sample' ? order : 'blind');
         return null;
       },
     }, () => this.refresh());
@@ -85,7 +85,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     }
     const cur = queue.current;
     const index = queue.index;
-    const impact = this.pooled.order === 'impact' ? { runs: this.pooled.runs, depth: this.pooled.depth } : undefined;
+    const impact = this.pooled.order !== 'blind' ? { runs: this.pooled.runs, depth: this.pooled.depth, order: this.pooled.order } : undefined;
     const pair = await this.wb.ask('pair', { key: split.key, ...(cur ?? {}), impact });
     return {
       dataset: split.datasetName,
@@ -110,11 +110,12 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     if (!split.grades.includes(grade)) throw new Error(`grade ${grade} is not on this dataset's scale (${split.grades.join(', ')})`);
     const before = await this.wb.judge(split, cur.queryId, cur.docId, grade);
     queue.recorded(before === null || before < 0 ? null : before);
-    if (this.pooled.order === 'impact') {
-      // What decides the comparison changes with each grade: the rest of the queue is re-ordered, and the
-      // state the engine's update asks for waits for that (it never shows the pair the old order put next).
+    if (this.pooled.order !== 'blind') {
+      // What decides the comparison (impact), or where the next draw falls (sample), changes with each grade:
+      // the rest of the queue is re-ordered, and the state the engine's update asks for waits for that (it
+      // never shows the pair the old order put next).
       this.reordering = this.wb
-        .ask('pool', { key: split.key, runs: this.pooled.runs, depth: this.pooled.depth, order: 'impact' })
+        .ask('pool', { key: split.key, runs: this.pooled.runs, depth: this.pooled.depth, order: this.pooled.order })
         .then(({ items }) => queue.reorder(items));
       await this.reordering;
     }

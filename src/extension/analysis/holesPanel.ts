@@ -24,7 +24,7 @@ export async function showHoles(
         if (!DEPTHS.includes(d)) throw new Error(`pool depth ${d}: pick one of ${DEPTHS.join(', ')}`);
         pooled = runs.filter((k) => split.runs.some((r) => r.key === k));
         depth = d;
-        order = o === 'impact' ? 'impact' : 'blind';
+        order = o === 'impact' || o === 'sample' ? o : 'blind';
         for (const v of split.views) v.refresh();
         return null;
       },
