@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { homedir } from 'node:os';
@@ -37,10 +36,20 @@ function defaultCacheDir(): string | null {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'irw', 'v8');
 }
 
-/** Ties a cache to this bundle (path, size, time) and this Node (V8's data is specific to its version). */
+/**
+ * Ties a cache to this bundle (path, size, time) and this Node (V8's data is specific to its version). FNV-1a, not
+ * node:crypto: loading crypto took ~7 ms of a cold `irw eval`, and a collision costs only a rejected cache.
+ */
 function fingerprint(file: string): string {
   const s = statSync(file);
-  return createHash('sha1').update(`${file}\0${s.size}\0${s.mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
+  const text = `${file}\0${s.size}\0${s.mtimeMs}\0${process.version}\0${process.arch}`;
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    h1 = Math.imul(h1 ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ text.charCodeAt(i), 0x5bd1e995) >>> 0;
+  }
+  return h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0');
 }
 
 /**

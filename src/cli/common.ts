@@ -18,7 +18,9 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnTy
   try {
     return parseArgs(config);
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    // Node's own text for an unknown option explains '--' for positionals: say only what is wrong.
+    const unknown = (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && /'(-[^']*)'/.exec((e as Error).message);
+    throw new UsageError(unknown ? `unknown option '${unknown[1]}'` : (e as Error).message);
   }
 }
 

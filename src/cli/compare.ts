@@ -1,10 +1,14 @@
 import { basename } from 'node:path';
 import { MeasureSpecError } from '../core/eval';
+import { checkCoverage } from '../core/eval/coverage';
 import { CORRECTIONS, PAIRED_TESTS } from '../core/eval/stats';
-import { buildTable, significantAgainst, TABLE_DEFAULTS, type ResultsTable, type TableOptions } from '../core/eval/stats/table';
+import { buildTable, significantAgainst, TABLE_DEFAULTS, type ResultsTable, type TableOptions, type TableProgress } from '../core/eval/stats/table';
+import { visibleControls } from '../core/formats/lines';
 import { readQrels } from '../core/formats/qrels';
 import { readRun } from '../core/formats/run';
+import { ProgressReporter } from '../core/progress/reporter';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
+import { csvCell } from './csv';
 
 const HELP = `usage: irw compare QRELS RUN RUN... [options]
 
@@ -19,10 +23,16 @@ options:
   --correction NAME   over the comparisons of each measure: ${Object.keys(CORRECTIONS).join(', ')} (default holm)
   --alpha A           significance level (default 0.05)
   -l N                lowest grade counted as relevant (default 1)
+  -M N                evaluate only the top N documents of each ranking (trec_eval -M; -m recip_rank -M 10
+                      is MRR@10); holes and similarities see the same cut rankings
   --pool-depth K      holes are the unjudged documents in the top K of any run (default 10; 0: no holes)
   --resamples N       bootstrap resamples (default 10000); --seed S seeds them and the randomization test
-  --format F          text (default), markdown, csv, latex or json
+  --format F          text (default), markdown, csv, latex or json; csv is one long table, a row per
+                      figure: run,versus,measure,statistic,value (versus: the other run of a comparison)
   --fail-if-worse     exit ${EXIT.worse} when a run is significantly worse than the baseline on any measure
+
+Runs are keyed a, b, c ... in the order given; a comparison "b vs a" is b - a. Past one second, progress is
+shown on stderr. A run that shares no query with the qrels is refused (exit 1), as irw eval refuses it.
 
 Per run and measure: the mean; a superscript names the runs it is significantly better than (after the
 correction); [lo, hi] is the 95% percentile bootstrap interval (paired: the same resampled queries for
@@ -59,6 +69,7 @@ export const compareCommand: Command = {
         help: { type: 'boolean', short: 'h' },
         m: { type: 'string', multiple: true },
         l: { type: 'string' },
+        M: { type: 'string', short: 'M' },
         baseline: { type: 'string' },
         'all-pairs': { type: 'boolean' },
         test: { type: 'string' },
@@ -81,140 +92,251 @@ export const compareCommand: Command = {
     if (!FORMATS.includes(format)) throw new UsageError(`unknown --format '${values.format}' (available: ${FORMATS.join(', ')})`);
     if (values['all-pairs'] && values.baseline !== undefined) throw new UsageError('--baseline and --all-pairs exclude each other');
     if (values['all-pairs'] && values['fail-if-worse']) throw new UsageError('--fail-if-worse needs a baseline, not --all-pairs');
-    const qrels = readQrels(qrelsPath);
-    if (qrels.queryIds().length === 0) {
-      process.stderr.write(`irw compare: ${qrelsPath} judges no query: nothing to compare over.\n`);
-      return EXIT.input;
-    }
-    const runs = runPaths.map((p) => readRun(p));
-    let compare: TableOptions['compare'] = 0;
-    if (values['all-pairs']) compare = 'all-pairs';
-    else if (values.baseline !== undefined) {
-      compare = runPaths.findIndex((p, i) => p === values.baseline || runs[i].tag === values.baseline);
-      if (compare < 0) throw new UsageError(`--baseline '${values.baseline}' is neither a RUN argument nor a run tag (${runs.map((r) => r.tag).join(', ')})`);
-    }
-    const options: TableOptions = {
-      measures: values.m ?? TABLE_DEFAULTS.measures,
-      compare,
-      test: values.test ?? TABLE_DEFAULTS.test,
-      correction: values.correction ?? TABLE_DEFAULTS.correction,
-      alpha: number('alpha', values.alpha, TABLE_DEFAULTS.alpha),
-      relevanceLevel: number('l', values.l, TABLE_DEFAULTS.relevanceLevel, true),
-      poolDepth: number('pool-depth', values['pool-depth'], TABLE_DEFAULTS.poolDepth, true),
-      resamples: number('resamples', values.resamples, TABLE_DEFAULTS.resamples, true),
-      seed: number('seed', values.seed, TABLE_DEFAULTS.seed, true),
+    const started = performance.now();
+    const reporter = new ProgressReporter(process.stderr);
+    // Progress once the command has taken a second (a quick table prints nothing else); tests set the delay.
+    const after = Number(process.env.IRW_PROGRESS_AFTER_MS ?? 1000);
+    const progress: TableProgress = (stage, done, total) => {
+      if (performance.now() - started >= after) reporter.update(stage, done, total, 'steps');
     };
-    if (!(options.alpha > 0 && options.alpha < 1)) throw new UsageError(`--alpha must be between 0 and 1, got ${options.alpha}`);
-    if (options.resamples < 1) throw new UsageError('--resamples must be at least 1');
-    let table: ResultsTable;
     try {
-      table = buildTable(qrels, runs, options);
-    } catch (e) {
-      if (e instanceof MeasureSpecError) throw new UsageError(e.message);
-      throw e;
+      return run(values, qrelsPath, runPaths, format, progress);
+    } finally {
+      reporter.stop();
     }
-    // Tags can repeat (two runs of one system): label by file when they do.
-    const tags = runs.map((r) => r.tag);
-    const labels = tags.map((t, i) => (tags.indexOf(t) === tags.lastIndexOf(t) ? t : `${t} (${basename(runPaths[i])})`));
-    process.stdout.write(render(table, labels, format, qrelsPath));
-    if (values['fail-if-worse']) {
-      const worse = table.pairs.filter((p) => p.b === compare && p.significant && p.delta < 0);
-      for (const p of worse) {
-        process.stderr.write(`irw compare: ${labels[p.a]} is significantly worse than ${labels[p.b]} on ${p.measure}: ${fixed(p.delta)} (corrected p ${fixed(p.pAdjusted)})\n`);
-      }
-      if (worse.length) return EXIT.worse;
-    }
-    return EXIT.ok;
   },
 };
+
+function run(values: Record<string, string | boolean | string[] | undefined>, qrelsPath: string, runPaths: string[], format: Format, progress: TableProgress): number {
+  const str = (k: string) => values[k] as string | undefined;
+  const maxRetrieved = number('M', str('M'), TABLE_DEFAULTS.maxRetrieved, true);
+  if (str('M') !== undefined && maxRetrieved < 1) throw new UsageError(`-M needs a positive integer, got '${str('M')}'`);
+  const qrels = readQrels(qrelsPath);
+  if (qrels.queryIds().length === 0) {
+    process.stderr.write(`irw compare: ${qrelsPath} judges no query: nothing to compare over.\n`);
+    return EXIT.input;
+  }
+  const runs = runPaths.map((p, i) => {
+    progress('reading the run files', i, runPaths.length);
+    const r = readRun(p, { duplicatesWithin: maxRetrieved || undefined });
+    // The rule irw eval follows: no query in common is refused (every mean would be a plausible 0).
+    const { warning } = checkCoverage(qrels, r, qrelsPath, p, true);
+    if (warning) process.stderr.write(`irw compare: warning: ${visibleControls(p)}: ${visibleControls(warning)}\n`);
+    return r;
+  });
+  let compare: TableOptions['compare'] = 0;
+  if (values['all-pairs']) compare = 'all-pairs';
+  else if (str('baseline') !== undefined) {
+    compare = runPaths.findIndex((p, i) => p === str('baseline') || runs[i].tag === str('baseline'));
+    if (compare < 0) throw new UsageError(`--baseline '${str('baseline')}' is neither a RUN argument nor a run tag (${runs.map((r) => r.tag).join(', ')})`);
+  }
+  const options: TableOptions = {
+    measures: (values.m as string[] | undefined) ?? TABLE_DEFAULTS.measures,
+    compare,
+    test: str('test') ?? TABLE_DEFAULTS.test,
+    correction: str('correction') ?? TABLE_DEFAULTS.correction,
+    alpha: number('alpha', str('alpha'), TABLE_DEFAULTS.alpha),
+    relevanceLevel: number('l', str('l'), TABLE_DEFAULTS.relevanceLevel, true),
+    poolDepth: number('pool-depth', str('pool-depth'), TABLE_DEFAULTS.poolDepth, true),
+    resamples: number('resamples', str('resamples'), TABLE_DEFAULTS.resamples, true),
+    seed: number('seed', str('seed'), TABLE_DEFAULTS.seed, true),
+    maxRetrieved,
+  };
+  if (!(options.alpha > 0 && options.alpha < 1)) throw new UsageError(`--alpha must be between 0 and 1, got ${options.alpha}`);
+  if (options.resamples < 1) throw new UsageError('--resamples must be at least 1');
+  let table: ResultsTable;
+  try {
+    table = buildTable(qrels, runs, options, progress);
+  } catch (e) {
+    if (e instanceof MeasureSpecError) throw new UsageError(e.message);
+    throw e;
+  }
+  // Tags can repeat (two runs of one system): label by file when they do.
+  const tags = runs.map((r) => r.tag);
+  const labels = tags.map((t, i) => (tags.indexOf(t) === tags.lastIndexOf(t) ? t : `${t} (${basename(runPaths[i])})`));
+  process.stdout.write(render(table, labels, format, qrelsPath));
+  if (values['fail-if-worse']) {
+    const worse = table.pairs.filter((p) => p.b === compare && p.significant && p.delta < 0);
+    for (const p of worse) {
+      process.stderr.write(`irw compare: ${visibleControls(labels[p.a])} is significantly worse than ${visibleControls(labels[p.b])} on ${p.measure}: ${fixed(p.delta)} (corrected p ${fixed(p.pAdjusted)})\n`);
+    }
+    if (worse.length) return EXIT.worse;
+  }
+  return EXIT.ok;
+}
 
 const fixed = (x: number, d = 4): string => (Number.isFinite(x) ? x.toFixed(d) : String(x));
 const key = (i: number): string => (i < 26 ? String.fromCharCode(97 + i) : `r${i + 1}`);
 
+/** How a format marks up a cell: superscripts (the runs a mean is significantly better than) and file-derived text. */
 type Style = { sup(s: string): string; text(s: string): string };
-const STYLES: Record<Exclude<Format, 'json'>, Style> = {
-  text: { sup: (s) => (s ? `^${s}` : ''), text: (s) => s },
-  csv: { sup: (s) => (s ? ` >${s}` : ''), text: csvSafe },
-  markdown: { sup: (s) => (s ? `<sup>${s}</sup>` : ''), text: (s) => s.replace(/[\\|*_`<>]/g, (c) => `\\${c}`) },
-  latex: { sup: (s) => (s ? `$^{${s}}$` : ''), text: latexEscape },
+const STYLES: Record<'text' | 'markdown' | 'latex', Style> = {
+  // Run tags and file names are shown, never obeyed: a tag's escape sequences could rewrite the terminal.
+  text: { sup: (s) => (s ? `^${s}` : ''), text: visibleControls },
+  markdown: { sup: (s) => (s ? `<sup>${s}</sup>` : ''), text: markdownEscape },
+  latex: { sup: (s) => (s ? `$^{${s}}$` : ''), text: (s) => latexEscape(visibleControls(s)) },
 };
 
-/** The two tables as grids of cells: runs x measures, then comparisons. */
-export function grids(t: ResultsTable, labels: string[], style: Style): { runs: string[][]; pairs: string[][] } {
-  const range = (r: { lo: number; hi: number; exact: boolean } | null): string => (r ? style.text(`${r.exact ? '' : '~'}[${fixed(r.lo)}, ${fixed(r.hi)}]`) : '');
-  const head = (cells: string[]): string[] => cells.map(style.text);
+/** A titled grid of cells: its first row is the header. */
+interface Grid {
+  title: string;
+  rows: string[][];
+}
+
+/**
+ * The table as long grids, each a few columns wide (the text form fits 100 columns for any number of runs and
+ * measures): the runs (key, label, coverage); per measure and run, the mean and its intervals; per comparison
+ * and measure, the difference and its test; the same under the holes; per comparison, how alike the rankings
+ * are. A comparison is named "b vs a" (b - a) by the runs' keys.
+ */
+export function grids(t: ResultsTable, labels: string[], style: Style): Grid[] {
+  const range = (r: { lo: number; hi: number; exact: boolean } | null): string => (r ? `${r.exact ? '' : '~'}[${fixed(r.lo)}, ${fixed(r.hi)}]` : '');
   const base = t.options.compare;
-  const runs = [
-    head(['', 'run', 'coverage', ...t.measures.flatMap((m) => [m, `${m} 95% CI`, `${m} -J`, `${m} holes`])]),
-    ...labels.map((label, r) => [
-      key(r),
-      style.text(label + (r === base ? ' (baseline)' : '')),
-      `${t.runs[r].answered}/${t.numQueries}`,
-      ...t.measures.flatMap((_m, k) => {
-        const c = t.cells[r][k];
-        const better = significantAgainst(t, r, k, 1).map(key).join('');
-        return [fixed(c.mean) + style.sup(better), `[${fixed(c.ci.lo)}, ${fixed(c.ci.hi)}]`, c.judgedOnly === null ? '' : fixed(c.judgedOnly), range(c.holes)];
-      }),
-    ]),
-  ];
-  const pairs = [
-    head(['measure', 'a', 'b', 'mean a-b', '95% CI', 'effect', 'p', 'corrected p', 'sig', 'W/T/L', 'holes a-b', 'holes verdict', 'significance under holes', 'RBO', 'Jaccard@10', 'tau-AP@10']),
-    ...t.pairs.map((p) => [
-      style.text(p.measure),
-      key(p.a),
-      key(p.b),
-      fixed(p.delta),
-      `[${fixed(p.ci.lo)}, ${fixed(p.ci.hi)}]`,
-      fixed(p.effect, 3),
-      fixed(p.p),
-      fixed(p.pAdjusted),
-      p.significant ? (p.delta > 0 ? 'better' : 'worse') : '',
-      `${p.wins}/${p.ties}/${p.losses}`,
-      range(p.holes),
-      p.holes ? (p.holes.verdict === 'settled' ? 'settled' : `open: ${p.holes.openHoles} holes in ${p.holes.openQueries} queries`) : '',
-      p.holes ? (p.holes.canLose ? 'can be lost' : p.holes.canGain ? 'can be gained' : 'unchanged at the extremes') : '',
-      fixed(p.similarity.rbo, 3),
-      fixed(p.similarity.jaccard10, 3),
-      fixed(p.similarity.tauAp10, 3),
-    ]),
-  ];
-  return { runs, pairs };
+  const versus = (a: number, b: number) => `${key(a)} vs ${key(b)}`;
+  const measure = (k: number, first: boolean) => (first ? style.text(t.measures[k]) : '');
+  const runs: Grid = {
+    title: `runs (${t.numQueries} queries: a query a run misses scores 0)`,
+    rows: [['', 'run', 'queries answered'], ...labels.map((label, r) => [key(r), style.text(label + (r === base ? ' (baseline)' : '')), `${t.runs[r].answered}/${t.numQueries}`])],
+  };
+  const means: Grid = {
+    title: 'means (^ the runs a mean is significantly better than)',
+    rows: [
+      ['measure', 'run', 'mean', '95% CI', '-J', 'holes'],
+      ...t.measures.flatMap((_m, k) =>
+        labels.map((_l, r) => {
+          const c = t.cells[r][k];
+          const better = significantAgainst(t, r, k, 1).map(key).join('');
+          return [measure(k, r === 0), key(r), fixed(c.mean) + style.sup(better), `[${fixed(c.ci.lo)}, ${fixed(c.ci.hi)}]`, c.judgedOnly === null ? '' : fixed(c.judgedOnly), range(c.holes)];
+        }),
+      ),
+    ],
+  };
+  const byMeasure = t.measures.map((m) => t.pairs.filter((p) => p.measure === m));
+  const tests: Grid = {
+    title: 'comparisons',
+    rows: [
+      ['measure', 'runs', 'difference', '95% CI', 'effect', 'p', 'corrected p', 'sig', 'W/T/L'],
+      ...byMeasure.flatMap((ps, k) =>
+        ps.map((p, i) => [
+          measure(k, i === 0),
+          versus(p.a, p.b),
+          fixed(p.delta),
+          `[${fixed(p.ci.lo)}, ${fixed(p.ci.hi)}]`,
+          fixed(p.effect, 3),
+          fixed(p.p),
+          fixed(p.pAdjusted),
+          p.significant ? (p.delta > 0 ? 'better' : 'worse') : '',
+          `${p.wins}/${p.ties}/${p.losses}`,
+        ]),
+      ),
+    ],
+  };
+  const holes: Grid = {
+    title: 'comparisons over every judgement of the holes',
+    rows: [
+      ['measure', 'runs', 'difference', 'verdict', 'significance'],
+      ...byMeasure.flatMap((ps, k) =>
+        ps.map((p, i) => [
+          measure(k, i === 0),
+          versus(p.a, p.b),
+          range(p.holes),
+          p.holes ? (p.holes.verdict === 'settled' ? 'settled' : `open: ${p.holes.openHoles} holes in ${p.holes.openQueries} queries`) : '',
+          p.holes ? (p.holes.canLose ? 'can be lost' : p.holes.canGain ? 'can be gained' : 'unchanged at the extremes') : '',
+        ]),
+      ),
+    ],
+  };
+  const similar: Grid = {
+    title: 'how alike the rankings are (no judgements)',
+    rows: [['runs', 'RBO', 'Jaccard@10', 'tau-AP@10'], ...(byMeasure[0] ?? []).map((p) => [versus(p.a, p.b), fixed(p.similarity.rbo, 3), fixed(p.similarity.jaccard10, 3), fixed(p.similarity.tauAp10, 3)])],
+  };
+  return t.options.poolDepth > 0 ? [runs, means, tests, holes, similar] : [runs, means, tests, similar];
+}
+
+/**
+ * The CSV form: one long table, a row per figure (pandas.read_csv reads it; pivot it as needed). A run's
+ * figures have no `versus`; a comparison's `run` and `versus` are its two runs (the difference is run - versus);
+ * the figures of a whole run or comparison (queries answered, similarities) have no measure. Values are numbers
+ * (1/0 for yes/no), never text.
+ */
+export function csvRows(t: ResultsTable, labels: string[]): (string | number)[][] {
+  const rows: (string | number)[][] = [['run', 'versus', 'measure', 'statistic', 'value']];
+  const add = (run: number, versus: number | null, measure: string, stats: Record<string, number | null | undefined>) => {
+    for (const [statistic, value] of Object.entries(stats)) if (value !== null && value !== undefined) rows.push([labels[run], versus === null ? '' : labels[versus], measure, statistic, value]);
+  };
+  const yes = (b: boolean) => (b ? 1 : 0);
+  t.runs.forEach((r, i) => add(i, null, '', { queries_answered: r.answered, queries: t.numQueries, baseline: t.options.compare === i ? 1 : 0 }));
+  t.measures.forEach((m, k) =>
+    t.cells.forEach((row, r) => {
+      const c = row[k];
+      add(r, null, m, { mean: c.mean, ci_lo: c.ci.lo, ci_hi: c.ci.hi, judged_only: c.judgedOnly, holes_lo: c.holes?.lo, holes_hi: c.holes?.hi, holes_exact: c.holes && yes(c.holes.exact) });
+    }),
+  );
+  for (const p of t.pairs) {
+    const h = p.holes;
+    add(p.a, p.b, p.measure, {
+      difference: p.delta,
+      ci_lo: p.ci.lo,
+      ci_hi: p.ci.hi,
+      effect: p.effect,
+      p: p.p,
+      corrected_p: p.pAdjusted,
+      significant: yes(p.significant),
+      wins: p.wins,
+      ties: p.ties,
+      losses: p.losses,
+      holes_lo: h?.lo,
+      holes_hi: h?.hi,
+      holes_exact: h && yes(h.exact),
+      holes_settled: h && yes(h.verdict === 'settled'),
+      open_queries: h?.openQueries,
+      open_holes: h?.openHoles,
+      can_lose_significance: h && yes(h.canLose),
+      can_gain_significance: h && yes(h.canGain),
+    });
+  }
+  for (const p of t.pairs.filter((x) => x.measure === t.measures[0])) add(p.a, p.b, '', { rbo: p.similarity.rbo, jaccard_10: p.similarity.jaccard10, tau_ap_10: p.similarity.tauAp10 });
+  return rows;
 }
 
 function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: string): string {
   if (format === 'json') {
     return `${JSON.stringify({ qrels: qrelsPath, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
   }
+  if (format === 'csv') return csvRows(t, labels).map((row) => row.map((c) => csvCell(typeof c === 'number' && !Number.isFinite(c) ? String(c) : c)).join(',')).join('\r\n') + '\r\n';
   const style = STYLES[format];
   const g = grids(t, labels, style);
   const o = t.options;
-  const caption =
-    `${t.numQueries} queries; ${PAIRED_TESTS[o.test].label}, ${CORRECTIONS[o.correction].label} over the ${t.pairs.length / t.measures.length} comparisons of each measure, alpha ${o.alpha}; ` +
-    `${o.resamples} bootstrap resamples (percentile, seed ${o.seed})${o.poolDepth ? `; holes: unjudged in the top ${o.poolDepth}` : ''}`;
-  if (format === 'csv') return [...g.runs, [], ...g.pairs].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  const notes = [
+    `${t.numQueries} queries`,
+    `${PAIRED_TESTS[o.test].label}, ${CORRECTIONS[o.correction].label} over the ${t.pairs.length / t.measures.length} comparisons of each measure, alpha ${o.alpha}`,
+    `${o.resamples} bootstrap resamples (percentile, seed ${o.seed})`,
+    ...(o.poolDepth ? [`holes: unjudged in the top ${o.poolDepth}`] : []),
+    ...(o.maxRetrieved ? [`rankings cut at ${o.maxRetrieved} (-M)`] : []),
+  ];
+  const caption = notes.join('; ');
   if (format === 'markdown') {
     const md = (rows: string[][]) => [rows[0], rows[0].map(() => '---'), ...rows.slice(1)].map((r) => `| ${r.join(' | ')} |`).join('\n');
-    return `${md(g.runs)}\n\n${md(g.pairs)}\n\n${style.text(caption)}\n`;
+    return `${g.map((x) => `**${x.title}**\n\n${md(x.rows)}`).join('\n\n')}\n\n${style.text(caption)}\n`;
   }
   if (format === 'latex') {
-    const tex = (rows: string[][]) =>
-      `\\begin{tabular}{${'l'.repeat(rows[0].length)}}\n\\hline\n${rows.map((r, i) => `${r.join(' & ')} \\\\${i === 0 ? '\n\\hline' : ''}`).join('\n')}\n\\hline\n\\end{tabular}`;
-    return `% ${caption}\n${tex(g.runs)}\n\n${tex(g.pairs)}\n`;
+    const tex = (x: Grid) =>
+      `% ${x.title}\n\\begin{tabular}{${'l'.repeat(x.rows[0].length)}}\n\\hline\n${x.rows.map((r, i) => `${r.join(' & ')} \\\\${i === 0 ? '\n\\hline' : ''}`).join('\n')}\n\\hline\n\\end{tabular}`;
+    return `% ${caption}\n${g.map(tex).join('\n\n')}\n`;
   }
   const align = (rows: string[][]) => {
     const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => r[j].length)));
     return rows.map((r) => r.map((c, j) => c.padEnd(widths[j])).join('  ').trimEnd()).join('\n');
   };
-  return `${align(g.runs)}\n\n${align(g.pairs)}\n\n${caption}\n`;
+  return `${g.map((x) => `${x.title}\n${align(x.rows)}`).join('\n\n')}\n\n${notes.join(';\n')}\n`;
 }
 
-/** A spreadsheet must not run file-derived text as a formula (OWASP CSV injection): quote it with a leading '. */
-export function csvSafe(s: string): string {
-  return /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(s) ? `'${s}` : s;
-}
-
-function csvCell(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+/**
+ * File-derived text in a Markdown table: controls made visible, and every character Markdown (and the HTML it
+ * allows) gives a meaning escaped, so a tag like ![](https://...) stays text and a preview loads nothing.
+ */
+export function markdownEscape(s: string): string {
+  return visibleControls(s).replace(/[\\|*_`<>[\]()!#~&]/g, (c) => `\\${c}`);
 }
 
 export function latexEscape(s: string): string {

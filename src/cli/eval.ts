@@ -1,20 +1,31 @@
-import { readQrels, readQrelsJg } from '../core/formats/qrels';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { readQrels, readQrelsJg, type JudgmentGroups, type Qrels } from '../core/formats/qrels';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { encodeId } from '../core/formats/idTable';
 import { join } from 'node:path';
 import { startRunRead } from '../core/formats/runInParallel';
-import { evaluate, FAMILIES, formatTrecEval, MeasureSpecError, NICKNAMES, resolveMeasures } from '../core/eval';
-import { readZScores } from '../core/eval/zscores';
-import { readPrefs, readQrelsPrefs } from '../core/eval/prefs';
+import { readRun, type Run } from '../core/formats/run';
+import { isInputError } from '../core/formats/errors';
+import { visibleControls } from '../core/formats/lines';
+import { evaluate, FAMILIES, formatRow, formatTrecEval, MeasureSpecError, NICKNAMES, resolveMeasures, resultRows, type EvalResult } from '../core/eval';
+import { readZScores, type ZScores } from '../core/eval/zscores';
+import { readPrefs, readQrelsPrefs, type PrefsQrels } from '../core/eval/prefs';
+import { checkCoverage } from '../core/eval/coverage';
 import { EXIT, UsageError, type Command } from './common';
+import { csvCell } from './csv';
 
-const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg|qrels_prefs|prefs] [--trec-eval 9|10] [-m measure[.params]]... QRELS RUN
+const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg|qrels_prefs|prefs] [--trec-eval 9|10] [-m measure[.params]]... [--format text|json|csv] QRELS RUN [RUN|FOLDER]...
 
 Evaluates a TREC run against qrels and prints exactly what trec_eval 9.0.8 prints.
 
   QRELS   TREC qrels (qid iter docid grade) or BEIR qrels (query-id corpus-id score, header, CRLF ok)
   RUN     TREC run (qid Q0 docid rank score tag; spaces or TABs)
           either may be gzip-compressed, or - for standard input
+  several RUNs, or a FOLDER (its files, in name order; hidden files, .json sidecars and .md notes skipped): each run
+          against the qrels read once; per run, what trec_eval prints for it, its runid line first with the
+          run's file name in place of its tag (a bad run is reported on stderr, the others still printed, exit 1)
+
+  --format F  text (default: trec_eval's lines), json (one object per run: run, tag, measures and, with -q,
+              queries) or csv (one long table: run,tag,query,measure,value, query 'all' for the summary)
 
 options (trec_eval's):
   -q          also print each query's values
@@ -44,6 +55,9 @@ ${measureList()}
 
 Ranking follows trec_eval: by score descending, ties by docid descending (byte order); the rank column
 is ignored. Negative grades are pooled-but-unjudged (gain 0). nDCG gain is the grade (linear).
+
+On a terminal, control characters in ids, tags and file names are shown as visible symbols (␛ for ESC);
+into a file or pipe the bytes are trec_eval's.
 
 exit codes: 0 ok, 1 bad input (file, line and what to do are printed), 2 usage error.
 `;
@@ -81,10 +95,11 @@ interface EvalArgs {
   trecEval: 9 | 10;
   zscoresFile?: string;
   relInfo: 'qrels' | 'qrels_jg' | 'qrels_prefs' | 'prefs';
+  format: 'text' | 'json' | 'csv';
 }
 
 function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
-  const a: EvalArgs = { perQuery: false, judgedOnly: false, summary: true, complete: false, relevanceLevel: 1, measures: [], files: [], trecEval: 9, relInfo: 'qrels' };
+  const a: EvalArgs = { perQuery: false, judgedOnly: false, summary: true, complete: false, relevanceLevel: 1, measures: [], files: [], trecEval: 9, relInfo: 'qrels', format: 'text' };
   let help = false;
   const intValue = (opt: string, v: string | undefined): number => {
     if (v === undefined || !/^-?\d+$/.test(v)) throw new UsageError(`${opt} needs an integer, got '${v ?? ''}'`);
@@ -100,6 +115,12 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
       const v = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
       if (v !== '9' && v !== '10') throw new UsageError(`--trec-eval takes 9 (9.0.8, the default) or 10 (10.0), got '${v ?? ''}'`);
       a.trecEval = v === '10' ? 10 : 9;
+      continue;
+    }
+    if (arg === '--format' || arg.startsWith('--format=')) {
+      const v = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (v !== 'text' && v !== 'json' && v !== 'csv') throw new UsageError(`--format takes text, json or csv, got '${v ?? ''}'`);
+      a.format = v;
       continue;
     }
     if (!arg.startsWith('-') || arg === '-') {
@@ -164,7 +185,7 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
     }
   }
   if (help) return { help: a.measures };
-  if (a.files.length !== 2) throw new UsageError(`expected QRELS and RUN, got ${a.files.length} file argument(s)`);
+  if (a.files.length < 2) throw new UsageError(`expected QRELS and RUN (or several runs, or a folder of runs), got ${a.files.length} file argument(s)`);
   return a;
 }
 
@@ -179,60 +200,152 @@ export const evalCommand: Command = {
       process.stdout.write(args.help.length ? explain(args.help) : HELP);
       return EXIT.ok;
     }
-    const [qrelsPath, runPath] = args.files;
-    if (qrelsPath === '-' && runPath === '-') throw new UsageError('only one of QRELS and RUN can be standard input (-)');
-    refuseSwapped(qrelsPath, runPath);
+    const [qrelsPath, ...runArgs] = args.files;
+    const runPaths = runArgs.flatMap(runsIn);
+    if (runPaths.length === 0) throw new UsageError(`no run file in ${runArgs.join(', ')}`);
+    if (runPaths.filter((p) => p === '-').length + (qrelsPath === '-' ? 1 : 0) > 1) throw new UsageError('only one of QRELS and the runs can be standard input (-)');
+    refuseSwapped(qrelsPath, runPaths[0]);
     const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
-    // A large run's second half is parsed in a worker thread while this one reads the qrels and the first half.
-    const reading = startRunRead(runPath, { precision: args.trecEval === 10 ? 'double' : 'float32', duplicatesWithin: args.maxRetrieved }, RUN_READER, {
-      busyFirst: QRELS_COST * fileSize(qrelsPath),
-    });
-    let qrels;
-    try {
-      qrels = args.relInfo === 'qrels_jg' ? readQrelsJg(qrelsPath) : args.relInfo === 'qrels_prefs' ? readQrelsPrefs(qrelsPath) : args.relInfo === 'prefs' ? readPrefs(qrelsPath) : readQrels(qrelsPath);
-    } catch (e) {
-      reading.cancel();
-      throw e;
+    // On a terminal, ids, tags and file names could carry escape sequences: shown, not obeyed. A file or pipe
+    // gets trec_eval's bytes (the differential tests compare them).
+    const shown = process.stdout.isTTY ? visibleControls : (s: string) => s;
+    const single = runArgs.length === 1 && runPaths[0] === runArgs[0];
+    if (single && args.format === 'text') {
+      const { result } = await evaluateOne(args, qrelsPath, runPaths[0], zscores);
+      // Ids that are not UTF-8 are printed as the bytes they were read as.
+      process.stdout.write(encodeId(shown(formatTrecEval(result, args.perQuery, args.summary))));
+      return EXIT.ok;
     }
-    const run = await reading.finish();
-    let result;
-    try {
-      result = evaluate(qrels, run, {
-        measures: args.measures,
-        complete: args.complete,
-        relevanceLevel: args.relevanceLevel,
-        maxRetrieved: args.maxRetrieved,
-        numDocsInColl: args.numDocsInColl,
-        judgedOnly: args.judgedOnly,
-        firstParamsWin: true,
-        trecEval: args.trecEval,
-        zscores,
-      });
-    } catch (e) {
-      if (e instanceof MeasureSpecError) throw new UsageError(e.message);
-      throw e;
+    const qrels = readQrelsOf(args, qrelsPath);
+    const out = new MultiRunOutput(args, shown);
+    let failed = false;
+    for (const runPath of runPaths) {
+      try {
+        const run = readRun(runPath, readOptions(args));
+        out.add(runPath, evaluateRun(args, qrels, qrelsPath, run, runPath, zscores));
+      } catch (e) {
+        if (!isInputError(e)) throw e;
+        failed = true;
+        process.stderr.write(`irw eval: ${shown(e.format())}\n`);
+      }
     }
-    // With or without -c, qrels and a run that share no query are a mistake (trec_eval refuses them too).
-    const shared = qrels.queryIds().filter((q) => run.queryIndex(q) >= 0).length;
-    if (shared === 0) {
-      process.stderr.write(
-        `irw eval: no query is in both ${qrelsPath} and ${runPath}: check that the run's query ids (column 1) match the qrels'.\n`,
-      );
-      return EXIT.input;
-    }
-    const nq = qrels.queryIds().length;
-    // A run often covers more queries than one split's qrels; fewer than half of the qrels' queries is suspect.
-    if (shared * 2 < nq) {
-      process.stderr.write(
-        `irw eval: warning: only ${shared} queries are in both files (${nq} in the qrels, ${run.qids.length} in the run): ` +
-          `check that they belong together${args.complete ? '; with -c the other qrels queries score 0' : ''}.\n`,
-      );
-    }
-    // Ids that are not UTF-8 are printed as the bytes they were read as.
-    process.stdout.write(encodeId(formatTrecEval(result, args.perQuery, args.summary)));
-    return EXIT.ok;
+    out.end();
+    return failed ? EXIT.input : EXIT.ok;
   },
 };
+
+/** A RUN argument's run files: itself, or a folder's files in name order (no hidden files, .json sidecars, .md notes or sub-folders). */
+function runsIn(path: string): string[] {
+  let names: string[];
+  try {
+    if (path === '-' || !statSync(path).isDirectory()) return [path];
+    names = readdirSync(path);
+  } catch {
+    return [path]; // the reader reports what is wrong with it
+  }
+  return names
+    .filter((n) => !n.startsWith('.') && !/\.(json|md)$/.test(n))
+    .sort()
+    .map((n) => join(path, n))
+    .filter((p) => statSync(p).isFile());
+}
+
+type AnyQrels = Qrels | JudgmentGroups | PrefsQrels;
+
+function readQrelsOf(args: EvalArgs, path: string): AnyQrels {
+  return args.relInfo === 'qrels_jg' ? readQrelsJg(path) : args.relInfo === 'qrels_prefs' ? readQrelsPrefs(path) : args.relInfo === 'prefs' ? readPrefs(path) : readQrels(path);
+}
+
+const readOptions = (args: EvalArgs) => ({ precision: args.trecEval === 10 ? ('double' as const) : ('float32' as const), duplicatesWithin: args.maxRetrieved });
+
+/** One run, as `irw eval QRELS RUN` always read it: a large run's second half parsed in a worker thread while this one reads the qrels. */
+async function evaluateOne(args: EvalArgs, qrelsPath: string, runPath: string, zscores: ZScores | undefined): Promise<{ result: EvalResult }> {
+  const reading = startRunRead(runPath, readOptions(args), RUN_READER, { busyFirst: QRELS_COST * fileSize(qrelsPath) });
+  let qrels;
+  try {
+    qrels = readQrelsOf(args, qrelsPath);
+  } catch (e) {
+    reading.cancel();
+    throw e;
+  }
+  const run = await reading.finish();
+  return { result: evaluateRun(args, qrels, qrelsPath, run, runPath, zscores) };
+}
+
+/** evaluate() with the command's options; refuses a run that shares no query with the qrels, warns of one that shares few. */
+function evaluateRun(args: EvalArgs, qrels: AnyQrels, qrelsPath: string, run: Run, runPath: string, zscores: ZScores | undefined): EvalResult {
+  let result;
+  try {
+    result = evaluate(qrels, run, {
+      measures: args.measures,
+      complete: args.complete,
+      relevanceLevel: args.relevanceLevel,
+      maxRetrieved: args.maxRetrieved,
+      numDocsInColl: args.numDocsInColl,
+      judgedOnly: args.judgedOnly,
+      firstParamsWin: true,
+      trecEval: args.trecEval,
+      zscores,
+    });
+  } catch (e) {
+    if (e instanceof MeasureSpecError) throw new UsageError(e.message);
+    throw e;
+  }
+  const { warning } = checkCoverage(qrels, run, qrelsPath, runPath, args.complete);
+  if (warning) process.stderr.write(`irw eval: warning: ${warning}\n`);
+  return result;
+}
+
+/**
+ * Several runs' results as they are evaluated: text blocks (each what trec_eval prints for the run, its runid
+ * line first and naming the run's file), a JSON array, or one long CSV table.
+ */
+class MultiRunOutput {
+  private first = true;
+
+  constructor(
+    private readonly args: EvalArgs,
+    private readonly shown: (s: string) => string,
+  ) {
+    if (args.format === 'csv') this.write('run,tag,query,measure,value\r\n');
+    if (args.format === 'json') this.write('[');
+  }
+
+  add(runPath: string, result: EvalResult): void {
+    const rows = resultRows(result, this.args.perQuery, this.args.summary).filter((r) => r.kind !== 'runid');
+    if (this.args.format === 'text') {
+      const runid = { measure: 'runid', prefix: '' as const, query: 'all', value: runPath, kind: 'runid' as const, at: null };
+      this.write([runid, ...rows].map((r) => formatRow(result, r)).join(''));
+    } else if (this.args.format === 'csv') {
+      const head = `${csvCell(runPath)},${csvCell(result.runId)},`;
+      this.write(rows.map((r) => `${head}${csvCell(r.query)},${csvCell(r.prefix + r.measure)},${csvCell(typeof r.value === 'number' ? jsonNumber(r.value) : r.value)}\r\n`).join(''));
+    } else {
+      const measures: Record<string, number | string> = {};
+      const queries: Record<string, Record<string, number | string>> = {};
+      for (const r of rows) {
+        const value = typeof r.value === 'number' ? jsonNumber(r.value) : r.value;
+        if (r.at === null || r.at < 0) measures[r.prefix + r.measure] = value; // a summary ("all") row
+        else (queries[r.query] ??= {})[r.prefix + r.measure] = value;
+      }
+      const entry = { run: runPath, tag: result.runId, ...(this.args.summary ? { measures } : {}), ...(this.args.perQuery ? { queries } : {}) };
+      this.write(`${this.first ? '' : ','}\n${JSON.stringify(entry)}`);
+    }
+    this.first = false;
+  }
+
+  end(): void {
+    if (this.args.format === 'json') this.write(this.first ? ']\n' : '\n]\n');
+  }
+
+  private write(s: string): void {
+    process.stdout.write(encodeId(this.shown(s)));
+  }
+}
+
+/** A value for JSON and CSV: full precision; NaN and infinities as trec_eval prints them (JSON has no number for them). */
+function jsonNumber(v: number): number | string {
+  return Number.isFinite(v) ? v : Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf';
+}
 
 /** Columns of the first data line of a file (0 if unreadable or empty): enough to tell a run (6+) from qrels (3-4). */
 function firstLineColumns(path: string): number {

@@ -37,6 +37,8 @@ options:
   --fb-docs N              RM3 feedback documents (default 10)
   --original-query-weight X  RM3 weight of the original query (default 0.5)
   --query-weights FILE     JSONL of weighted queries {"_id": ..., "weights": {term: w}} used instead of the text
+  --threads N              BM25: threads that search, and may build the index (default: every core, for
+                           corpora and query sets large enough to gain from them); the run is the same
 
 ${NEURAL_HELP}
 An option that has no effect with the chosen --retriever is refused, saying which retrievers use it.
@@ -54,7 +56,6 @@ const APPLIES: [option: string, retrievers: readonly Retriever[], why: string][]
   ...(['rm3', 'fb-terms', 'fb-docs', 'original-query-weight'] as const).map((o) => [o, ['bm25', 'hybrid'], 'RM3 expands BM25 queries'] as [string, Retriever[], string]),
   ['model', ['dense', 'rerank', 'hybrid'], 'only neural retrievers use a model'],
   ['batch-size', ['dense', 'rerank', 'hybrid'], 'only neural retrievers run model batches'],
-  ['threads', ['dense', 'rerank', 'hybrid'], 'only neural retrievers run a model'],
   ['similarity', ['dense', 'hybrid'], 'only bi-encoders compare embeddings'],
   ['first-stage', ['rerank'], 'only re-ranking reads a first-stage run'],
   ['queries', ['bm25', 'dense', 'hybrid'], 're-ranking takes its queries from the first-stage run and the split'],
@@ -138,6 +139,7 @@ export function parseRunArgs(argv: string[]): Bm25RunRequest | NeuralJob | 'help
     out: resolve(values.out),
     ...(values.tag !== undefined ? { tag: values.tag } : {}),
     ...(values.queries !== undefined ? { queries: resolve(values.queries) } : {}),
+    ...(values.threads !== undefined && !neural ? { threads: num('threads', values.threads, 0) } : {}),
   };
   if (values.queries !== undefined && values.split !== undefined) throw new UsageError('--split has no effect with --queries: the queries come from the file, not from a split (drop one)');
   const problem = checkRequest(req);

@@ -5,27 +5,31 @@
  *     its English stopwords and PyStemmer; run by test/bench/bm25sPeer.py from the bm25s source folder given by
  *     --bm25s or BM25S_PATH, with --python or PYTHON, default /usr/bin/python3; skipped with a note when absent):
  *     a. cold whole process (read, analyse, index, top-1000 for every test query, write the run; ours is
- *        dist/cli.js run as the `irw` command, through its shebang), best and median of 5, alternating ours
- *        (one or two threads as run.ts chooses), ours forced to analyse the corpus on one and on two threads
- *        (IRW_BM25_THREADS) and the peer; ratio = ours / bm25s (goal on SciFact: <= 0.5);
+ *        dist/cli.js run as the `irw` command, through its shebang), best and median of 5, wall and CPU time,
+ *        in paired rounds: ours (threads as run.ts chooses), ours with --threads 1 and --threads 2 (search, and
+ *        the corpus analysed on two threads: IRW_BM25_THREADS=2) and the peer, one after the other in each
+ *        round; ratio = ours / bm25s, the median of the rounds' ratios beside (goal on SciFact: <= 0.5);
  *     b. in one fresh process each: index build, warm queries/s at top-10 and top-1000 (after a warm-up pass,
- *        queries already analysed), peak RSS; ratios ours / bm25s;
+ *        queries already analysed; ours on one thread and on two: parallelSearch.ts), peak RSS; ratios;
  *  2. tokenizer: the hand-written UAX#29 tokenizer against Intl.Segmenter on SciFact's text;
- *  3. scale: synthetic corpora (test/helpers/syntheticBeir.ts) indexed in a fresh process each: build time,
- *     peak RSS, index size on disk (cache file), load from cache, queries/s at top-10 and top-1000.
+ *  3. scale: synthetic corpora (test/helpers/syntheticBeir.ts) indexed in a fresh process each, on one thread
+ *     and on two (the corpus analysed by a worker too): build time, peak RSS, index size on disk (cache file),
+ *     load from cache, queries/s at top-10 and top-1000 on one thread and on two.
  * Needs a build (`npm run build` is run by the npm script). Figures depend on the machine and its load.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { forEachCorpusDocSync } from '../../src/core/formats/beir';
 import { Spans, tokenize } from '../../src/core/retrieval/analysis/tokenizer';
 import { createAnalyzer } from '../../src/core/retrieval/analysis/analyzer';
 import { cacheFile, cacheKey, loadIndex, saveIndex } from '../../src/core/retrieval/bm25/cache';
-import { buildIndex } from '../../src/core/retrieval/bm25/run';
-import { Searcher, bagOfWords } from '../../src/core/retrieval/bm25/search';
+import { SearchPool } from '../../src/core/retrieval/bm25/parallelSearch';
+import { buildIndex, searchWorkerEntry } from '../../src/core/retrieval/bm25/run';
+import { Searcher, bagOfWords, resolveQuery, type ResolvedQuery } from '../../src/core/retrieval/bm25/search';
+import type { Bm25Index } from '../../src/core/retrieval/bm25/index';
 import { readQueries } from '../../src/core/formats/beir';
 import { readQrels } from '../../src/core/formats/qrels';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
@@ -75,26 +79,53 @@ interface Warm {
   buildMs: number;
   qps10: number;
   qps1000: number;
+  /** Ours: the same on two threads. */
+  qps10x2?: number;
+  qps1000x2?: number;
   queries: number;
   rss: number;
+}
+
+/**
+ * Queries per second (wall and CPU) of `queries` searched through a SearchPool of `threads` (one: this thread
+ * alone, the same code), after a warm-up pass; the query set is repeated until a pass holds `min` queries.
+ */
+async function poolRate(index: Bm25Index, queries: ResolvedQuery[], k: number, threads: number, min = 3000): Promise<{ qps: number; cpuQps: number }> {
+  const all = Array.from({ length: Math.ceil(min / queries.length) }, () => queries).flat();
+  const pool = new SearchPool(threads, searchWorkerEntry()!);
+  try {
+    await pool.ready;
+    const params = { k1: 0.9, b: 0.4 };
+    await pool.search(index, params, all, k, () => {}); // warm-up, on every thread
+    const t = performance.now();
+    const c = process.cpuUsage();
+    await pool.search(index, params, all, k, () => {});
+    const u = process.cpuUsage(c);
+    return { qps: all.length / ((performance.now() - t) / 1000), cpuQps: all.length / ((u.user + u.system) / 1e6) };
+  } finally {
+    pool.close();
+  }
 }
 
 /** Ours, warm, in a fresh process: prints a Warm as JSON. */
 async function warmChild(dataset: string): Promise<void> {
   const analyzer = await createAnalyzer();
   const t0 = performance.now();
-  const index = await buildIndex(join(dataset, 'corpus.jsonl'), analyzer, 'flat');
+  const index = await buildIndex(join(dataset, 'corpus.jsonl'), analyzer, 'flat', {}, null);
   const buildMs = performance.now() - t0;
   const texts = readQueries(join(dataset, 'queries.jsonl'));
-  const qs = readQrels(join(dataset, 'qrels', 'test.tsv')).queryIds().map((q) => bagOfWords(analyzer.analyze(texts.get(q)!.text)));
-  const searcher = new Searcher(index, { k1: 0.9, b: 0.4 });
-  const rate = (k: number) => {
-    for (const q of qs) searcher.search(q, k); // warm-up
-    const t = performance.now();
-    for (const q of qs) searcher.search(q, k);
-    return qs.length / ((performance.now() - t) / 1000);
+  const qs = readQrels(join(dataset, 'qrels', 'test.tsv'))
+    .queryIds()
+    .map((q) => resolveQuery(index, bagOfWords(analyzer.analyze(texts.get(q)!.text))));
+  const w: Warm = {
+    buildMs,
+    qps10: (await poolRate(index, qs, 10, 1)).qps,
+    qps1000: (await poolRate(index, qs, 1000, 1)).qps,
+    qps10x2: (await poolRate(index, qs, 10, 2)).qps,
+    qps1000x2: (await poolRate(index, qs, 1000, 2)).qps,
+    queries: qs.length,
+    rss: process.resourceUsage().maxRSS * 1024,
   };
-  const w: Warm = { buildMs, qps10: rate(10), qps1000: rate(1000), queries: qs.length, rss: process.resourceUsage().maxRSS * 1024 };
   process.stdout.write(JSON.stringify(w) + '\n');
 }
 
@@ -102,30 +133,37 @@ function lastJson<T>(stdout: string): T {
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
 }
 
+type Timed = { ms: number; cpuMs: number; rss: number };
+
 function sideBySide(peer: Peer | string, rounds: number): void {
   const cli = join(ROOT, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
   if (typeof peer === 'string') console.log(`\n${peer}`);
   for (const name of ['scifact', 'nfcorpus']) {
     const dataset = join(DATASETS, name);
-    const ours: { ms: number; cpuMs: number; rss: number }[] = [];
-    // The same run with the corpus analysed on one thread and on two, whatever the load: what the worker gains.
-    const threads = { '1': [] as { ms: number; cpuMs: number; rss: number }[], '2': [] as { ms: number; cpuMs: number; rss: number }[] };
-    const theirs: { ms: number; cpuMs: number; rss: number }[] = [];
     // Ours as the `irw` command runs: the launcher itself, through its shebang and the Node options it gives,
     // with this Node first on PATH.
     const irw = (extra: NodeJS.ProcessEnv = {}) => ({ ...process.env, ...extra, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` });
+    const variants: { label: string; args: string[]; env: NodeJS.ProcessEnv }[] = [
+      { label: 'cold whole process (threads as irw chooses)', args: [], env: irw() },
+      { label: 'cold, --threads 1', args: ['--threads', '1'], env: irw({ IRW_BM25_THREADS: '1' }) },
+      // Two threads for the search and for the corpus's analysis (whatever its size).
+      { label: 'cold, --threads 2', args: ['--threads', '2'], env: irw({ IRW_BM25_THREADS: '2' }) },
+    ];
+    const ours: Timed[][] = variants.map(() => []);
+    const theirs: Timed[] = [];
+    const loads: number[] = [];
     for (let i = 0; i < rounds; i++) {
-      ours.push(timed(cli, ['run', '--dataset', dataset, '--out', join(WORK, `${name}.trec`)], irw()));
-      for (const t of ['1', '2'] as const) {
-        threads[t].push(timed(cli, ['run', '--dataset', dataset, '--out', join(WORK, `${name}.${t}.trec`)], irw({ IRW_BM25_THREADS: t })));
-      }
+      loads.push(loadavg()[0]);
+      variants.forEach((v, j) => ours[j].push(timed(cli, ['run', '--dataset', dataset, '--out', join(WORK, `${name}.${j}.trec`), ...v.args], v.env)));
       if (typeof peer !== 'string') theirs.push(timed(peer.python, [PEER, 'cold', dataset, join(WORK, `${name}.bm25s.trec`)], peer.env));
     }
-    const best = (xs: { ms: number }[]) => (xs.length ? Math.min(...xs.map((x) => x.ms)) : undefined);
-    const median = (xs: { ms: number }[]) => (xs.length ? [...xs].map((x) => x.ms).sort((a, b) => a - b)[xs.length >> 1] : undefined);
-    const cpu = (xs: { cpuMs: number }[]) => xs.map((x) => ({ ms: x.cpuMs }));
+    loads.push(loadavg()[0]);
+    const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1] : undefined);
+    const best = (xs: number[]) => (xs.length ? Math.min(...xs) : undefined);
     const peak = (xs: { rss: number }[]) => (xs.length ? Math.max(...xs.map((x) => x.rss)) : undefined);
+    /** Median of the rounds' own ratios (ours / bm25s of the same round): steadier than a ratio of medians on a shared machine. */
+    const paired = (xs: Timed[], key: 'ms' | 'cpuMs') => (theirs.length ? median(xs.map((x, r) => x[key] / theirs[r][key]))!.toFixed(2) : '-');
     const w = lastJson<Warm>(spawnSync(process.execPath, ['--import', 'tsx', __filename, '--warm', dataset], { cwd: ROOT, encoding: 'utf8' }).stdout);
     let p: Warm | undefined;
     if (typeof peer !== 'string') {
@@ -135,25 +173,28 @@ function sideBySide(peer: Peer | string, rounds: number): void {
     }
     const s = (ms: number | undefined) => (ms === undefined ? '-' : (ms / 1000).toFixed(2));
     const n = (x: number | undefined, digits = 0) => (x === undefined ? '-' : x.toFixed(digits));
-    console.log(`\n1. ${name}: ours vs bm25s (ratio = ours / bm25s; ${w.queries} queries for ours, ${p?.queries ?? '-'} for bm25s, which drops queries with no indexed term) — ${load()}`);
-    console.log(table([
-      ['figure', 'ours', 'bm25s', 'ratio'],
-      [`cold whole process, best of ${rounds} (s)`, s(best(ours)), s(best(theirs)), ratio(best(ours)!, best(theirs))],
-      [`cold whole process, median (s)`, s(median(ours)), s(median(theirs)), ratio(median(ours)!, median(theirs))],
-      [`cold whole process CPU (user + system), best of ${rounds} (s)`, s(best(cpu(ours))), s(best(cpu(theirs))), ratio(best(cpu(ours))!, best(cpu(theirs)))],
-      [`cold whole process CPU, median (s)`, s(median(cpu(ours))), s(median(cpu(theirs))), ratio(median(cpu(ours))!, median(cpu(theirs)))],
-      [`cold, one thread (IRW_BM25_THREADS=1), best (s)`, s(best(threads['1'])), s(best(theirs)), ratio(best(threads['1'])!, best(theirs))],
-      [`cold, one thread, median (s)`, s(median(threads['1'])), s(median(theirs)), ratio(median(threads['1'])!, median(theirs))],
-      [`cold CPU, one thread, best (s)`, s(best(cpu(threads['1']))), s(best(cpu(theirs))), ratio(best(cpu(threads['1']))!, best(cpu(theirs)))],
-      [`cold, two threads (IRW_BM25_THREADS=2), best (s)`, s(best(threads['2'])), s(best(theirs)), ratio(best(threads['2'])!, best(theirs))],
-      [`cold, two threads, median (s)`, s(median(threads['2'])), s(median(theirs)), ratio(median(threads['2'])!, median(theirs))],
-      [`cold CPU, two threads, best (s)`, s(best(cpu(threads['2']))), s(best(cpu(theirs))), ratio(best(cpu(threads['2']))!, best(cpu(theirs)))],
-      ['cold peak RSS (MB)', mb(peak(ours)!), theirs.length ? mb(peak(theirs)!) : '-', ratio(peak(ours)!, peak(theirs))],
-      ['index build (s)', s(w.buildMs), s(p?.buildMs), ratio(w.buildMs, p?.buildMs)],
-      ['warm queries/s, top-10', n(w.qps10), n(p?.qps10), ratio(w.qps10, p?.qps10)],
-      ['warm queries/s, top-1000', n(w.qps1000), n(p?.qps1000), ratio(w.qps1000, p?.qps1000)],
-      ['warm process peak RSS (MB)', mb(w.rss), p ? mb(p.rss) : '-', ratio(w.rss, p?.rss)],
-    ]));
+    const wall = theirs.map((x) => x.ms);
+    const cpu = theirs.map((x) => x.cpuMs);
+    console.log(
+      `\n1. ${name}: ours vs bm25s, ${rounds} paired rounds (${w.queries} queries for ours, ${p?.queries ?? '-'} for bm25s, which drops queries with no indexed term) — ` +
+        `${availableParallelism()} cores, load average (1 min) ${Math.min(...loads).toFixed(2)}-${Math.max(...loads).toFixed(2)} during the rounds, now ${load()}`,
+    );
+    const rows: (string | number)[][] = [['figure', 'ours', 'bm25s', 'ratio (of medians)', 'ratio, median of the rounds']];
+    variants.forEach((v, j) => {
+      const xs = ours[j];
+      rows.push([`${v.label}, wall best / median (s)`, `${s(best(xs.map((x) => x.ms)))} / ${s(median(xs.map((x) => x.ms)))}`, `${s(best(wall))} / ${s(median(wall))}`, ratio(median(xs.map((x) => x.ms))!, median(wall)), paired(xs, 'ms')]);
+      rows.push([`  CPU (user + system) best / median (s)`, `${s(best(xs.map((x) => x.cpuMs)))} / ${s(median(xs.map((x) => x.cpuMs)))}`, `${s(best(cpu))} / ${s(median(cpu))}`, ratio(median(xs.map((x) => x.cpuMs))!, median(cpu)), paired(xs, 'cpuMs')]);
+    });
+    rows.push(
+      ['cold peak RSS (MB)', mb(peak(ours[0])!), theirs.length ? mb(peak(theirs)!) : '-', ratio(peak(ours[0])!, peak(theirs)), ''],
+      ['index build (s)', s(w.buildMs), s(p?.buildMs), ratio(w.buildMs, p?.buildMs), ''],
+      ['warm queries/s, top-10, one thread', n(w.qps10), n(p?.qps10), ratio(w.qps10, p?.qps10), ''],
+      ['warm queries/s, top-1000, one thread', n(w.qps1000), n(p?.qps1000), ratio(w.qps1000, p?.qps1000), ''],
+      ['warm queries/s, top-10, two threads (/ one)', `${n(w.qps10x2)} (${ratio(w.qps10x2!, w.qps10)}x)`, n(p?.qps10), ratio(w.qps10x2!, p?.qps10), ''],
+      ['warm queries/s, top-1000, two threads (/ one)', `${n(w.qps1000x2)} (${ratio(w.qps1000x2!, w.qps1000)}x)`, n(p?.qps1000), ratio(w.qps1000x2!, p?.qps1000), ''],
+      ['warm process peak RSS (MB)', mb(w.rss), p ? mb(p.rss) : '-', ratio(w.rss, p?.rss), ''],
+    );
+    console.log(table(rows));
   }
 }
 
@@ -198,22 +239,16 @@ async function scaleChild(dir: string, queries: number): Promise<void> {
   const file = cacheFile(join(dir, 'cache'), key);
   saveIndex(file, key, index);
   const buildRss = process.resourceUsage().maxRSS * 1024;
-  const qs = [...readQueries(join(dir, 'queries.jsonl')).values()].slice(0, queries).map((q) => bagOfWords(analyzer.analyze(q.text)));
-  const searcher = new Searcher(index, { k1: 0.9, b: 0.4 });
+  const qs = [...readQueries(join(dir, 'queries.jsonl')).values()].slice(0, queries).map((q) => resolveQuery(index, bagOfWords(analyzer.analyze(q.text))));
   // The first pruned search computes the competitive impacts (one pass over the postings): timed on its own.
   const t2 = performance.now();
-  searcher.search(qs[0], 10);
+  new Searcher(index, { k1: 0.9, b: 0.4 }).search(qs[0], 10);
   const firstMs = performance.now() - t2;
-  // Queries per wall second and per CPU second: on a loaded machine the wall clock says more about the neighbours.
-  const rate = (k: number) => {
-    const t = performance.now();
-    const c = process.cpuUsage();
-    for (const q of qs) searcher.search(q, k);
-    const u = process.cpuUsage(c);
-    return [qs.length / ((performance.now() - t) / 1000), qs.length / ((u.user + u.system) / 1e6)];
-  };
-  const [qps10, cpuQps10] = rate(10);
-  const [qps1000, cpuQps1000] = rate(1000);
+  // Queries per wall second and per CPU second (on a loaded machine the wall clock says more about the
+  // neighbours), on as many threads as the build had; each thread's first pass (the warm-up) computes its impacts.
+  const threads = process.env.IRW_BM25_THREADS === '1' ? 1 : 2;
+  const { qps: qps10, cpuQps: cpuQps10 } = await poolRate(index, qs, 10, threads, qs.length);
+  const { qps: qps1000, cpuQps: cpuQps1000 } = await poolRate(index, qs, 1000, threads, qs.length);
   const postings = index.fieldIndexes[0].docs.length;
   const terms = index.fieldIndexes[0].terms.length;
   process.stdout.write(JSON.stringify({ buildMs, buildCpuMs, buildMainCpuMs, buildRss, firstMs, qps10, qps1000, cpuQps10, cpuQps1000, queries: qs.length, bytes: statSync(file).size, terms, postings }) + '\n');
@@ -247,16 +282,20 @@ function loadChild(dir: string): void {
 }
 
 function scale(sizes: number[], queries: number): void {
-  console.log(`\n3. Scale (synthetic corpora: ~100 words/doc text + 4-12 word title, Zipf vocabulary of 200k pseudo-words; ${queries} queries of 6 words; the corpus is analysed on two threads (IRW_BM25_THREADS=1 for one), the index built and searched on one)`);
+  console.log(
+    `\n3. Scale (synthetic corpora: ~100 words/doc text + 4-12 word title, Zipf vocabulary of 200k pseudo-words; ${queries} queries of 6 words; ` +
+      `${availableParallelism()} cores; each size on one thread, then on two: the corpus analysed by a worker too (IRW_BM25_THREADS), the queries searched on two threads)`,
+  );
   // CPU seconds next to wall seconds: on a loaded machine the wall clock says more about the neighbours.
-  const rows: (string | number)[][] = [['docs', 'build s', 'build CPU s (main thread)', 'build peak RSS MB', 'index MB', 'load s (CPU)', 'load RSS MB', 'terms', 'postings', 'first query s', 'q/s top-10 (per CPU s)', 'q/s top-1000 (per CPU s)', 'load average']];
-  for (const n of sizes) {
+  const rows: (string | number)[][] = [['docs', 'threads', 'build s', 'build CPU s (main thread)', 'build peak RSS MB', 'index MB', 'load s (CPU)', 'load RSS MB', 'terms', 'postings', 'first query s', 'q/s top-10 (per CPU s)', 'q/s top-1000 (per CPU s)', 'load average']];
+  for (const n of sizes) for (const threads of ['1', '2']) {
     const dir = join(WORK, `synthetic-${n}`);
     if (!existsSync(join(dir, 'qrels', 'test.tsv'))) writeSyntheticBeir(dir, { docs: n, queries: Math.max(queries, 1000), seed: 7 });
     rmSync(join(dir, 'cache'), { recursive: true, force: true });
-    const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--child', dir, '--queries', String(queries)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const env = { ...process.env, IRW_BM25_THREADS: threads };
+    const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--child', dir, '--queries', String(queries)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, env });
     if (r.status !== 0) {
-      rows.push([n, `failed: ${r.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 200)}`, '', '', '', '', '', '', '', '', '', '', load()]);
+      rows.push([n, threads, `failed: ${r.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 200)}`, '', '', '', '', '', '', '', '', '', '', load()]);
       console.log(table(rows));
       continue;
     }
@@ -264,7 +303,7 @@ function scale(sizes: number[], queries: number): void {
     const lr = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--load', dir], { cwd: ROOT, encoding: 'utf8' });
     const l = lr.status === 0 ? lastJson<Record<string, number>>(lr.stdout) : null;
     const loadCell = l ? `${(l.loadMs / 1000).toFixed(2)} (${(l.loadCpuMs / 1000).toFixed(2)})` : `failed: ${lr.stderr.trim().split('\n').find((x) => /Error/.test(x))?.slice(0, 80) ?? ''}`;
-    rows.push([n, (m.buildMs / 1000).toFixed(1), `${(m.buildCpuMs / 1000).toFixed(1)} (${m.buildMainCpuMs === null ? '-' : (m.buildMainCpuMs / 1000).toFixed(1)})`, mb(m.buildRss), mb(m.bytes), loadCell, l ? mb(l.rss) : '-', m.terms, m.postings, (m.firstMs / 1000).toFixed(2), `${m.qps10.toFixed(0)} (${m.cpuQps10.toFixed(0)})`, `${m.qps1000.toFixed(0)} (${m.cpuQps1000.toFixed(0)})`, loadavg().map((x) => x.toFixed(2)).join(' ')]);
+    rows.push([n, threads, (m.buildMs / 1000).toFixed(1), `${(m.buildCpuMs / 1000).toFixed(1)} (${m.buildMainCpuMs === null ? '-' : (m.buildMainCpuMs / 1000).toFixed(1)})`, mb(m.buildRss), mb(m.bytes), loadCell, l ? mb(l.rss) : '-', m.terms, m.postings, (m.firstMs / 1000).toFixed(2), `${m.qps10.toFixed(0)} (${m.cpuQps10.toFixed(0)})`, `${m.qps1000.toFixed(0)} (${m.cpuQps1000.toFixed(0)})`, loadavg().map((x) => x.toFixed(2)).join(' ')]);
     console.log(table(rows));
     console.log('');
   }

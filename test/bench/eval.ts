@@ -1,14 +1,21 @@
 /**
- * bench:eval — times `irw eval -m ndcg_cut.10 -m map -m recall.1000` as a whole process on a synthetic
- * 10,000-query x 1,000-document run with graded qrels, and prints wall time, CPU time and peak memory, with
- * trec_eval's beside it when TREC_EVAL names a trec_eval binary (each repeat runs both, one after the other).
- * Goal (issue 16): at most 0.25x trec_eval -O2's time on the same file, and less memory.
+ * bench:eval — `irw eval` as a whole process, beside trec_eval (TREC_EVAL=/path/to/trec_eval, built with -O2)
+ * and, with IRW_BASELINE=/path/to/other/dist/cli.js, another build, in the same run (paired rounds; wall, CPU,
+ * peak RSS and the load average printed with every table):
+ * 1. start (issue 27 item 1): one SciFact-size run (30,000 lines; ../shared/runs/scifact) with -m ndcg_cut.10
+ *    -m map -m recall.100, beside `node -e 0`, a Node process that only reads the two files (what any Node
+ *    program must pay) and the least a JavaScript evaluator does (a bound). Goal: at most 1.5x `node -e 0`.
+ * 2. many (item 2): 100 SciFact-size runs in one `irw eval QRELS FOLDER`, against 100 trec_eval calls. Goal: at
+ *    most 0.25x their time.
+ * 3. large (issue 16; BENCH_LARGE=0 skips it): a synthetic 10,000-query x 1,000-document run (10 M lines),
+ *    generated once into .bench/. Goal: at most 0.25x trec_eval -O2's time, and less memory.
+ * BENCH_ROUNDS (default 15), BENCH_MANY_ROUNDS (5) and BENCH_REPEAT (3, the large part) set the rounds.
  */
-import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { uniform } from '../../src/core/random';
+import { GOLDEN, RUNS } from '../unit/support/paths';
+import { baselineBuild, paired, trecEvalPeer, type Command } from './paired';
 
 const REPO = resolve(__dirname, '..', '..');
 const DIR = join(REPO, '.bench');
@@ -16,8 +23,9 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 10000);
 const DEPTH = Number(process.env.BENCH_DEPTH ?? 1000);
 const RUN = join(DIR, `eval-${QUERIES}x${DEPTH}.run`);
 const QRELS = join(DIR, `eval-${QUERIES}x${DEPTH}.qrels`);
-const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
-
+const CLI = join(REPO, 'dist', 'cli.js');
+const SCIFACT_QRELS = join(GOLDEN, 'scifact', 'qrels.test.trec');
+const SCIFACT_RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, 'scifact', f));
 
 class Writer {
   private fd: number;
@@ -43,7 +51,6 @@ class Writer {
 }
 
 function generate(): void {
-  mkdirSync(DIR, { recursive: true });
   const rnd = uniform(42);
   const run = new Writer(RUN);
   const qrels = new Writer(QRELS);
@@ -74,67 +81,94 @@ function generate(): void {
   qrels.close();
 }
 
-interface Sample {
-  wall: number;
-  cpu: number;
-  rss: number;
+
+/** The commands of one evaluation: ours (and the baseline build's) and trec_eval's, same measures and files. */
+function evaluations(measures: string[], qrels: string, run: string): Command[] {
+  const te = trecEvalPeer();
+  const base = baselineBuild();
+  return [
+    { name: 'irw eval', cmd: process.execPath, args: [CLI, 'eval', ...measures, qrels, run] },
+    ...(base ? [{ name: 'irw eval (baseline build)', cmd: process.execPath, args: [base, 'eval', ...measures, qrels, run] }] : []),
+    ...(te ? [{ name: 'trec_eval -O2', cmd: te, args: [...measures, qrels, run] }] : []),
+  ];
 }
 
-/** Runs trec_eval through /usr/bin/time (for its CPU time and peak memory); undefined without TREC_EVAL. */
-function trecEval(measureArgs: string[]): Sample | undefined {
-  const te = process.env.TREC_EVAL;
-  if (!te) return undefined;
-  const timed = existsSync(TIME);
-  const t0 = process.hrtime.bigint();
-  const r = timed
-    ? spawnSync(TIME, ['-f', 'TREC_EVAL_TIME %U %S %M', te, ...measureArgs, QRELS, RUN], { encoding: 'utf8', maxBuffer: 1 << 24 })
-    : spawnSync(te, [...measureArgs, QRELS, RUN], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (r.status !== 0) throw new Error(`trec_eval failed: ${r.stderr}`);
-  const m = /TREC_EVAL_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
-  return { wall, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, rss: m ? Number(m[3]) * 1024 : NaN };
+function start(): void {
+  if (!existsSync(SCIFACT_QRELS) || !SCIFACT_RUNS.every(existsSync)) {
+    process.stdout.write(`start: skipped, needs ${SCIFACT_QRELS} and ${SCIFACT_RUNS[0]} (../shared)\n`);
+    return;
+  }
+  const measures = ['-m', 'ndcg_cut.10', '-m', 'map', '-m', 'recall.100'];
+  const readOnly = `const fs = require('node:fs'); fs.readFileSync(${JSON.stringify(SCIFACT_QRELS)}); fs.readFileSync(${JSON.stringify(SCIFACT_RUNS[0])});`;
+  // The least a JavaScript evaluator does (no exactness, no checks: split lines and fields, Number() each
+  // score, group, sort, count P@10): a bound on what a Node program can reach on this input.
+  const minimal = `const fs = require('node:fs'); const [q, r] = process.argv.slice(1); const rel = new Map();
+    for (const l of fs.readFileSync(q, 'latin1').split('\\n')) { const f = l.split(/\\s+/); if (f.length >= 4 && +f[3] > 0) rel.set(f[0] + ' ' + f[2], 1); }
+    const runs = new Map();
+    for (const l of fs.readFileSync(r, 'latin1').split('\\n')) { const f = l.split(/\\s+/); if (f.length < 6) continue; let x = runs.get(f[0]); if (!x) runs.set(f[0], (x = [])); x.push({ d: f[2], s: Math.fround(Number(f[4])) }); }
+    let hits = 0; for (const [qid, x] of runs) { x.sort((a, b) => b.s - a.s || (a.d < b.d ? 1 : -1)); for (let i = 0; i < 10 && i < x.length; i++) if (rel.has(qid + ' ' + x[i].d)) hits++; }
+    process.stdout.write('P_10 all ' + (hits / 10 / runs.size).toFixed(4) + '\\n');`;
+  paired(
+    `start: irw eval ${measures.join(' ')} on one SciFact run (${statSync(SCIFACT_RUNS[0]).size} bytes, 30,000 lines); goal: irw eval <= 1.5x node -e 0`,
+    [
+      { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
+      { name: 'node reading both files', cmd: process.execPath, args: ['-e', readOnly] },
+      { name: 'node, a 6-line evaluator', cmd: process.execPath, args: ['-e', minimal, SCIFACT_QRELS, SCIFACT_RUNS[0]] },
+      ...evaluations(measures, SCIFACT_QRELS, SCIFACT_RUNS[0]),
+    ],
+    Number(process.env.BENCH_ROUNDS ?? 15),
+    'node -e 0',
+  );
 }
-const TIME = '/usr/bin/time';
 
-function main(): void {
-  const cli = join(REPO, 'dist', 'cli.js');
-  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run npm run build first');
+function many(): void {
+  if (!existsSync(SCIFACT_QRELS) || !SCIFACT_RUNS.every(existsSync)) return;
+  // 100 runs of SciFact's size: its BM25 and MiniLM runs in turn (30,000 lines each).
+  const folder = join(DIR, 'scifact-100-runs');
+  mkdirSync(folder, { recursive: true });
+  for (let i = 0; i < 100; i++) {
+    const to = join(folder, `run${String(i).padStart(3, '0')}.trec`);
+    if (!existsSync(to)) copyFileSync(SCIFACT_RUNS[i % 2], to);
+  }
+  const measures = ['-m', 'ndcg_cut.10', '-m', 'map', '-m', 'recall.100'];
+  const te = trecEvalPeer();
+  const base = baselineBuild();
+  const files = readdirSync(folder).sort().map((f) => join(folder, f));
+  // The peer's loop (and the old build's, which takes one run a call) as one shell process, timed as a whole.
+  const loop = (cmd: string[]) => ({ cmd: '/bin/sh', args: ['-c', `for f in "$@"; do ${cmd.join(' ')} ${measures.join(' ')} '${SCIFACT_QRELS}' "$f" || exit 1; done`, 'sh', ...files] });
+  paired(
+    `many: 100 SciFact-size runs (${folder}); goal: one irw eval <= 0.25x the 100 trec_eval calls`,
+    [
+      { name: 'irw eval QRELS FOLDER', cmd: process.execPath, args: [CLI, 'eval', ...measures, SCIFACT_QRELS, folder] },
+      ...(base ? [{ name: '100 irw eval (baseline build)', ...loop([process.execPath, base, 'eval']) }] : []),
+      ...(te ? [{ name: '100 trec_eval -O2', ...loop([te]) }] : []),
+    ],
+    Number(process.env.BENCH_MANY_ROUNDS ?? 5),
+    te ? '100 trec_eval -O2' : 'irw eval QRELS FOLDER',
+  );
+}
+
+function large(): void {
   if (!existsSync(RUN) || !existsSync(QRELS)) {
     process.stdout.write(`generating ${QUERIES} x ${DEPTH} run in ${DIR} ...\n`);
     generate();
   }
-  const mb = (b: number) => (b / 1048576).toFixed(0);
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-  const show = (s: Sample) => `wall ${s.wall.toFixed(2)} s, CPU ${s.cpu.toFixed(2)} s, peak RSS ${mb(s.rss)} MB`;
-  process.stdout.write(`run: ${mb(statSync(RUN).size)} MB, ${QUERIES * DEPTH} lines; qrels: ${mb(statSync(QRELS).size)} MB\n`);
-  const measureArgs = ['-m', 'ndcg_cut.10', '-m', 'map', '-m', 'recall.1000'];
-  const args = ['-r', join(__dirname, 'rss.cjs'), cli, 'eval', ...measureArgs, QRELS, RUN];
-  const rows: Sample[] = [];
-  const peers: Sample[] = [];
-  for (let i = 0; i < REPEAT; i++) {
-    // trec_eval and irw one after the other, so both see the same machine load.
-    const peer = trecEval(measureArgs);
-    if (peer) {
-      peers.push(peer);
-      process.stdout.write(`  trec_eval ${i + 1}: ${show(peer)} (load ${load()})\n`);
-    }
-    const t0 = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
-    const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-    if (r.status !== 0) throw new Error(`irw eval failed: ${r.stderr}`);
-    const m = /IRW_BENCH (\d+) ([\d.]+)/.exec(r.stderr);
-    const row = { wall, cpu: Number(m?.[2] ?? NaN), rss: Number(m?.[1] ?? NaN) * 1024 };
-    rows.push(row);
-    process.stdout.write(`  irw eval  ${i + 1}: ${show(row)} (load ${load()})` + (peer ? `: ${(row.wall / peer.wall).toFixed(2)}x trec_eval's wall, ${(row.cpu / peer.cpu).toFixed(2)}x its CPU\n` : '\n'));
-    if (i === 0) process.stdout.write(r.stdout.trimEnd().replace(/^/gm, '    ') + '\n');
-  }
-  const best = (xs: Sample[]) => xs.reduce((a, b) => (a.wall < b.wall ? a : b));
-  const peak = (xs: Sample[]) => Math.max(...xs.map((r) => r.rss));
-  process.stdout.write(`bench:eval: irw best wall ${best(rows).wall.toFixed(2)} s (CPU ${best(rows).cpu.toFixed(2)} s), peak RSS ${mb(peak(rows))} MB\n`);
-  if (peers.length) {
-    process.stdout.write(`  trec_eval best wall ${best(peers).wall.toFixed(2)} s (CPU ${best(peers).cpu.toFixed(2)} s), peak RSS ${mb(peak(peers))} MB\n` +
-      `  goal (issue 16): irw <= 0.25x trec_eval -O2's time, and less memory\n`);
-  } else process.stdout.write('  set TREC_EVAL=/path/to/trec_eval (built with -O2) to time it side by side (goal: irw <= 0.25x its time, less memory)\n');
+  const measures = ['-m', 'ndcg_cut.10', '-m', 'map', '-m', 'recall.1000'];
+  const commands = evaluations(measures, QRELS, RUN);
+  paired(
+    `large: ${QUERIES * DEPTH} lines (${(statSync(RUN).size / 1048576).toFixed(0)} MB run); goal (issue 16): irw <= 0.25x trec_eval -O2's time, less memory`,
+    commands,
+    Number(process.env.BENCH_REPEAT ?? 3),
+    commands.some((c) => c.name === 'trec_eval -O2') ? 'trec_eval -O2' : 'irw eval',
+  );
+}
+
+function main(): void {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
+  mkdirSync(DIR, { recursive: true });
+  start();
+  many();
+  if (process.env.BENCH_LARGE !== '0') large();
 }
 
 main();

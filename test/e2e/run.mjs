@@ -5,7 +5,7 @@
 // test/e2e/scenarios/ (files in name order) as a person would: palette, quick picks, views, webviews.
 // Screenshots of every step go to test-artifacts/e2e/. Ends with "e2e: N passed, N failed".
 // Options: --vsix FILE (default ir-workbench-linux-x64.vsix), --datasets DIR (or IRW_TEST_DATASETS),
-// env IRW_E2E_GREP (only scenarios whose file name or title contains it), IRW_E2E_TIMEOUT_MS (default 240000,
+// env IRW_E2E_GREP (only scenarios whose file name or title contains it), IRW_E2E_TIMEOUT_MS (default 600000,
 // not counting a first install of the tools), IRW_VSCODE_TOOLS.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { REPO, datasetsDir, makeWorkspace, missingFixtures, option } from '../vs
 import { checkInstalledPackage } from './package-check.mjs';
 import { Workbench } from './workbench.mjs';
 
-const TIMEOUT_MS = Number(process.env.IRW_E2E_TIMEOUT_MS ?? 240_000);
+const TIMEOUT_MS = Number(process.env.IRW_E2E_TIMEOUT_MS ?? 600_000);
 const GREP = process.env.IRW_E2E_GREP ?? '';
 const ARTIFACTS = join(REPO, 'test-artifacts', 'e2e');
 const SCENARIOS = join(REPO, 'test', 'e2e', 'scenarios');

@@ -123,7 +123,8 @@ function example(kind: Kind): string {
 export class IdRegistry {
   private readonly seen = new Map<string, number>();
   constructor(private readonly file: string) {}
-  add(id: string, lineNo: number, raw: string): void {
+  /** `raw`: the line, or what makes it (read only for the error). */
+  add(id: string, lineNo: number, raw: string | (() => string)): void {
     const first = this.seen.get(id);
     if (first !== undefined) {
       throw new InputError({
@@ -131,7 +132,7 @@ export class IdRegistry {
         message: `duplicate id ${JSON.stringify(id)} (first on line ${first})`,
         file: this.file,
         line: lineNo,
-        text: raw,
+        text: typeof raw === 'string' ? raw : raw(),
         hint: 'Ids must be unique within the file: remove or rename one of the two lines.',
       });
     }
@@ -214,11 +215,29 @@ export function parseCorpusLine(path: string, buf: Buffer, start: number, end: n
   return parseLine('corpus', path, buf, start, end, lineNo);
 }
 
-function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: LineGuard) {
+/**
+ * A faster reader of a corpus's ordinary lines beside the general one (the BM25 index build's,
+ * retrieval/bm25/corpusLine.ts). It must take only lines that the general reader reads as a document, with
+ * the same id and fields; every other line is read by the general reader (bad lines reported as always).
+ */
+export interface FastCorpusLines {
+  /** The id of the document on bytes [start, end) when this reader takes the line (it keeps the fields), else null. */
+  scan(buf: Buffer, start: number, end: number): string | null;
+  /** Takes the document just scanned, once its id is known to be new. */
+  add(id: string): void;
+}
+
+function corpusHandler(path: string, onDoc: (doc: CorpusDoc) => void, guard: LineGuard, fast?: FastCorpusLines) {
   const ids = new IdRegistry(path);
   return (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
     guard.run(() => {
       guard.bom(lineNo, offset);
+      const id = fast ? fast.scan(buf, start, end) : null;
+      if (id !== null) {
+        ids.add(id, lineNo, () => buf.toString('utf8', start, end));
+        fast!.add(id);
+        return;
+      }
       const rec = parseLine('corpus', path, buf, start, end, lineNo);
       if (!rec) return;
       ids.add(rec.id, lineNo, rec.raw);
@@ -255,15 +274,19 @@ export function forEachCorpusDocSync(path: string, onDoc: (doc: CorpusDoc) => vo
   guard.finish();
 }
 
-/** Async variant: yields to the event loop between 1 MiB chunks, so cancellation can be noticed. */
+/**
+ * Async variant: yields to the event loop between 1 MiB chunks, so cancellation can be noticed. With `fast`, the
+ * lines it takes are its own (onDoc is not called for them).
+ */
 export async function forEachCorpusDoc(
   path: string,
   onDoc: (doc: CorpusDoc) => void,
   signal?: AbortSignal,
   options: ReadOptions = {},
+  fast?: FastCorpusLines,
 ): Promise<void> {
   const guard = new LineGuard(path, options);
-  await forEachLine(path, corpusHandler(path, onDoc, guard), signal);
+  await forEachLine(path, corpusHandler(path, onDoc, guard, fast), signal);
   guard.finish();
 }
 

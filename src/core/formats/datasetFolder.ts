@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { forEachLineSync } from './lines';
-import { beirFile, forEachCorpusDoc, plainOrGz, readQueries, statKind, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
+import { beirFile, forEachCorpusDoc, plainOrGz, readQueries, statKind, type BeirQuery, type CorpusDoc, type FastCorpusLines, type ReadOptions } from './beir';
 import { InputError } from './errors';
 import { readQrels } from './qrels';
 import { readTrecTopics } from './trecTopics';
@@ -138,9 +138,9 @@ const named = (path: string, ext: string) => path.endsWith(ext) || path.endsWith
 /** Whether a corpus file is a TSV collection (else BEIR JSONL), by its name as corpusFile resolves it. */
 export const isTsvCorpus = (path: string): boolean => named(path, '.tsv');
 
-/** Documents of a corpus file, BEIR JSONL or TSV by its name. */
-export function forEachDatasetDoc(path: string, onDoc: (doc: CorpusDoc) => void, signal?: AbortSignal, options: ReadOptions = {}): Promise<void> {
-  return isTsvCorpus(path) ? forEachTsvDoc(path, onDoc, signal, options) : forEachCorpusDoc(path, onDoc, signal, options);
+/** Documents of a corpus file, BEIR JSONL or TSV by its name (`fast`: see forEachCorpusDoc; JSONL only). */
+export function forEachDatasetDoc(path: string, onDoc: (doc: CorpusDoc) => void, signal?: AbortSignal, options: ReadOptions = {}, fast?: FastCorpusLines): Promise<void> {
+  return isTsvCorpus(path) ? forEachTsvDoc(path, onDoc, signal, options) : forEachCorpusDoc(path, onDoc, signal, options, fast);
 }
 
 /** Queries of a BEIR queries.jsonl, a TSV queries file or a TREC topic file, by its name. */

@@ -273,14 +273,29 @@ const QUOTE_BYTES = 200;
 
 /**
  * A bad line as an error quotes it: at most 200 characters however long the line, control characters (NUL
- * included) shown as their visible symbols (U+2400 + code) so the quote stays one short line.
+ * and line breaks included) made visible (see visibleControls) so the quote stays one short line.
  */
 export function quotable(buf: Buffer, start: number, end: number): string {
   const cut = end - start > QUOTE_BYTES;
   const s = buf.toString('utf8', start, cut ? start + QUOTE_BYTES : end).replace(/\uFFFD$/, '');
-  // eslint-disable-next-line no-control-regex
-  const shown = s.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+  const shown = visibleControls(s.replace(/\n/g, '\u240a'));
   return cut ? `${shown.slice(0, QUOTE_BYTES)}…` : shown;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * File-derived text (ids, run tags, file names) made safe to print on a terminal: C0 controls but TAB and LF
+ * (ESC starts the escape sequences that retitle a window, move the cursor or rewrite a line) as their visible
+ * symbols U+2400 + code (␛), DEL as ␡, C1 controls (0x80-0x9f: CSI and OSC in 8 bits) and the bidirectional
+ * overrides and isolates (which reorder what follows on the line) as \u escapes. Everything else is unchanged.
+ */
+export function visibleControls(s: string): string {
+  return s.replace(CONTROLS, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 /** Byte equality without a native call per line (query ids and tags are short and nearly always the previous line's). */

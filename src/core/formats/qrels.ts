@@ -94,6 +94,11 @@ export class Qrels {
     return new Qrels(byQuery, this.format, this.byQuery.has(qid) ? this.ids : undefined);
   }
 
+  /** These qrels with more judgements laid over them (a later one of the same pair wins, as in an annotations file). */
+  withJudgements(extra: Iterable<Judgement>): Qrels {
+    return Qrels.fromJudgements([...this.entries(), ...extra], 'last');
+  }
+
   /** Number of judgements. */
   get size(): number {
     let n = 0;

@@ -54,6 +54,21 @@ export class Run {
     return { docs, scores: this.scores.slice(s, e) };
   }
 
+  /** The run cut to the top `depth` documents of each query (trec_eval -M), sharing this run's document ids. */
+  top(depth: number): Run {
+    const nq = this.qids.length;
+    const offsets = new Int32Array(nq + 1);
+    for (let q = 0; q < nq; q++) offsets[q + 1] = offsets[q] + Math.min(depth, this.offsets[q + 1] - this.offsets[q]);
+    const docIds = new Int32Array(offsets[nq]);
+    const scores = new Float64Array(offsets[nq]);
+    for (let q = 0; q < nq; q++) {
+      const from = this.offsets[q];
+      docIds.set(this.docIds.subarray(from, from + offsets[q + 1] - offsets[q]), offsets[q]);
+      scores.set(this.scores.subarray(from, from + offsets[q + 1] - offsets[q]), offsets[q]);
+    }
+    return new Run(this.tag, this.qids, offsets, docIds, scores, this.docs);
+  }
+
   /** Builds a run from rankings in memory (e.g. a retriever's output); duplicates are an error. */
   static fromRankings(tag: string, rankings: Iterable<[qid: string, docs: readonly string[], scores: ArrayLike<number>]>): Run {
     const b = new RunBuilder();

@@ -355,13 +355,7 @@ export class SplitState {
 
   private merge(): Qrels {
     if (this.overlay.size === 0) return this.original;
-    const all: { qid: string; docid: string; grade: number }[] = [];
-    for (const qid of this.original.queryIds()) {
-      const j = this.original.judgements(qid)!;
-      j.docs.forEach((docid, i) => all.push({ qid, docid, grade: j.grades[i] }));
-    }
-    for (const j of this.overlay.values()) all.push({ qid: j.queryId, docid: j.docId, grade: j.grade });
-    return Qrels.fromJudgements(all, 'last');
+    return this.original.withJudgements([...this.overlay.values()].map((j) => ({ qid: j.queryId, docid: j.docId, grade: j.grade })));
   }
 
   private evaluateRun(state: QrelsState, run: Run): Scores {

@@ -90,4 +90,33 @@ describe('irw (dist/cli.js, the launcher)', () => {
       rmSync(home, { recursive: true, force: true });
     }
   });
+
+  it('irw eval loads its own bundle, without the other commands, and no node:crypto (a cold start is what a loop over runs waits for)', () => {
+    const evalBundle = readFileSync(join(REPO, 'dist', 'irw-eval.js'), 'utf8');
+    for (const other of ['runCommand', 'fuseCommand', 'datasetsCommand', 'compareCommand']) assert.ok(!evalBundle.includes(`${other} =`), other);
+    assert.ok(evalBundle.includes('evalCommand ='));
+    const dir = mkdtempSync(join(tmpdir(), 'irw-codecache-eval-'));
+    try {
+      const qrels = join(dir, 'q.txt');
+      const run = join(dir, 'r.txt');
+      writeFileSync(qrels, 'q1 0 d1 1\n');
+      writeFileSync(run, 'q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.25 t\n');
+      // At exit, the built-in modules the process loaded and the bundles it read.
+      const probe = join(dir, 'probe.cjs');
+      writeFileSync(
+        probe,
+        `const fs = require('node:fs'); const read = fs.readFileSync; const files = [];
+         fs.readFileSync = function (p, ...rest) { files.push(String(p)); return read.call(this, p, ...rest); };
+         const exit = process.exit;
+         process.exit = (c) => { process.stderr.write('PROBE ' + JSON.stringify({ crypto: process.moduleLoadList.includes('NativeModule crypto'), bundles: files.filter((f) => /irw[-\\w]*\\.js$/.test(f)) })); exit(c); };`,
+      );
+      const r = spawnSync(process.execPath, ['-r', probe, CLI, 'eval', '-m', 'P.1', qrels, run], { encoding: 'utf8', env: { ...process.env, IRW_CODE_CACHE: '0' } });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, 'P_1                   \tall\t1.0000\n');
+      const seen = JSON.parse(/PROBE (.*)$/.exec(r.stderr)![1]) as { crypto: boolean; bundles: string[] };
+      assert.deepEqual(seen, { crypto: false, bundles: [join(REPO, 'dist', 'irw-eval.js')] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

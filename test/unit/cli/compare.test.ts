@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { evaluate } from '../../../src/core/eval';
 import { holmAdjust, pairedTTest } from '../../../src/core/eval/stats';
-import { csvSafe, latexEscape } from '../../../src/cli/compare';
+import { latexEscape, markdownEscape } from '../../../src/cli/compare';
 import { readQrels } from '../../../src/core/formats/qrels';
 import { readRun } from '../../../src/core/formats/run';
 
@@ -41,14 +41,19 @@ describe('irw compare', () => {
     assert.equal(irw(qrels, bad, good, '-m', 'recip_rank', '--fail-if-worse').status, 0);
   });
 
-  it('CSV: a tag that looks like a formula is quoted; numbers stay numbers', () => {
-    const r = irw(qrels, good, bad, '-m', 'P.1', '--format', 'csv');
+  it('CSV: one long table (run, versus, measure, statistic, value); text quoted, a formula-like tag defused, numbers plain', () => {
+    const r = irw(qrels, good, bad, '-m', 'P.1', '-m', 'recip_rank', '--format', 'csv', '--resamples', '100');
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /\r\nb,'=cmd\|x,12\/12,0\.2500,/);
-    assert.match(r.stdout, /P_1,b,a,-0\.7500,/);
-    assert.equal(csvSafe('-0.25'), '-0.25');
-    assert.equal(csvSafe('-1+1'), "'-1+1");
-    assert.equal(csvSafe('@SUM(A1)'), "'@SUM(A1)");
+    const rows = r.stdout.split('\r\n');
+    assert.equal(rows.pop(), '');
+    assert.equal(rows[0], '"run","versus","measure","statistic","value"');
+    // Every row has the header's five fields (pandas.read_csv failed on the two tables of one file before).
+    for (const row of rows) assert.equal(row.match(/("([^"]|"")*"|[^,"]*)(,|$)/g)!.filter((f) => f !== '').length, 5, row);
+    assert.ok(rows.includes(`"'=cmd|x","","P_1","mean",0.25`), 'a run figure');
+    assert.ok(rows.includes(`"'=cmd|x","good","P_1","difference",-0.75`), 'a comparison figure: run - versus');
+    assert.ok(rows.includes(`"'=cmd|x","good","","rbo",${JSON.parse(irw(qrels, good, bad, '-m', 'P.1', '--format', 'json', '--resamples', '100').stdout).pairs[0].similarity.rbo}`));
+    assert.ok(rows.includes(`"good","","","baseline",1`));
+    for (const row of rows.slice(1)) assert.match(row, /,(-?\d+(\.\d+)?(e-?\d+)?|"-?(Infinity|NaN)")$/, `a number ends ${row}`);
   });
 
   it('JSON: means are evaluate()\'s, p is the paired t-test, Holm over the comparisons; holes settle a judged-out case', () => {
@@ -78,7 +83,7 @@ describe('irw compare', () => {
     const md = irw(qrels, good, bad, '-m', 'P.1', '--format', 'markdown', '--all-pairs', '--resamples', '100');
     assert.equal(md.status, 0, md.stderr);
     assert.match(md.stdout, /=cmd\\\|x/);
-    assert.match(md.stdout, /^\| a \| good \| 12\/12 \| 1\.0000<sup>b<\/sup> \|/m);
+    assert.match(md.stdout, /^\| P\\_1 \| a \| 1\.0000<sup>b<\/sup> \|/m);
     const tex = irw(qrels, good, bad, '-m', 'P.1', '--format', 'latex', '--resamples', '100');
     assert.match(tex.stdout, /P\\_1/);
     assert.equal(latexEscape('a_b&c%$#{}~^\\'), 'a\\_b\\&c\\%\\$\\#\\{\\}\\textasciitilde{}\\textasciicircum{}\\textbackslash{}');
@@ -92,6 +97,88 @@ describe('irw compare', () => {
     const e = irw(empty, good, bad);
     assert.equal(e.status, 1);
     assert.match(e.stderr, /judges no query/);
+  });
+
+  it('-M N cuts every ranking at N (recip_rank -M 10 is MRR@10); an unknown option is named plainly', () => {
+    // "deep" finds the relevant document at rank 11 only: 1/11 in full, 0 at depth 10.
+    const deep = join(dir, 'deep.trec');
+    writeFileSync(deep, Array.from({ length: 12 }, (_, i) => Array.from({ length: 11 }, (_, k) => `q${i} Q0 ${k === 10 ? 'rel' : `n${k}`} ${k + 1} ${20 - k} deep\n`).join('')).join(''));
+    const full = JSON.parse(irw(qrels, deep, good, '-m', 'recip_rank', '--format', 'json', '--resamples', '50').stdout);
+    assert.equal(full.cells[0][0].mean, evaluate(readQrels(qrels), readRun(deep), { measures: ['recip_rank'], complete: true }).summary[0]);
+    assert.ok(Math.abs(full.cells[0][0].mean - 1 / 11) < 1e-12);
+    const r = irw(qrels, deep, good, '-m', 'recip_rank', '-M', '10', '--format', 'json', '--resamples', '50');
+    assert.equal(r.status, 0, r.stderr);
+    const cut = JSON.parse(r.stdout);
+    assert.equal(cut.cells[0][0].mean, 0);
+    assert.equal(cut.cells[0][0].mean, evaluate(readQrels(qrels), readRun(deep), { measures: ['recip_rank'], complete: true, maxRetrieved: 10 }).summary[0]);
+    assert.equal(cut.options.maxRetrieved, 10);
+    assert.match(irw(qrels, deep, good, '-M', '0').stderr, /-M needs a positive integer/);
+    const unknown = irw(qrels, deep, good, '-X');
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /^irw compare: unknown option '-X'\n/);
+  });
+
+  it('text: the runs are keyed a, b, c and comparisons read "b vs a": no column is named after a key', () => {
+    const r = irw(qrels, good, bad, good, '-m', 'P.1', '--resamples', '50');
+    assert.equal(r.status, 0, r.stderr);
+    const headers = r.stdout.split('\n\n').map((block) => block.split('\n')[1].trim().split(/\s{2,}/));
+    for (const h of headers) for (const k of ['a', 'b', 'c']) assert.ok(!h.includes(k), `header ${h.join('|')}`);
+    assert.match(r.stdout, /^P_1\s+b vs a\s+-0\.7500/m);
+  });
+
+  it('progress goes to stderr once the table takes longer than the delay (IRW_PROGRESS_AFTER_MS), never to stdout', () => {
+    const env = (ms: string) => ({ ...process.env, IRW_PROGRESS_AFTER_MS: ms });
+    const slow = spawnSync(process.execPath, [...CLI, qrels, good, bad, '-m', 'P.1', '--resamples', '50'], { cwd: ROOT, encoding: 'utf8', env: env('0') });
+    assert.equal(slow.status, 0, slow.stderr);
+    for (const stage of ['reading the run files', 'evaluating the runs', 'bootstrap intervals', 'hole intervals']) assert.match(slow.stderr, new RegExp(`^${stage} \\d+/\\d+`, 'm'));
+    const quick = spawnSync(process.execPath, [...CLI, qrels, good, bad, '-m', 'P.1', '--resamples', '50'], { cwd: ROOT, encoding: 'utf8', env: env('60000') });
+    assert.equal(quick.stderr, '');
+    assert.equal(quick.stdout, slow.stdout);
+  });
+
+  it('qrels and runs that share no query are refused (exit 1), even with --fail-if-worse; few shared queries warn', () => {
+    const other = join(dir, 'other.qrels');
+    writeFileSync(other, 'x1 0 rel 1\n');
+    const r = irw(other, good, bad, '--fail-if-worse');
+    assert.equal(r.status, 1, r.stdout);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, new RegExp(`no query is in both ${other} and ${good}`));
+    const wider = join(dir, 'wider.qrels');
+    writeFileSync(wider, Array.from({ length: 30 }, (_, i) => `q${i} 0 rel 1\n`).join(''));
+    const w = irw(wider, good, bad, '-m', 'P.1', '--resamples', '50');
+    assert.equal(w.status, 0, w.stderr);
+    assert.match(w.stderr, /warning: .*only 12 queries are in both files \(30 in the qrels, 12 in the run\)/);
+  });
+
+  it('NFCorpus qrels with SciFact runs (shared data): refused, not a table of zeros called settled', () => {
+    const nfcorpus = resolve(ROOT, '../shared/datasets/nfcorpus/qrels/test.tsv');
+    const r = irw(nfcorpus, join(SHARED, 'bm25okapi.knarfthekant.trec'), join(SHARED, 'minilm-faiss.knarfthekant.trec'), '--fail-if-worse');
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /no query is in both .*nfcorpus.*test\.tsv and .*bm25okapi/);
+  });
+
+  it('run tags cannot inject: Markdown loads no image or link, the text table shows escape sequences as symbols', () => {
+    const tagged = join(dir, 'tagged.trec');
+    const tag = '![x](https://example.invalid/p.png)\x1b]0;pwned\x07\x9b2J';
+    writeFileSync(tagged, Array.from({ length: 12 }, (_, i) => `q${i} Q0 rel 1 3 ${tag}\n`).join(''));
+    const md = irw(qrels, tagged, bad, '-m', 'P.1', '--format', 'markdown', '--resamples', '50');
+    assert.equal(md.status, 0, md.stderr);
+    assert.ok(!md.stdout.includes('![') && !md.stdout.includes(']('), 'no Markdown image or link syntax left');
+    assert.ok(md.stdout.includes('\\!\\[x\\]\\(https://example.invalid/p.png\\)'));
+    assert.equal(markdownEscape('<img src=x>'), '\\<img src=x\\>');
+    const text = irw(qrels, tagged, bad, '-m', 'P.1', '--resamples', '50');
+    assert.equal(text.status, 0, text.stderr);
+    // eslint-disable-next-line no-control-regex
+    assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(text.stdout), 'no control character reaches the terminal');
+    assert.ok(text.stdout.includes('\u241b]0;pwned\u2407\\u009b2J'));
+  });
+
+  it('SciFact, three runs (shared data): the text table fits 100 columns', () => {
+    const r = irw(SCIFACT, ...['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(SHARED, f)), '--resamples', '200');
+    assert.equal(r.status, 0, r.stderr);
+    const widest = Math.max(...r.stdout.split('\n').map((l) => l.length));
+    assert.ok(widest <= 100, `${widest} columns`);
   });
 
   it('SciFact, our-style BM25 against MiniLM (shared runs): table over all 300 queries, holes open', () => {

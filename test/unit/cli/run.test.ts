@@ -118,6 +118,25 @@ describe('irw run / fuse: an option with no effect in the chosen mode is refused
   });
 });
 
+describe('irw run --threads N (BM25)', () => {
+  // The runs of 1, 2 and 3 threads on real data are compared in test/unit/core/retrieval/bm25/parallelSearch.test.ts.
+  it('is taken by the BM25 retriever (the same run with 1 and 2); 0 or a fraction is refused (exit 2)', () => {
+    const runs = ['1', '2'].map((t) => {
+      const out = join(dir, `threads-${t}.trec`);
+      const r = irw('run', '--dataset', dataset(), '--out', out, '--threads', t);
+      assert.equal(r.status, 0, r.stderr);
+      return readFileSync(out, 'utf8');
+    });
+    assert.match(runs[0], /^q1 Q0 d1 1 /);
+    assert.equal(runs[1], runs[0]);
+    for (const bad of ['0', '1.5', 'x']) {
+      const r = irw('run', '--dataset', dataset(), '--out', join(dir, 'x.trec'), '--threads', bad);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, /threads/);
+    }
+  });
+});
+
 describe('irw run: signals', () => {
   it('SIGINT before the run has started its work exits 3 like one during it, and writes nothing', () => {
     const out = join(dir, 'early.trec');

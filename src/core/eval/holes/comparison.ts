@@ -1,6 +1,6 @@
 import type { PairedTestEntry } from '../stats';
 import { assignmentCount, forEachAssignment, forEachSortedAssignment } from './enumerate';
-import { DEFAULT_BUDGET, DELTA_BUDGET, freeHoles, holeRanks, queryInterval, rankOrdered } from './interval';
+import { DEFAULT_BUDGET, DELTA_BUDGET, freeHoles, holeRanks, queryInterval, rankOrdered, type RunIntervals, type ScoreInterval } from './interval';
 import type { HoleQuery, HoleSet } from './pool';
 import type { HoleScorer } from './scorer';
 
@@ -60,7 +60,8 @@ function weights(q: HoleQuery, r: number, s: HoleScorer): Float64Array {
   return Float64Array.from(ranks, (k) => (k < 0 || k >= cutoff ? 0 : nDcg ? 1 / Math.log2(k + 2) : 1));
 }
 
-export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET): QueryDelta {
+/** `known(r)`: run r's interval for this query if the caller has it (it is not computed again). */
+export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET, known?: (r: number) => ScoreInterval | undefined): QueryDelta {
   const value = s.score(q, a, q.grades) - s.score(q, b, q.grades);
   const free = freeHoles(q);
   const base = { qid: q.qid, value, holes: free.length };
@@ -100,13 +101,14 @@ export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, bu
     forEachAssignment(placed, pooled, s.scale, grades, visit);
     return { ...base, lo, hi, exact: true };
   }
-  const ia = queryInterval(q, a, s, DEFAULT_BUDGET);
-  const ib = queryInterval(q, b, s, DEFAULT_BUDGET);
+  const ia = known?.(a) ?? queryInterval(q, a, s, DEFAULT_BUDGET);
+  const ib = known?.(b) ?? queryInterval(q, b, s, DEFAULT_BUDGET);
   return { ...base, lo: ia.lo - ib.hi, hi: ia.hi - ib.lo, exact: false };
 }
 
-export function compareUnderHoles(set: HoleSet, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET): Comparison {
-  return summarise(set, a, b, s.name, set.queries.map((q) => queryDelta(q, a, b, s, budget)));
+/** `known[r]`: run r's runIntervals() for this measure, where the caller has them (a results table's cells). */
+export function compareUnderHoles(set: HoleSet, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET, known?: readonly (RunIntervals | undefined)[]): Comparison {
+  return summarise(set, a, b, s.name, set.queries.map((q, i) => queryDelta(q, a, b, s, budget, known && ((r) => known[r]?.queries[i]))));
 }
 
 /** The comparison from per-query ranges (e.g. after re-ranging the one query a judgement changed). */

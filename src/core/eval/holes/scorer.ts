@@ -28,6 +28,8 @@ export class HoleScorer {
   private rels = new Int32Array(1024);
   private levels = new Int32Array(16);
   private judged = new Uint8Array(1024);
+  private readonly gradeArrays: [Int32Array, Int32Array][] = [];
+  private readonly qr: QueryRels = { rels: new Int32Array(0), numRet: 0, numRel: 0, numRelRet: 0, grades: new Int32Array(0), gradeCounts: new Int32Array(0), judgedAnywhere: new Uint8Array(0) };
 
   constructor(spec: string, datasetScale: readonly number[], relevanceLevel = 1) {
     const [m, ...rest] = resolveMeasures([spec]);
@@ -63,12 +65,13 @@ export class HoleScorer {
   score(q: HoleQuery, r: number, grades: Int32Array, judgedOnly = false): number {
     const list = q.lists[r];
     let size = q.relLevels.length;
-    for (const g of grades) if (g >= size) size = g + 1;
+    const holes = grades.length;
+    for (let h = 0; h < holes; h++) if (grades[h] >= size) size = grades[h] + 1;
     if (this.levels.length < size) this.levels = new Int32Array(size * 2);
     const levels = this.levels;
     levels.fill(0, 0, size);
     levels.set(q.relLevels);
-    for (const g of grades) if (g >= 0) levels[g]++;
+    for (let h = 0; h < holes; h++) if (grades[h] >= 0) levels[grades[h]]++;
     let top = size;
     while (top > 0 && levels[top - 1] === 0) top--;
     const relLevels = levels.subarray(0, top);
@@ -80,32 +83,37 @@ export class HoleScorer {
     }
     let n = 0;
     let numRelRet = 0;
-    for (let i = 0; i < all && n < this.depth; i++) {
-      const h = list.holeAt[i];
-      const rel = h >= 0 && grades[h] >= 0 ? grades[h] : list.rels[i];
+    // Locals in the loop over the ranking (the interval searches score millions of lists).
+    const { holeAt, rels: listRels } = list;
+    const out = this.rels;
+    const depth = this.depth;
+    const level = this.ctx.relevanceLevel;
+    for (let i = 0; i < all && n < depth; i++) {
+      const h = holeAt[i];
+      const rel = h >= 0 && grades[h] >= 0 ? grades[h] : listRels[i];
       if (judgedOnly && rel < 0) continue;
-      this.rels[n++] = rel;
-      if (rel >= this.ctx.relevanceLevel) numRelRet++;
+      out[n++] = rel;
+      if (rel >= level) numRelRet++;
     }
     // The evaluator's sparse form of the grade counts (grades present, ascending, and their counts).
     let present = 0;
     for (let g = 0; g < top; g++) if (relLevels[g] > 0) present++;
-    const gradeList = new Int32Array(present);
-    const gradeCounts = new Int32Array(present);
+    // Reused arrays, one pair per length (measures read them during compute() only): this runs millions of
+    // times in a results table, and fresh arrays were most of what its garbage collector had to do.
+    const [gradeList, gradeCounts] = (this.gradeArrays[present] ??= [new Int32Array(present), new Int32Array(present)]);
     for (let g = 0, k = 0; g < top; g++) {
       if (relLevels[g] === 0) continue;
       gradeList[k] = g;
       gradeCounts[k++] = relLevels[g];
     }
-    const qr: QueryRels = {
-      rels: this.rels.subarray(0, n),
-      numRet: n,
-      numRel: numRelOf(gradeList, gradeCounts, this.ctx.relevanceLevel),
-      numRelRet,
-      grades: gradeList,
-      gradeCounts,
-      judgedAnywhere: this.judged.subarray(0, n),
-    };
+    const qr = this.qr;
+    qr.rels = out.subarray(0, n);
+    qr.numRet = n;
+    qr.numRel = numRelOf(gradeList, gradeCounts, level);
+    qr.numRelRet = numRelRet;
+    qr.grades = gradeList;
+    qr.gradeCounts = gradeCounts;
+    qr.judgedAnywhere = this.judged.subarray(0, n);
     this.out[0] = 0;
     this.measure.family.compute(qr, this.ctx, this.measure, this.out, 0);
     return this.out[0];

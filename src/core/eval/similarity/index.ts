@@ -23,20 +23,38 @@ export interface RunSimilarity {
   mean: number;
 }
 
-/** Per query and on average over the queries both runs answer; sort perQuery ascending for "diverge most". */
-export function runSimilarity(a: Run, b: Run, name: string, depth = 100): RunSimilarity {
-  return runSteps(runSimilaritySteps(a, b, name, depth));
+/** A run's rankings of its queries, cut at a depth (see rankingsOf). */
+export type Rankings = (qid: string) => Ranking | undefined;
+
+/**
+ * A run's top `depth` of each query, decoded into strings once however many similarities and pairs read it (a
+ * results table of 5 runs reads each 12 times).
+ */
+export function rankingsOf(run: Run, depth: number): Rankings {
+  const cache = new Map<string, Ranking | undefined>();
+  return (qid) => {
+    if (!cache.has(qid)) cache.set(qid, run.ranking(qid, depth));
+    return cache.get(qid);
+  };
 }
 
-/** runSimilarity() one query a step (a caller with other work to do between queries, e.g. the engine). */
-export function* runSimilaritySteps(a: Run, b: Run, name: string, depth = 100): Generator<void, RunSimilarity, undefined> {
+/** Per query and on average over the queries both runs answer; sort perQuery ascending for "diverge most". */
+export function runSimilarity(a: Run, b: Run, name: string, depth = 100, ra?: Rankings, rb?: Rankings): RunSimilarity {
+  return runSteps(runSimilaritySteps(a, b, name, depth, ra, rb));
+}
+
+/**
+ * runSimilarity() one query a step (a caller with other work to do between queries, e.g. the engine). `ra` and
+ * `rb` give the runs' rankings at `depth` or deeper (each similarity cuts them to `depth` itself).
+ */
+export function* runSimilaritySteps(a: Run, b: Run, name: string, depth = 100, ra: Rankings = (q) => a.ranking(q, depth), rb: Rankings = (q) => b.ranking(q, depth)): Generator<void, RunSimilarity, undefined> {
   const sim = SIMILARITIES[name];
   if (!sim) throw new Error(`unknown similarity '${name}' (available: ${Object.keys(SIMILARITIES).join(', ')})`);
   const perQuery = new Map<string, number>();
   for (const qid of a.qids) {
-    const rb = b.ranking(qid, depth);
-    if (!rb) continue;
-    perQuery.set(qid, sim.of(a.ranking(qid, depth)!, rb, depth));
+    const right = rb(qid);
+    if (!right) continue;
+    perQuery.set(qid, sim.of(ra(qid)!, right, depth));
     yield;
   }
   let sum = 0;

@@ -23,20 +23,39 @@ export interface Interval {
  * pair draws the same query samples, so the intervals of a table are paired.
  */
 export function bootstrapMeanCI(x: ArrayLike<number>, options: BootstrapOptions = {}): Interval {
-  const n = x.length;
+  return bootstrapMeanCIs([Float64Array.from(x)], options)[0];
+}
+
+/**
+ * bootstrapMeanCI() of several vectors of one length at once (a results table's runs and differences): each
+ * resample's queries are drawn once and summed for every vector, in the order bootstrapMeanCI sums them, so
+ * each interval is the one it gives alone, for one draw of the generator instead of one per vector (the
+ * draws were ~80 % of 25 separate calls' time).
+ */
+export function bootstrapMeanCIs(xs: readonly Float64Array[], options: BootstrapOptions = {}): Interval[] {
+  if (xs.length === 0) return [];
+  const n = xs[0].length;
   if (n === 0) throw new Error('bootstrap: no queries');
+  for (const x of xs) if (x.length !== n) throw new Error(`bootstrap: vectors of ${n} and ${x.length} queries`);
   const resamples = options.resamples ?? 10_000;
   const level = options.level ?? 0.95;
   const next = mulberry32(options.seed ?? 1);
-  const means = new Float64Array(resamples);
+  const means = xs.map(() => new Float64Array(resamples));
+  const drawn = new Int32Array(n);
   for (let r = 0; r < resamples; r++) {
-    let s = 0;
     // next() / 2^32 * n is uniform over 0..n-1 up to a bias of n / 2^32, far below the resampling noise.
-    for (let i = 0; i < n; i++) s += x[Math.floor((next() / 4294967296) * n)];
-    means[r] = s / n;
+    for (let i = 0; i < n; i++) drawn[i] = Math.floor((next() / 4294967296) * n);
+    for (let v = 0; v < xs.length; v++) {
+      const x = xs[v];
+      let s = 0;
+      for (let i = 0; i < n; i++) s += x[drawn[i]];
+      means[v][r] = s / n;
+    }
   }
-  means.sort();
-  return { lo: quantile(means, (1 - level) / 2), hi: quantile(means, (1 + level) / 2) };
+  return means.map((m) => {
+    m.sort();
+    return { lo: quantile(m, (1 - level) / 2), hi: quantile(m, (1 + level) / 2) };
+  });
 }
 
 /** Paired bootstrap interval of the mean difference a - b (the same resampled queries for both runs). */

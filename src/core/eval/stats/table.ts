@@ -1,11 +1,12 @@
 import type { Qrels } from '../../formats/qrels';
 import type { Run } from '../../formats/run';
 import { evaluate } from '../evaluate';
-import { compareUnderHoles, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet } from '../holes';
+import { compareUnderHoles, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet, type RunIntervals } from '../holes';
 import { MeasureSpecError, resolveMeasures } from '../registry';
-import { runSimilarity } from '../similarity';
-import { bootstrapDiffCI, bootstrapMeanCI, type Interval } from './bootstrap';
+import { rankingsOf, runSimilarity } from '../similarity';
+import { bootstrapMeanCIs, type Interval } from './bootstrap';
 import { effectSize } from './effectSize';
+import { differences } from './paired';
 import { CORRECTIONS, PAIRED_TESTS } from './index';
 import { winTieLoss } from './winTieLoss';
 
@@ -29,7 +30,12 @@ export interface TableOptions {
   poolDepth: number;
   resamples: number;
   seed: number;
+  /** Evaluate only the top N documents of each ranking (trec_eval -M; e.g. recip_rank with 10 is MRR@10); 0: all. */
+  maxRetrieved: number;
 }
+
+/** Work done so far in a stage of buildTable (for a progress line: it can take seconds on large splits). */
+export type TableProgress = (stage: string, done: number, total: number) => void;
 
 export const TABLE_DEFAULTS: TableOptions = {
   measures: ['ndcg_cut.10', 'P.10', 'recall.100', 'map', 'recip_rank'],
@@ -41,6 +47,7 @@ export const TABLE_DEFAULTS: TableOptions = {
   poolDepth: 10,
   resamples: 10_000,
   seed: 1,
+  maxRetrieved: 0,
 };
 
 export interface HoleRange {
@@ -87,12 +94,21 @@ export interface ResultsTable {
   pairs: PairRow[];
 }
 
-export function buildTable(qrels: Qrels, runs: readonly Run[], options: TableOptions): ResultsTable {
+/**
+ * Each figure is computed once: runs are evaluated once for every measure, the bootstrap draws its resamples
+ * once for every run and difference (bootstrapMeanCIs), each run's top 100 is decoded once for every
+ * similarity and pair, and a cell's hole intervals serve the comparisons that fall back on them.
+ */
+export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: TableOptions, progress: TableProgress = () => undefined): ResultsTable {
   const test = PAIRED_TESTS[options.test];
   const correction = CORRECTIONS[options.correction];
   if (!test) throw new MeasureSpecError(`unknown test '${options.test}' (available: ${Object.keys(PAIRED_TESTS).join(', ')})`);
   if (!correction) throw new MeasureSpecError(`unknown correction '${options.correction}' (available: ${Object.keys(CORRECTIONS).join(', ')})`);
-  const evals = runs.map((run) => evaluate(qrels, run, { measures: options.measures, complete: true, relevanceLevel: options.relevanceLevel }));
+  const runs = options.maxRetrieved > 0 ? allRuns.map((r) => r.top(options.maxRetrieved)) : allRuns;
+  const evals = runs.map((run, r) => {
+    progress('evaluating the runs', r, runs.length);
+    return evaluate(qrels, run, { measures: options.measures, complete: true, relevanceLevel: options.relevanceLevel });
+  });
   const names = evals[0].columns.map((c) => c.name);
   // evaluate() orders columns as trec_eval does; keep the user's order.
   const order = options.measures.map((m) => {
@@ -105,22 +121,9 @@ export function buildTable(qrels: Qrels, runs: readonly Run[], options: TableOpt
   if (new Set(order).size !== order.length) throw new MeasureSpecError(`a measure is given twice: ${options.measures.join(' ')}`);
   const w = names.length;
   const values = evals.map((e) => order.map((c) => Float64Array.from({ length: e.numQ }, (_, q) => e.values[q * w + c])));
+  progress('pooling the holes', 0, 1);
   const set: HoleSet | null = options.poolDepth > 0 ? prepareHoles(qrels, runs, { poolDepth: options.poolDepth }) : null;
   const scorers = options.measures.map((m) => (set ? tryScorer(m, set, options.relevanceLevel) : null));
-  const boot = { resamples: options.resamples, seed: options.seed };
-
-  const cells = runs.map((_, r) =>
-    options.measures.map((_m, k): Cell => {
-      const s = scorers[k];
-      const iv = s && set ? runIntervals(set, r, s).mean : null;
-      return {
-        mean: evals[r].summary[order[k]],
-        ci: bootstrapMeanCI(values[r][k], boot),
-        judgedOnly: iv ? iv.judgedOnly : null,
-        holes: iv ? { lo: iv.lo, hi: iv.hi, exact: iv.exact } : null,
-      };
-    }),
-  );
 
   const pairs: [number, number][] = [];
   if (options.compare === 'all-pairs') {
@@ -128,11 +131,44 @@ export function buildTable(qrels: Qrels, runs: readonly Run[], options: TableOpt
   } else {
     for (let r = 0; r < runs.length; r++) if (r !== options.compare) pairs.push([r, options.compare]);
   }
-  const similarity = pairs.map(([a, b]) => ({
-    rbo: runSimilarity(runs[a], runs[b], 'rbo', 100).mean,
-    jaccard10: runSimilarity(runs[a], runs[b], 'jaccard', 10).mean,
-    tauAp10: runSimilarity(runs[a], runs[b], 'tau_ap', 10).mean,
-  }));
+
+  // One bootstrap for every run's and every comparison's values: vectors (run, measure), then (pair, measure).
+  progress('bootstrap intervals', 0, 1);
+  const vectors = [...runs.flatMap((_, r) => values[r]), ...pairs.flatMap(([a, b]) => options.measures.map((_m, k) => differences(values[a][k], values[b][k])))];
+  const intervals = bootstrapMeanCIs(vectors, { resamples: options.resamples, seed: options.seed });
+  const runCI = (r: number, k: number) => intervals[r * options.measures.length + k];
+  const pairCI = (i: number, k: number) => intervals[(runs.length + i) * options.measures.length + k];
+
+  const rankings = runs.map((run) => rankingsOf(run, 100));
+  const similarity = pairs.map(([a, b], i) => {
+    progress('ranking similarity', i, pairs.length);
+    return {
+      rbo: runSimilarity(runs[a], runs[b], 'rbo', 100, rankings[a], rankings[b]).mean,
+      jaccard10: runSimilarity(runs[a], runs[b], 'jaccard', 10, rankings[a], rankings[b]).mean,
+      tauAp10: runSimilarity(runs[a], runs[b], 'tau_ap', 10, rankings[a], rankings[b]).mean,
+    };
+  });
+  const holeWork = set ? runs.length * options.measures.length + pairs.length * options.measures.length : 0;
+  let holesDone = 0;
+  // Each run's per-query hole intervals, by measure: the cells' figures, and reused by comparisons that need them.
+  const known = scorers.map((): (RunIntervals | undefined)[] => []);
+  const cells = runs.map((_, r) =>
+    options.measures.map((_m, k): Cell => {
+      const s = scorers[k];
+      if (s && set) {
+        progress('hole intervals', holesDone++, holeWork);
+        known[k][r] = runIntervals(set, r, s);
+      }
+      const iv = known[k][r]?.mean ?? null;
+      return {
+        mean: evals[r].summary[order[k]],
+        ci: runCI(r, k),
+        judgedOnly: iv ? iv.judgedOnly : null,
+        holes: iv ? { lo: iv.lo, hi: iv.hi, exact: iv.exact } : null,
+      };
+    }),
+  );
+
   const rows: PairRow[] = [];
   options.measures.forEach((_m, k) => {
     const raw = pairs.map(([a, b]) => test.p(values[a][k], values[b][k], { seed: options.seed }));
@@ -141,7 +177,8 @@ export function buildTable(qrels: Qrels, runs: readonly Run[], options: TableOpt
       const s = scorers[k];
       let holes: PairRow['holes'] = null;
       if (s && set) {
-        const c = compareUnderHoles(set, a, b, s);
+        progress('hole intervals', holesDone++, holeWork);
+        const c = compareUnderHoles(set, a, b, s, undefined, known[k]);
         const sig = significanceUnderHoles(c, test, options.alpha);
         holes = { lo: c.lo, hi: c.hi, exact: c.exact, verdict: c.verdict, openQueries: c.openQueries, openHoles: c.openHoles, canLose: sig.canLose, canGain: sig.canGain };
       }
@@ -150,7 +187,7 @@ export function buildTable(qrels: Qrels, runs: readonly Run[], options: TableOpt
         b,
         measure: names[order[k]],
         delta: cells[a][k].mean - cells[b][k].mean,
-        ci: bootstrapDiffCI(values[a][k], values[b][k], boot),
+        ci: pairCI(i, k),
         effect: effectSize(values[a][k], values[b][k]),
         p: raw[i],
         pAdjusted: adjusted[i],

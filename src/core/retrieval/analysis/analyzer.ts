@@ -1,4 +1,4 @@
-import { Spans, tokenize } from './tokenizer';
+import { Spans, Units, tokenizeUnits } from './tokenizer';
 
 /**
  * The English analysis Anserini uses by default for BEIR (DefaultEnglishAnalyzer, Porter variant):
@@ -34,6 +34,8 @@ export class Analyzer {
   /** lower-cased form -> term (or null): case variants of a word are stemmed once. */
   private readonly stems = new Map<string, string | null>();
   private readonly spans = new Spans();
+  /** termIds()'s text as code units. */
+  private readonly units = new Units();
   /** Output of termIds(). */
   ids = new Int32Array(1024);
   // Surface-form table, one cache line per lookup: slot k is table[4k..4k+3] = hash, term id (NONE, or EMPTY for
@@ -65,14 +67,20 @@ export class Analyzer {
    * call) and returns how many there are.
    */
   termIds(text: string): number {
+    const n = this.units.set(text);
+    return this.termIdsOf(this.units.data, 0, n);
+  }
+
+  /** termIds() of the text whose UTF-16 code units are u[from, to). */
+  termIdsOf(u: Uint16Array, from: number, to: number): number {
     const spans = this.spans;
-    const n = tokenize(text, spans);
+    const n = tokenizeUnits(u, from, to, spans);
     const d = spans.data;
     if (this.ids.length < n) this.ids = new Int32Array(Math.max(n, 2 * this.ids.length));
     const ids = this.ids;
     let count = 0;
     for (let k = 0; k < n; k++) {
-      const id = this.lookup(text, d[2 * k], d[2 * k + 1]);
+      const id = this.lookup(u, d[2 * k], d[2 * k + 1]);
       if (id !== NONE) ids[count++] = id;
     }
     return count;
@@ -97,10 +105,10 @@ export class Analyzer {
     return out;
   }
 
-  /** Term id of the surface form text[start, end), analysing it on first sight. */
-  private lookup(text: string, start: number, end: number): number {
+  /** Term id of the surface form u[start, end), analysing it on first sight. */
+  private lookup(u: Uint16Array, start: number, end: number): number {
     let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    for (let i = start; i < end; i++) h = Math.imul(h ^ u[i], 0x01000193);
     const table = this.table;
     const pool = this.pool;
     const mask = this.size - 1;
@@ -112,23 +120,23 @@ export class Analyzer {
       if (table[at] !== h || table[at + 3] !== len) continue;
       const from = table[at + 2];
       let i = 0;
-      while (i < len && pool[from + i] === text.charCodeAt(start + i)) i++;
+      while (i < len && pool[from + i] === u[start + i]) i++;
       if (i === len) return v;
     }
-    return this.add(text, start, end, h);
+    return this.add(u, start, end, h);
   }
 
   /** First sight of a surface form: analyse it and remember it (kept out of lookup's hot path). */
-  private add(text: string, start: number, end: number, h: number): number {
+  private add(u: Uint16Array, start: number, end: number, h: number): number {
     const len = end - start;
-    const term = this.term(text.slice(start, end));
+    const term = this.term(String.fromCharCode.apply(null, u.subarray(start, end) as unknown as number[]));
     const id = term === null ? NONE : this.internTerm(term);
     if (this.poolUsed + len > this.pool.length) {
       const next = new Uint16Array(Math.max(this.poolUsed + len, 2 * this.pool.length));
       next.set(this.pool.subarray(0, this.poolUsed));
       this.pool = next;
     }
-    for (let i = 0; i < len; i++) this.pool[this.poolUsed + i] = text.charCodeAt(start + i);
+    this.pool.set(u.subarray(start, end), this.poolUsed);
     if (2 * (this.used + 1) > this.size) this.resize(2 * this.size);
     this.insert(h, id, this.poolUsed, len);
     this.poolUsed += len;

@@ -71,20 +71,20 @@ const ASCII_ALNUM = Uint8Array.from({ length: 128 }, (_, cp) => (BMP[cp] === C.A
 /** ASCII characters that end a word whatever surrounds them (not Mid*, not "_"). */
 const ASCII_BREAK = Uint8Array.from({ length: 128 }, (_, cp) => (BMP[cp] === C.Other ? 1 : 0));
 
-/** Class of the code point starting at s[i]; sets `width` to its length in UTF-16 code units. */
+/** Class of the code point starting at u[i] (u[.. end) the text); sets `width` to its length in code units. */
 let width = 1;
-function classAt(s: string, i: number): C {
-  const u = s.charCodeAt(i);
-  if (u >= 0xd800 && u <= 0xdbff && i + 1 < s.length) {
-    const cp = s.codePointAt(i)!;
-    if (cp > 0xffff) {
+function classAt(u: Uint16Array, i: number, end: number): C {
+  const c0 = u[i];
+  if (c0 >= 0xd800 && c0 <= 0xdbff && i + 1 < end) {
+    const c1 = u[i + 1];
+    if (c1 >= 0xdc00 && c1 <= 0xdfff) {
       width = 2;
-      return classifySlow(cp);
+      return classifySlow((c0 - 0xd800) * 0x400 + (c1 - 0xdc00) + 0x10000);
     }
   }
   width = 1;
-  let c = BMP[u];
-  if (c === C.Unknown) c = BMP[u] = classifySlow(u);
+  let c = BMP[c0];
+  if (c === C.Unknown) c = BMP[c0] = classifySlow(c0);
   return c;
 }
 
@@ -100,10 +100,10 @@ function joins(a: C, b: C): boolean {
   return (a === C.ALetter || a === C.Numeric) && (b === C.ALetter || b === C.Numeric);
 }
 
-/** Skips Extend/Format characters from `i`; returns the index of the next other character (or s.length). */
-function skipExtend(s: string, i: number): number {
-  while (i < s.length) {
-    const c = classAt(s, i);
+/** Skips Extend/Format characters from `i`; returns the index of the next other character (or `end`). */
+function skipExtend(u: Uint16Array, i: number, end: number): number {
+  while (i < end) {
+    const c = classAt(u, i, end);
     if (c !== C.Extend) return i;
     i += width;
   }
@@ -127,43 +127,44 @@ export class Spans {
 }
 
 /**
- * Segments `s` into words: fills `out` with their UTF-16 windows, in order, and returns how many.
- * No strings are created here; the caller slices or hashes what it keeps.
+ * Segments the UTF-16 code units u[from, to) into words: fills `out` with their windows (indexes into `u`), in
+ * order, and returns how many. Code units rather than a string: the index build decodes corpus lines straight
+ * into a reused array (corpusLine.ts), so no string is made per document; no strings are created here either.
  */
-export function tokenize(s: string, out: Spans): number {
+export function tokenizeUnits(u: Uint16Array, from: number, to: number, out: Spans): number {
   out.count = 0;
-  const n = s.length;
-  let i = 0;
+  const n = to;
+  let i = from;
   while (i < n) {
     const start = i;
     // Fast path for the common case: a run of ASCII letters/digits ended by space or plain punctuation.
-    const u = s.charCodeAt(i);
-    if (u < 128) {
-      if (ASCII_ALNUM[u] === 1) {
+    const c0 = u[i];
+    if (c0 < 128) {
+      if (ASCII_ALNUM[c0] === 1) {
         let j = i + 1;
         let v = 0;
-        while (j < n && (v = s.charCodeAt(j)) < 128 && ASCII_ALNUM[v] === 1) j++;
+        while (j < n && (v = u[j]) < 128 && ASCII_ALNUM[v] === 1) j++;
         if (j >= n || (v < 128 && ASCII_BREAK[v] === 1)) {
           emit(start, j, out);
           i = j + 1;
           continue;
         }
-      } else if (ASCII_BREAK[u] === 1) {
+      } else if (ASCII_BREAK[c0] === 1) {
         i++;
         continue;
       }
     }
-    const c = classAt(s, i);
+    const c = classAt(u, i, n);
     i += width;
     if (c === C.Ideo) {
-      i = skipExtend(s, i);
+      i = skipExtend(u, i, n);
       emit(start, i, out);
       continue;
     }
     if (c === C.SA) {
       for (;;) {
-        i = skipExtend(s, i);
-        if (i >= n || classAt(s, i) !== C.SA) break;
+        i = skipExtend(u, i, n);
+        if (i >= n || classAt(u, i, n) !== C.SA) break;
         i += width;
       }
       emit(start, i, out);
@@ -178,7 +179,7 @@ export function tokenize(s: string, out: Spans): number {
         end = n;
         break;
       }
-      const next = classAt(s, i);
+      const next = classAt(u, i, n);
       const w = width;
       if (next === C.Extend) {
         i += w; // WB4: part of the word so far
@@ -195,14 +196,35 @@ export function tokenize(s: string, out: Spans): number {
         (prev === C.ALetter && (next === C.MidLetter || next === C.MidNumLet)) ||
         (prev === C.Numeric && (next === C.MidNum || next === C.MidNumLet));
       if (!midOk) break;
-      const j = skipExtend(s, i + w);
-      if (j >= n || classAt(s, j) !== prev) break;
+      const j = skipExtend(u, i + w, n);
+      if (j >= n || classAt(u, j, n) !== prev) break;
       i = j + width;
     }
     if (hasCore) emit(start, end, out);
     i = end;
   }
   return out.count;
+}
+
+/** A string's UTF-16 code units, in a reused array that grows as needed. */
+export class Units {
+  data = new Uint16Array(1024);
+  /** Copies `s` into `data` (from index 0); returns its length. */
+  set(s: string): number {
+    const n = s.length;
+    if (this.data.length < n) this.data = new Uint16Array(Math.max(n, 2 * this.data.length));
+    const d = this.data;
+    for (let i = 0; i < n; i++) d[i] = s.charCodeAt(i);
+    return n;
+  }
+}
+
+const scratch = new Units();
+
+/** Segments the string `s` into words (see tokenizeUnits): windows into `s`. */
+export function tokenize(s: string, out: Spans): number {
+  const n = scratch.set(s);
+  return tokenizeUnits(scratch.data, 0, n, out);
 }
 
 function emit(start: number, end: number, out: Spans): void {

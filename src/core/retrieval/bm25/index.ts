@@ -1,4 +1,5 @@
 import type { Analyzer } from '../analysis/analyzer';
+import type { CorpusLineScanner } from './corpusLine';
 import { intToByte4 } from './smallFloat';
 
 /**
@@ -22,6 +23,16 @@ export interface FieldIndex {
   /** Documents with at least one term in this field, and the total number of tokens (Lucene's statistics). */
   docCount: number;
   sumTotalTermFreq: number;
+}
+
+/** What scoring reads of a field: its postings and statistics, not its terms (search worker threads have none). */
+export type ScoringField = Pick<FieldIndex, 'offsets' | 'docs' | 'tfs' | 'norms' | 'docCount' | 'sumTotalTermFreq'>;
+
+/** What scoring reads of an index (a Bm25Index, or its shared arrays in a search worker: parallelSearch.ts). */
+export interface ScoringIndex {
+  numDocs: number;
+  idRank: Uint32Array;
+  fieldIndexes: readonly ScoringField[];
 }
 
 export interface Bm25Index {
@@ -146,6 +157,12 @@ class FieldBuilder {
     this.addTerms(docNo, analyzer.ids, 0, n, analyzer);
   }
 
+  /** addDocument() of the text whose code units are u[from, to). */
+  addUnits(docNo: number, u: Uint16Array, from: number, to: number, analyzer: Analyzer): void {
+    const n = analyzer.termIdsOf(u, from, to);
+    this.addTerms(docNo, analyzer.ids, 0, n, analyzer);
+  }
+
   /** Adds a document already analysed: its `n` term ids (the analyser's) are ids[from, from + n), in text order. */
   addTerms(docNo: number, ids: Int32Array, from: number, n: number, analyzer: Analyzer): void {
     // Room for every token of this document in the current block, so the loop writes without checks.
@@ -236,12 +253,13 @@ class FieldBuilder {
   finish(): FieldIndex {
     const V = this.terms.length;
     const N = this.lengths.length;
-    const offsets = new Uint32Array(V + 1);
+    // Postings and norms in shared memory: search worker threads read them as they are (parallelSearch.ts).
+    const offsets = sharedArray(Uint32Array, V + 1);
     for (let t = 0; t < V; t++) offsets[t + 1] = offsets[t] + this.df.data[t];
     const fill = offsets.slice(0, V);
-    const docs = new Uint32Array(this.postings);
+    const docs = sharedArray(Uint32Array, this.postings);
     // maxTf is the largest frequency any entry could not hold as a packed one (0: every tf fits 8 bits).
-    const tfs = this.maxTf > TF_MAX ? new Uint32Array(this.postings) : this.maxTf > PACKED_TF_MAX ? new Uint16Array(this.postings) : new Uint8Array(this.postings);
+    const tfs = this.maxTf > TF_MAX ? sharedArray(Uint32Array, this.postings) : this.maxTf > PACKED_TF_MAX ? sharedArray(Uint16Array, this.postings) : sharedArray(Uint8Array, this.postings);
     const { blocks, bigTfs } = this;
     const docBlock = this.docBlock.data;
     const docOffset = this.docOffset.data;
@@ -277,7 +295,7 @@ class FieldBuilder {
       }
     }
     blocks.length = 0;
-    const norms = new Uint8Array(N);
+    const norms = sharedArray(Uint8Array, N);
     for (let d = 0; d < N; d++) norms[d] = intToByte4(this.lengths.data[d]);
     return {
       name: this.name,
@@ -320,6 +338,17 @@ export class IndexBuilder {
     }
   }
 
+  /** Adds the document that `line` has just scanned (corpusLine.ts): the same as add() with its fields. */
+  addScanned(id: string, line: CorpusLineScanner): void {
+    const docNo = this.docIds.length;
+    this.docIds.push(id);
+    if (this.mode === 'flat') this.builders[0].addUnits(docNo, line.units, line.flatStart, line.textEnd, this.analyzer);
+    else {
+      this.builders[0].addUnits(docNo, line.units, 0, line.titleEnd, this.analyzer);
+      this.builders[1].addUnits(docNo, line.units, line.textStart, line.textEnd, this.analyzer);
+    }
+  }
+
   /**
    * Adds a document analysed elsewhere (parallelBuild.ts): field f's term ids (this builder's analyser's) are
    * `counts[f]` consecutive values of `ids` from `from`, fields in fieldNames() order.
@@ -345,6 +374,11 @@ export class IndexBuilder {
   }
 }
 
+/** A typed array of `n` elements in a SharedArrayBuffer (worker threads read it without a copy). */
+export function sharedArray<T>(Ctor: { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
+  return new Ctor(new SharedArrayBuffer(n * Ctor.BYTES_PER_ELEMENT));
+}
+
 /** Anserini's BEIR flat indexes store title + " " + text as one "contents" field. */
 export function flatText(title: string, text: string): string {
   return title ? `${title} ${text}` : text;
@@ -354,7 +388,7 @@ export function flatText(title: string, text: string): string {
 export function rankIds(ids: string[]): Uint32Array {
   const order = Array.from({ length: ids.length }, (_, i) => i);
   order.sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
-  const rank = new Uint32Array(ids.length);
+  const rank = sharedArray(Uint32Array, ids.length);
   for (let r = 0; r < order.length; r++) rank[order[r]] = r;
   return rank;
 }

@@ -1,4 +1,4 @@
-import type { FieldIndex } from './index';
+import type { ScoringField } from './index';
 import type { Impacts } from './impacts';
 
 /**
@@ -55,7 +55,7 @@ export function clauseScore(w: number, x: number): number {
  * `scores` (length >= k) and returns how many there are.
  */
 export function maxScoreTopK(
-  fi: FieldIndex,
+  fi: ScoringField,
   cache: Float32Array,
   clauses: Clause[],
   numSlots: number,

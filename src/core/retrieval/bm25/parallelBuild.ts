@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { parseCorpusLine } from '../../formats/beir';
 import { MAX_LINE } from '../../formats/lines';
 import type { Analyzer } from '../analysis/analyzer';
+import { CorpusLineScanner } from './corpusLine';
 import { IndexBuilder, fieldNames, flatText, type Bm25Index, type FieldsMode } from './index';
 
 /**
@@ -91,6 +92,7 @@ export class ChunkAnalyser {
   private tokens = new Int32Array(1 << 16);
   private used = 0;
   private readonly counts: number[] = [];
+  private readonly line = new CorpusLineScanner();
 
   constructor(
     private readonly path: string,
@@ -115,6 +117,17 @@ export class ChunkAnalyser {
       let end = nl;
       if (end > start && buf[end - 1] === 13) end--;
       if (end - start > MAX_LINE) return null;
+      const line = this.line;
+      if (line.scan(buf, start, end)) {
+        ids.push(line.id);
+        if (this.mode === 'flat') this.put(line.units, line.flatStart, line.textEnd);
+        else {
+          this.put(line.units, 0, line.titleEnd);
+          this.put(line.units, line.textStart, line.textEnd);
+        }
+        start = nl + 1;
+        continue;
+      }
       let rec;
       try {
         rec = parseCorpusLine(this.path, buf, start, end, 0);
@@ -124,18 +137,26 @@ export class ChunkAnalyser {
       start = nl + 1;
       if (!rec) continue;
       ids.push(rec.id);
-      if (this.mode === 'flat') this.put(flatText(rec.title, rec.text));
+      if (this.mode === 'flat') this.putText(flatText(rec.title, rec.text));
       else {
-        this.put(rec.title);
-        this.put(rec.text);
+        this.putText(rec.title);
+        this.putText(rec.text);
       }
     }
     const tokens = copy ? this.tokens.slice(0, this.used) : this.tokens.subarray(0, this.used);
     return { ids, counts: Uint32Array.from(this.counts), tokens };
   }
 
-  private put(text: string): void {
-    const n = this.analyzer.termIds(text);
+  private putText(text: string): void {
+    this.keep(this.analyzer.termIds(text));
+  }
+
+  private put(u: Uint16Array, from: number, to: number): void {
+    this.keep(this.analyzer.termIdsOf(u, from, to));
+  }
+
+  /** Keeps the `n` term ids just analysed. */
+  private keep(n: number): void {
     if (this.used + n > this.tokens.length) {
       const next = new Int32Array(Math.max(this.used + n, 2 * this.tokens.length));
       next.set(this.tokens.subarray(0, this.used));

@@ -1,4 +1,4 @@
-import type { Bm25Index, FieldIndex } from './index';
+import type { Bm25Index, ScoringField, ScoringIndex } from './index';
 import { competitiveImpacts, type Impacts } from './impacts';
 import { clauseScore, maxImpact, maxScoreTopK, type Clause } from './maxScore';
 import { LENGTH_TABLE } from './smallFloat';
@@ -21,6 +21,39 @@ export interface Bm25Params {
 /** A weighted query: analysed term -> weight. Bags of words weigh each term by its count (as Anserini). */
 export type QueryVector = Map<string, number>;
 
+/**
+ * A query as term ids of each field (resolveQuery): per field, the query's terms that the field has, in query
+ * order, and their weights; `positive`: every weight is > 0 and finite (else MaxScore does not apply). Plain data:
+ * it is what search worker threads get (they have no terms).
+ */
+export interface ResolvedQuery {
+  fields: { terms: number[]; boosts: number[] }[];
+  positive: boolean;
+}
+
+/** The query's terms as each field's term ids (see ResolvedQuery). */
+export function resolveQuery(index: Bm25Index, query: QueryVector): ResolvedQuery {
+  let positive = true;
+  for (const boost of query.values()) if (!(boost > 0 && boost < Infinity)) positive = false;
+  const fields = index.fieldIndexes.map((fi) => {
+    const terms: number[] = [];
+    const boosts: number[] = [];
+    for (const [term, boost] of query) {
+      const t = fi.termIds.get(term);
+      if (t === undefined) continue;
+      terms.push(t);
+      boosts.push(boost);
+    }
+    return { terms, boosts };
+  });
+  return { fields, positive };
+}
+
+/** The scoring view of an index. */
+export function scoringIndex(index: Bm25Index): ScoringIndex {
+  return { numDocs: index.docIds.length, idRank: index.idRank, fieldIndexes: index.fieldIndexes };
+}
+
 export interface Hits {
   docs: Uint32Array;
   scores: Float32Array;
@@ -40,6 +73,7 @@ const U32 = new Uint32Array(F32.buffer);
 
 export class Searcher {
   readonly numDocs: number;
+  readonly index: ScoringIndex;
   private readonly total: Float64Array;
   private readonly fieldAcc: Float64Array;
   private readonly seen: Uint8Array;
@@ -54,11 +88,13 @@ export class Searcher {
   /** The flat field's competitive impacts, computed when MaxScore is first used (one pass over the postings). */
   private impacts: Impacts | null = null;
 
+  /** Over a Bm25Index (queries by term or resolved), or a ScoringIndex (resolved queries only). */
   constructor(
-    readonly index: Bm25Index,
+    private readonly source: Bm25Index | ScoringIndex,
     readonly params: Bm25Params,
   ) {
-    const n = (this.numDocs = index.docIds.length);
+    const index = (this.index = 'docIds' in source ? scoringIndex(source) : source);
+    const n = (this.numDocs = index.numDocs);
     this.total = new Float64Array(n);
     this.fieldAcc = new Float64Array(n);
     this.seen = new Uint8Array(n);
@@ -69,11 +105,17 @@ export class Searcher {
     this.caches = index.fieldIndexes.map((fi) => normCache(fi, params));
   }
 
+  private resolved(query: QueryVector | ResolvedQuery): ResolvedQuery {
+    if (!(query instanceof Map)) return query;
+    if (!('docIds' in this.source)) throw new Error('a Searcher over shared arrays takes resolved queries only');
+    return resolveQuery(this.source, query);
+  }
+
   /**
    * Top `k` documents for `query`, best first: by MaxScore (maxScore.ts) where it pays, else exhaustively; both
    * give the same hits and scores, ties included.
    */
-  search(query: QueryVector, k: number): Hits {
+  search(query: QueryVector | ResolvedQuery, k: number): Hits {
     return this.searchPruned(query, k, PRUNE_MIN_POSTINGS, PRUNE_MIN_POSTINGS_PER_HIT);
   }
 
@@ -82,36 +124,34 @@ export class Searcher {
    * for (0, 0: always, as tests compare it with searchExhaustive); exhaustive where MaxScore does not apply
    * (several fields, a weight that is not positive).
    */
-  searchPruned(query: QueryVector, k: number, minPostings = 0, perHit = 0): Hits {
-    if (this.index.fieldIndexes.length !== 1) return this.searchExhaustive(query, k);
+  searchPruned(query: QueryVector | ResolvedQuery, k: number, minPostings = 0, perHit = 0): Hits {
+    const q = this.resolved(query);
+    if (this.index.fieldIndexes.length !== 1 || !q.positive) return this.searchExhaustive(q, k);
     const fi = this.index.fieldIndexes[0];
     const cache = this.caches[0];
+    const { terms, boosts } = q.fields[0];
     const clauses: Clause[] = [];
-    const termOf: number[] = [];
-    let slot = 0;
     let postings = 0;
-    for (const [term, boost] of query) {
-      if (!(boost > 0 && boost < Infinity)) return this.searchExhaustive(query, k);
-      const t = fi.termIds.get(term);
-      if (t === undefined) continue;
+    for (let i = 0; i < terms.length; i++) {
+      const t = terms[i];
       const lo = fi.offsets[t];
       const hi = fi.offsets[t + 1];
       postings += hi - lo;
-      clauses.push({ slot: slot++, lo, hi, w: f(boost * idf(fi.docCount, hi - lo)), max: 0 });
-      termOf.push(t);
+      clauses.push({ slot: i, lo, hi, w: f(boosts[i] * idf(fi.docCount, hi - lo)), max: 0 });
     }
-    if (postings < minPostings || postings < perHit * k) return this.searchExhaustive(query, k);
+    if (postings < minPostings || postings < perHit * k) return this.searchExhaustive(q, k);
     this.impacts ??= competitiveImpacts(fi.offsets, fi.docs, fi.tfs, fi.norms);
-    clauses.forEach((c, i) => (c.max = clauseScore(c.w, maxImpact(this.impacts!, cache, termOf[i]))));
+    clauses.forEach((c, i) => (c.max = clauseScore(c.w, maxImpact(this.impacts!, cache, terms[i]))));
     const size = Math.min(k, this.numDocs);
     const docs = new Uint32Array(size);
     const scores = new Float32Array(size);
-    const n = maxScoreTopK(fi, cache, clauses, slot, k, this.idRank, docs, scores);
+    const n = maxScoreTopK(fi, cache, clauses, terms.length, k, this.idRank, docs, scores);
     return { docs: docs.subarray(0, n), scores: scores.subarray(0, n) };
   }
 
   /** Top `k` documents for `query` by scoring every posting of its terms. */
-  searchExhaustive(query: QueryVector, k: number): Hits {
+  searchExhaustive(query: QueryVector | ResolvedQuery, k: number): Hits {
+    const q = this.resolved(query);
     const { total, fieldAcc, seen, touched } = this;
     const fields = this.index.fieldIndexes;
     const single = fields.length === 1;
@@ -119,12 +159,12 @@ export class Searcher {
       const fi = fields[fno];
       const cache = this.caches[fno];
       const acc = single ? total : fieldAcc;
-      for (const [term, boost] of query) {
-        const t = fi.termIds.get(term);
-        if (t === undefined) continue;
+      const { terms, boosts } = q.fields[fno];
+      for (let i = 0; i < terms.length; i++) {
+        const t = terms[i];
         const lo = fi.offsets[t];
         const hi = fi.offsets[t + 1];
-        const w = f(boost * idf(fi.docCount, hi - lo));
+        const w = f(boosts[i] * idf(fi.docCount, hi - lo));
         const { docs, tfs, norms } = fi;
         for (let p = lo; p < hi; p++) {
           const d = docs[p];
@@ -258,7 +298,7 @@ export function idf(docCount: number, df: number): number {
 }
 
 /** BM25Scorer's per-norm cache: 1 / (k1 * ((1 - b) + b * dl / avgdl)), in float arithmetic. */
-function normCache(fi: FieldIndex, { k1, b }: Bm25Params): Float32Array {
+function normCache(fi: ScoringField, { k1, b }: Bm25Params): Float32Array {
   const avgdl = fi.docCount > 0 ? f(fi.sumTotalTermFreq / fi.docCount) : 1;
   const fk1 = f(k1);
   const fb = f(b);

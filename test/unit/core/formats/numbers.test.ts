@@ -26,3 +26,33 @@ describe('parseFloatField', () => {
     }
   });
 });
+
+describe('parseFloatBytes: mantissas past 2^53 (16 to 19 digits, as Python prints scores)', () => {
+  const check = (s: string) => assert.ok(Object.is(parseFloatBytes(Buffer.from(s), 0, s.length), Number(s)), s);
+
+  it('is what strtod (and Number) gives for random long decimals and printed doubles', () => {
+    const rnd = uniform(11);
+    for (let i = 0; i < 100_000; i++) {
+      const digits = 16 + Math.floor(rnd() * 4);
+      let m = String(1 + Math.floor(rnd() * 9));
+      for (let d = 1; d < digits; d++) m += String(Math.floor(rnd() * 10));
+      const frac = Math.floor(rnd() * Math.min(23, digits + 1));
+      const s = frac === 0 ? m : frac >= digits ? `0.${m.padStart(frac, '0')}` : `${m.slice(0, digits - frac)}.${m.slice(digits - frac)}`;
+      check(rnd() < 0.2 ? `-${s}` : s);
+      const x = rnd() * 10 ** (Math.floor(rnd() * 8) - 3);
+      for (const p of [String(x), x.toPrecision(17), x.toPrecision(16)]) if (!p.includes('e')) check(p);
+    }
+  });
+
+  it('rounds a decimal exactly halfway between two doubles to the even one, and one digit off it to the nearer', () => {
+    const rnd = uniform(12);
+    for (let i = 0; i < 20_000; i++) {
+      // Doubles in [2^53, 2^54) are the even integers: an odd one is a tie.
+      const mid = BigInt(2 ** 53 + Math.floor(rnd() * 2 ** 52) * 2) + 1n;
+      for (const v of [mid, mid * 10n + 1n, mid * 10n - 1n, mid * 100n]) {
+        const t = v.toString();
+        for (const k of [0, 1, 2, 3]) check(k === 0 ? t : `${t.slice(0, t.length - k)}.${t.slice(t.length - k)}`);
+      }
+    }
+  });
+});

@@ -108,3 +108,17 @@ describe('readRun onRead', () => {
     }
   });
 });
+
+describe('Run.top', () => {
+  it('keeps the first N of every ranking, in rank order, and every query', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'irw-run-top-'));
+    const path = join(dir, 'r.trec');
+    writeFileSync(path, 'q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 1 t\nq2 Q0 d 1 5 t\n');
+    const run = readRun(path);
+    const top = run.top(2);
+    assert.deepEqual(top.qids, ['q1', 'q2']);
+    assert.deepEqual(top.ranking('q1'), { docs: ['a', 'b'], scores: Float64Array.of(3, 2) });
+    assert.deepEqual(top.ranking('q2'), run.ranking('q2'));
+    assert.equal(top.tag, 't');
+  });
+});

@@ -8,7 +8,7 @@ import { RESULT_MEASURES, scoreRun } from '../../../../src/core/split/scores';
 import { HoleRanges, RANGED } from '../../../../src/core/split/holeRanges';
 import { evaluate } from '../../../../src/core/eval';
 import { HoleScorer, prepareHoles } from '../../../../src/core/eval/holes';
-import { Qrels, readQrels } from '../../../../src/core/formats/qrels';
+import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun, Run } from '../../../../src/core/formats/run';
 import { bruteForce, randomCase } from '../eval/holes/bruteForce';
 import { SHARED } from '../../support/paths';
@@ -17,16 +17,6 @@ const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
 const FILES = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'];
 const EPS = 1e-12;
-
-/** qrels with the given extra judgements (the session's overlay, theirs last). */
-function withJudgements(q: Qrels, extra: { qid: string; docid: string; grade: number }[]): Qrels {
-  const all: { qid: string; docid: string; grade: number }[] = [];
-  for (const qid of q.queryIds()) {
-    const j = q.judgements(qid)!;
-    j.docs.forEach((docid, i) => all.push({ qid, docid, grade: j.grades[i] }));
-  }
-  return Qrels.fromJudgements([...all, ...extra], 'last');
-}
 
 describe('HoleRanges on SciFact (three shared runs)', () => {
   const qrels = readQrels(join(SCIFACT, 'qrels/test.tsv'));
@@ -86,7 +76,7 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
     // Judge the first two holes of the first query that has any: one relevant, one not.
     const set = prepareHoles(qrels, [...runs.values()]);
     const q = set.queries.find((x) => x.holes.length >= 2)!;
-    const next = withJudgements(qrels, [
+    const next = qrels.withJudgements([
       { qid: q.qid, docid: q.holes[0], grade: 1 },
       { qid: q.qid, docid: q.holes[1], grade: 0 },
     ]);
@@ -136,7 +126,7 @@ describe('HoleRanges on SciFact (three shared runs)', () => {
     for (const q of prepareHoles(qrels, [...runs.values()]).queries) {
       if (q.holes.length === 0) continue;
       q.holes.forEach((docid, i) => extra.push({ qid: q.qid, docid, grade: i % 3 === 0 ? 1 : 0 }));
-      next = withJudgements(qrels, extra);
+      next = qrels.withJudgements(extra);
       h.updateQueries(next, [q.qid]);
       asked();
     }

@@ -7,16 +7,6 @@ import { Qrels } from '../../../../src/core/formats/qrels';
 import { Run } from '../../../../src/core/formats/run';
 
 
-/** qrels with the given extra judgements (the session's overlay, theirs last). */
-function withJudgements(q: Qrels, extra: { qid: string; docid: string; grade: number }[]): Qrels {
-  const all: { qid: string; docid: string; grade: number }[] = [];
-  for (const qid of q.queryIds()) {
-    const j = q.judgements(qid)!;
-    j.docs.forEach((docid, i) => all.push({ qid, docid, grade: j.grades[i] }));
-  }
-  return Qrels.fromJudgements([...all, ...extra], 'last');
-}
-
 describe('ImpactJudging', () => {
   // a ranks the relevant document first on q1; b puts holes z1 and w1 around it, which could make b better.
   // q2's lists are the same, so its holes cannot move the difference. Only z1 and w1 decide.
@@ -38,14 +28,14 @@ describe('ImpactJudging', () => {
     while (queueVerdict(j).verdict === 'open') {
       const next = j.items()[0];
       judged.push({ qid: next.queryId, docid: next.docId, grade: 0 });
-      j.sync(withJudgements(qrels, judged));
+      j.sync(qrels.withJudgements(judged));
       assert.equal(j.judged, judged.length);
       assert.ok(!j.items().some((p) => p.queryId === next.queryId && p.docId === next.docId), 'a judged hole leaves the queue');
     }
     assert.deepEqual(new Set(judged.map((x) => x.docid)), new Set(['z1', 'w1']), 'the two holes that decide, first');
     assert.equal(queueVerdict(j).direction, 1);
     // An undo (the qrels without the last judgement) reopens or keeps it, and counts one fewer.
-    j.sync(withJudgements(qrels, judged.slice(0, -1)));
+    j.sync(qrels.withJudgements(judged.slice(0, -1)));
     assert.equal(j.judged, judged.length - 1);
     assert.equal(queueVerdict(j).verdict, 'open', 'the last judgement was the one that settled it');
   });
