@@ -29,6 +29,13 @@ export interface ValueScorer {
   score(q: HoleQuery, r: number, grades: Int32Array): number;
 }
 
+/**
+ * Every measure estimated is in [0, 1] per query, so a mean is in [0, 1] and b - a in [-1, 1]: the interval
+ * is cut to that (it keeps its coverage). It matters with few judgements, where the prior admits rates near
+ * 1 and the holes' effects, each taken alone, add up past what any grading gives.
+ */
+const BOUNDS = { run: [0, 1], pair: [-1, 1] } as const;
+
 export interface HoleEstimate {
   /** The value with holes counted non-relevant (trec_eval's figure on these judgements). */
   now: number;
@@ -327,11 +334,13 @@ export class HoleEstimator {
         }
       }
     }
+    const [min, max] = this.lists.length === 1 ? BOUNDS.run : BOUNDS.pair;
+    const clip = (x: number) => Math.min(max, Math.max(min, x));
     return {
       now: m.base / n,
-      estimate,
-      lo: mixtureQuantile(mu, sd, (1 - level) / 2),
-      hi: mixtureQuantile(mu, sd, 1 - (1 - level) / 2),
+      estimate: clip(estimate),
+      lo: clip(mixtureQuantile(mu, sd, (1 - level) / 2)),
+      hi: clip(mixtureQuantile(mu, sd, 1 - (1 - level) / 2)),
       holes,
       judged: this.model.observations,
     };
