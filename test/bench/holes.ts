@@ -16,11 +16,12 @@
  * Sound mode (hide 30 %, seed 15): judgements until settled in impact order, against the exact minimum any
  * order needs where it is known (the oracle's lower bound equals its greedy upper bound), else the bracket.
  *
- * Options: --only scifact|nfcorpus, --scenario hide|onerun, --pairs N (the first N), --seeds 15,16,
- * --mode estimate|sound|both. Runs of ours are made with `irw run` / `irw fuse` once and kept in .bench/holes.
+ * Options: --only scifact|nfcorpus, --scenario hide|onerun, --seeds 15,16,
+ * --mode estimate|sound|both, --record FILE (append each trial as a JSON line), --from FILE (print the tables of
+ * recorded trials, running none); --pairs N takes N of the sixteen, spread from near-ties to wide gaps. Runs of ours are made with `irw run` / `irw fuse` once and kept in .bench/holes.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,6 +47,8 @@ const { values: opts } = parseArgs({
     pairs: { type: 'string' },
     seeds: { type: 'string' },
     mode: { type: 'string', default: 'both' },
+    record: { type: 'string' },
+    from: { type: 'string' },
   },
 });
 
@@ -301,6 +304,12 @@ const median = (xs: number[]) => {
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 };
 
+/** n of the pairs, evenly spread over the list (which goes from near-ties to wide gaps). */
+function spread<T>(xs: readonly T[], n: number): T[] {
+  if (n >= xs.length) return [...xs];
+  return Array.from({ length: n }, (_, i) => xs[Math.round((i * (xs.length - 1)) / Math.max(1, n - 1))]);
+}
+
 function main(): void {
   mkdirSync(DIR, { recursive: true });
   const started = Date.now();
@@ -312,12 +321,18 @@ function main(): void {
   const mode = opts.mode ?? 'both';
   const trials: Trial[] = [];
   const sound: SoundRow[] = [];
-  for (const dataset of datasets) {
+  // --from: the tables of trials recorded earlier (--record), e.g. by runs split over several sittings.
+  for (const line of opts.from ? readFileSync(opts.from, 'utf8').split('\n').filter(Boolean) : []) {
+    const x = JSON.parse(line) as { trial?: Trial; sound?: SoundRow };
+    if (x.trial) trials.push(x.trial);
+    if (x.sound) sound.push(x.sound);
+  }
+  for (const dataset of opts.from ? [] : datasets) {
     const files = runsOf(dataset);
     const runs = new Map([...files].map(([k, p]) => [k, readRun(p)]));
     const full = readQrels(join(SHARED, 'datasets', dataset, 'qrels', 'test.tsv'));
     const scale = prepareHoles(full, [...runs.values()].slice(0, 1)).scale;
-    const pairs = PAIRS[dataset].slice(0, opts.pairs ? Number(opts.pairs) : undefined);
+    const pairs = spread(PAIRS[dataset], opts.pairs ? Number(opts.pairs) : PAIRS[dataset].length);
     const truths = new Map<string, number>();
     for (const [a, b] of pairs) {
       const set = prepareHoles(full, [runs.get(a)!, runs.get(b)!], { poolDepth: 0 });
@@ -332,11 +347,13 @@ function main(): void {
           if (mode !== 'sound') {
             const t = estimateTrial(dataset, sc, pair, ab, scale, truths.get(pair)!);
             trials.push(t);
+            if (opts.record) appendFileSync(opts.record, JSON.stringify({ trial: t }) + '\n');
             process.stderr.write(`${dataset} ${sc.name} ${seed} ${pair}: Δ ${f4(t.trueDelta)} ${t.verdict} after ${t.judged} (blind ${t.blind}) [${f4(t.atVerdict.lo)}, ${f4(t.atVerdict.hi)}] at 0 [${f4(t.at0.lo)}, ${f4(t.at0.hi)}] design [${f4(t.design.lo)}, ${f4(t.design.hi)}] ${t.ms} ms\n`);
           }
           if (mode !== 'estimate' && scenario === 'hide' && seed === seeds[0]) {
             const s = soundTrial(dataset, sc, pair, ab, scale, truths.get(pair)!);
             sound.push(s);
+            if (opts.record) appendFileSync(opts.record, JSON.stringify({ sound: s }) + '\n');
             process.stderr.write(`${dataset} sound ${pair}: impact ${s.impact} oracle ${s.oracleLow}-${s.oracleHigh} blind ${s.blind}\n`);
           }
           loads.push(loadavg()[0]);
