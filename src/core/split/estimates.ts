@@ -1,4 +1,4 @@
-import { HoleEstimator, HoleScorer, prepareHolesSteps, SampleQueue, estimateVerdict, type HoleSet, type ValueScorer } from '../eval/holes';
+import { HoleEstimator, HoleScorer, prepareHolesSteps, SampleQueue, estimateVerdict, valueScorer, type HoleSet, type ValueScorer } from '../eval/holes';
 import { Qrels } from '../formats/qrels';
 import type { EstimateView, QrelsLabel } from '../../protocol/webview';
 import { cut10, MRR10, RANGED } from './holeRanges';
@@ -44,8 +44,7 @@ function scorers(state: SplitState): Record<string, ValueScorer> {
   const out: Record<string, ValueScorer> = {};
   for (const [column, spec] of Object.entries(RANGED)) {
     const s = new HoleScorer(spec, state.gradeScale(), state.relevanceLevel);
-    const cutoff = column === MRR10 ? 10 : s.measure.cutoffs.length ? Math.max(...s.measure.cutoffs) : Infinity;
-    out[column] = column === MRR10 ? { scale: s.scale, cutoff, score: (q, r, g) => cut10(s.score(q, r, g)) } : { scale: s.scale, cutoff, score: (q, r, g) => s.score(q, r, g) };
+    out[column] = column === MRR10 ? valueScorer(s, 10, cut10) : valueScorer(s);
   }
   return out;
 }

@@ -41,6 +41,41 @@ describe('irw compare', () => {
     assert.equal(irw(qrels, bad, good, '-m', 'recip_rank', '--fail-if-worse').status, 0);
   });
 
+  it('estimates: every comparison of every measure carries "estimate" (a - b, 95 % interval, verdict); judged holes teach it; --fail-if-worse-estimate gates on it', () => {
+    const json = (...extra: string[]) => {
+      const r = irw(qrels, good, bad, '-m', 'recip_rank', '-m', 'P.2', '--format', 'json', '--resamples', '100', ...extra);
+      assert.equal(r.status, 0, r.stderr);
+      return JSON.parse(r.stdout) as { pairs: { a: number; b: number; measure: string; delta: number; estimate: { delta: number; low: number; high: number; verdict: string; judged: number } }[] };
+    };
+    // The qrels alone: no hole judged, the relevance model is its prior; the interval is wide and holds the value's range.
+    const prior = json();
+    assert.equal(prior.pairs.length, 2);
+    for (const p of prior.pairs) {
+      assert.ok(['a better', 'b better', 'within', 'undecided'].includes(p.estimate.verdict), JSON.stringify(p.estimate));
+      assert.equal(p.estimate.judged, 0);
+      assert.ok(p.estimate.low <= p.estimate.delta && p.estimate.delta <= p.estimate.high && p.estimate.low >= -1 && p.estimate.high <= 1);
+    }
+    // Every hole (the document "x" of each query) judged non-relevant: the estimate is the difference itself, decided.
+    const judged = join(dir, 'annotations.tsv');
+    writeFileSync(judged, 'query-id\tcorpus-id\tscore\n' + Array.from({ length: 12 }, (_, i) => `q${i}\tx\t0\n`).join(''));
+    const all = json('--judgements', judged);
+    for (const p of all.pairs) {
+      assert.equal(p.estimate.judged, 12);
+      assert.ok(Math.abs(p.estimate.delta - p.delta) < 1e-12 && Math.abs(p.estimate.low - p.delta) < 1e-9 && Math.abs(p.estimate.high - p.delta) < 1e-9, JSON.stringify(p));
+    }
+    // bad (a) against good (b, the baseline): recip_rank 1/3 in 9 of 12 queries.
+    assert.equal(all.pairs.find((p) => p.measure === 'recip_rank')!.estimate.verdict, 'b better');
+    const gate = irw(qrels, good, bad, '-m', 'recip_rank', '--fail-if-worse-estimate', '--judgements', judged, '--resamples', '100');
+    assert.equal(gate.status, 5, gate.stderr);
+    assert.match(gate.stderr, /=cmd\|x is worse than good on recip_rank by the estimate with the holes judged: -0\.5000 \[-0\.5000, -0\.5000\]/);
+    assert.equal(irw(qrels, good, bad, '-m', 'recip_rank', '--fail-if-worse-estimate', '--resamples', '100').status, 0, 'undecided on the prior: no gate');
+    // A bad line in the judgements file is an error naming the file and line.
+    writeFileSync(judged, 'query-id\tcorpus-id\tscore\nq1\tx\tmaybe\n');
+    const wrong = irw(qrels, good, bad, '--judgements', judged);
+    assert.equal(wrong.status, 1, wrong.stderr);
+    assert.match(wrong.stderr, /annotations\.tsv.*line 2/s);
+  });
+
   it('CSV: one long table (run, versus, measure, statistic, value); text quoted, a formula-like tag defused, numbers plain', () => {
     const r = irw(qrels, good, bad, '-m', 'P.1', '-m', 'recip_rank', '--format', 'csv', '--resamples', '100');
     assert.equal(r.status, 0, r.stderr);

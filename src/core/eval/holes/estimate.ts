@@ -3,6 +3,7 @@ import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { holeRanks } from './interval';
 import type { HoleQuery, HoleSet } from './pool';
+import type { HoleScorer } from './scorer';
 import { CELLS, cellOf, RelevanceModel } from './relevance';
 
 /**
@@ -27,6 +28,14 @@ export interface ValueScorer {
   /** Ranks from this one on cannot change the value except through the relevant count (Infinity: any rank can). */
   readonly cutoff: number;
   score(q: HoleQuery, r: number, grades: Int32Array): number;
+}
+
+/**
+ * A HoleScorer as a ValueScorer: a measure with cutoffs looks no deeper than its largest (past it a hole
+ * counts only through the relevant count); `map` turns the value into another (MRR@10 from recip_rank).
+ */
+export function valueScorer(s: HoleScorer, cutoff = s.measure.cutoffs.length ? Math.max(...s.measure.cutoffs) : Infinity, map?: (x: number) => number): ValueScorer {
+  return { scale: s.scale, cutoff, score: map ? (q, r, g) => map(s.score(q, r, g)) : (q, r, g) => s.score(q, r, g) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Qrels } from '../../formats/qrels';
 import type { Run } from '../../formats/run';
 import { evaluate } from '../evaluate';
-import { compareUnderHoles, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet, type RunIntervals } from '../holes';
+import { compareUnderHoles, estimatePairs, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet, type PairEstimate, type RunIntervals } from '../holes';
 import { MeasureSpecError, resolveMeasures } from '../registry';
 import { rankingsOf, runSimilarity } from '../similarity';
 import { bootstrapMeanCIs, type Interval } from './bootstrap';
@@ -32,6 +32,8 @@ export interface TableOptions {
   seed: number;
   /** Evaluate only the top N documents of each ranking (trec_eval -M; e.g. recip_rank with 10 is MRR@10); 0: all. */
   maxRetrieved: number;
+  /** Judgements of holes the estimates learn from (a judging session's annotations); none: the model's prior. */
+  judged?: readonly { queryId: string; docId: string; grade: number }[];
 }
 
 /** Work done so far in a stage of buildTable (for a progress line: it can take seconds on large splits). */
@@ -82,6 +84,8 @@ export interface PairRow {
   /** How alike the two rankings are, judgements aside: means over queries both runs answer. */
   similarity: { rbo: number; jaccard10: number; tauAp10: number };
   holes: (HoleRange & { verdict: 'settled' | 'open'; openQueries: number; openHoles: number; canLose: boolean; canGain: boolean }) | null;
+  /** a - b estimated with the holes of both runs' top 100 judged, its 95 % interval and verdict (tableEstimates.ts); null without holes. */
+  estimate: PairEstimate | null;
 }
 
 export interface ResultsTable {
@@ -169,6 +173,8 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
     }),
   );
 
+  progress('estimates', 0, 1);
+  const estimates = set ? estimatePairs(qrels, runs, pairs, options.measures, { relevanceLevel: options.relevanceLevel, judged: options.judged, seed: options.seed }) : null;
   const rows: PairRow[] = [];
   options.measures.forEach((_m, k) => {
     const raw = pairs.map(([a, b]) => test.p(values[a][k], values[b][k], { seed: options.seed }));
@@ -195,6 +201,7 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
         ...winTieLoss(values[a][k], values[b][k]),
         similarity: similarity[i],
         holes,
+        estimate: estimates?.[i][k] ?? null,
       });
     });
   });
