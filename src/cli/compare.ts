@@ -46,7 +46,7 @@ correction); [lo, hi] is the 95% percentile bootstrap interval (paired: the same
 every run); -J is the judged-only mean (unjudged documents removed); holes [lo, hi] is the range of the
 mean over every judgement of the holes (~ marks a bound where a query had too many holes to be exact).
 Per comparison: mean difference, its bootstrap interval, effect size (mean difference / sd of the
-per-query differences), p and corrected p, wins/ties/losses, the range of the difference over every
+per-query differences), p and corrected p (adj. p), wins/ties/losses, the range of the difference over every
 judgement of the holes and whether that settles its sign (open: how many holes in how many queries keep
 it open), whether judging the holes can lose or gain significance (checked at the two extreme judgements:
 every query at its lowest, or highest, difference), and how alike the rankings are without judgements:
@@ -202,8 +202,11 @@ function readJudgements(path: string): { queryId: string; docId: string; grade: 
 }
 
 const fixed = (x: number, d = 4): string => (Number.isFinite(x) ? x.toFixed(d) : String(x));
+/** A p-value at four decimals; under 0.0001 it is "<0.0001", not a 0.0000 that reads as impossible. */
+export const pText = (p: number): string => (p < 1e-4 ? '<0.0001' : fixed(p));
+
 /** An interval at d decimals rounded outward, so the printed interval holds the computed one. */
-function outward(lo: number, hi: number, d = 4): string {
+export function outward(lo: number, hi: number, d = 4): string {
   const f = 10 ** d;
   // A billionth of the last digit is floating-point noise, not a value past the printed one.
   const end = (x: number, round: (x: number) => number) => {
@@ -236,7 +239,7 @@ interface Grid {
  * are. A comparison is named "b vs a" (b - a) by the runs' keys.
  */
 export function grids(t: ResultsTable, labels: string[], style: Style): Grid[] {
-  const range = (r: { lo: number; hi: number; exact: boolean } | null): string => (r ? `${r.exact ? '' : '~'}[${fixed(r.lo)}, ${fixed(r.hi)}]` : '');
+  const range = (r: { lo: number; hi: number; exact: boolean } | null): string => (r ? `${r.exact ? '' : '~'}${outward(r.lo, r.hi)}` : '');
   const base = t.options.compare;
   const versus = (a: number, b: number) => `${key(a)} vs ${key(b)}`;
   const measure = (k: number, first: boolean) => (first ? style.text(t.measures[k]) : '');
@@ -261,7 +264,7 @@ export function grids(t: ResultsTable, labels: string[], style: Style): Grid[] {
   const tests: Grid = {
     title: 'comparisons',
     rows: [
-      ['measure', 'runs', 'difference', '95% CI', 'effect', 'p', 'corrected p', 'sig', 'W/T/L'],
+      ['measure', 'runs', 'difference', '95% CI', 'effect', 'p', 'adj. p', 'sig', 'W/T/L'],
       ...byMeasure.flatMap((ps, k) =>
         ps.map((p, i) => [
           measure(k, i === 0),
@@ -269,8 +272,8 @@ export function grids(t: ResultsTable, labels: string[], style: Style): Grid[] {
           fixed(p.delta),
           `[${fixed(p.ci.lo)}, ${fixed(p.ci.hi)}]`,
           fixed(p.effect, 3),
-          fixed(p.p),
-          fixed(p.pAdjusted),
+          pText(p.p),
+          pText(p.pAdjusted),
           p.significant ? (p.delta > 0 ? 'better' : 'worse') : '',
           `${p.wins}/${p.ties}/${p.losses}`,
         ]),

@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import { evaluate } from '../../../src/core/eval';
 import { holmAdjust, pairedTTest } from '../../../src/core/eval/stats';
-import { latexEscape, markdownEscape } from '../../../src/cli/compare';
+import { latexEscape, markdownEscape, outward, pText } from '../../../src/cli/compare';
 import { readQrels } from '../../../src/core/formats/qrels';
 import { readRun } from '../../../src/core/formats/run';
 
@@ -228,4 +228,15 @@ describe('irw compare', () => {
     const c = t.cells[0][0];
     assert.ok(c.holes.lo <= c.mean && c.mean <= c.holes.hi && c.judgedOnly >= c.mean);
   });
+});
+
+test('ranges are rounded outward (the printed range holds the computed one) and tiny p-values print as <0.0001 (issue 23 item 4)', () => {
+  // The case found: a range whose true upper end is -4.6e-5 printed as -0.0000 by rounding to nearest.
+  assert.equal(outward(-0.07881, -4.6e-5), '[-0.0789, 0.0000]');
+  assert.equal(outward(0.12341, 0.56789), '[0.1234, 0.5679]');
+  // Floating-point noise at a printed digit is not pushed out.
+  assert.equal(outward(-0.5 - 1e-15, -0.5 + 1e-15), '[-0.5000, -0.5000]');
+  assert.equal(pText(3e-7), '<0.0001');
+  assert.equal(pText(0.0001), '0.0001');
+  assert.equal(pText(0.04321), '0.0432');
 });

@@ -185,7 +185,7 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
       if (s && set) {
         progress('hole intervals', holesDone++, holeWork);
         const c = compareUnderHoles(set, a, b, s, undefined, known[k]);
-        const sig = significanceUnderHoles(c, test, options.alpha);
+        const sig = significanceUnderHoles(c, test, options.alpha, { seed: options.seed, adjust: (x) => correction.adjust(raw.map((y, j) => (j === i ? x : y)))[i] });
         holes = { lo: c.lo, hi: c.hi, exact: c.exact, verdict: c.verdict, openQueries: c.openQueries, openHoles: c.openHoles, canLose: sig.canLose, canGain: sig.canGain };
       }
       rows.push({
