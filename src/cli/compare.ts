@@ -50,7 +50,9 @@ per-query differences), p and corrected p (adj. p), wins/ties/losses, the range 
 judgement of the holes and whether that settles its sign (open: how many holes in how many queries keep
 it open), whether judging the holes can lose or gain significance (checked at the two extreme judgements:
 every query at its lowest, or highest, difference), and how alike the rankings are without judgements:
-rank-biased overlap (p 0.9, extrapolated, top 100), Jaccard of the top 10, tau-AP of the top 10.
+rank-biased overlap (p 0.9, extrapolated, top 100), Jaccard of the top 10, tau-AP of the top 10, each a
+mean over the qrels' queries (tau-AP over those whose top 10s share two documents or more; the others are
+counted as undefined).
 Estimated (with a pool depth above 0): the difference with every hole of the two runs' top 100 judged,
 from a relevance model (logistic, by the rank in each run and the query's relevant count) fitted to the
 judged holes (--judgements; none: its prior, and the interval says how little the qrels tell), its 95%
@@ -311,7 +313,10 @@ export function grids(t: ResultsTable, labels: string[], style: Style): Grid[] {
   };
   const similar: Grid = {
     title: 'how alike the rankings are (no judgements)',
-    rows: [['runs', 'RBO', 'Jaccard@10', 'tau-AP@10'], ...(byMeasure[0] ?? []).map((p) => [versus(p.a, p.b), fixed(p.similarity.rbo, 3), fixed(p.similarity.jaccard10, 3), fixed(p.similarity.tauAp10, 3)])],
+    rows: [
+      ['runs', 'RBO', 'Jaccard@10', 'tau-AP@10', 'tau-AP undefined'],
+      ...(byMeasure[0] ?? []).map((p) => [versus(p.a, p.b), fixed(p.similarity.rbo, 3), fixed(p.similarity.jaccard10, 3), fixed(p.similarity.tauAp10, 3), `${p.similarity.tauAp10Undefined} queries`]),
+    ],
   };
   return t.options.poolDepth > 0 ? [runs, means, tests, holes, estimated, similar] : [runs, means, tests, similar];
 }
@@ -364,7 +369,7 @@ export function csvRows(t: ResultsTable, labels: string[]): (string | number)[][
       estimate_within: p.estimate && yes(p.estimate.verdict === 'within'),
     });
   }
-  for (const p of t.pairs.filter((x) => x.measure === t.measures[0])) add(p.a, p.b, '', { rbo: p.similarity.rbo, jaccard_10: p.similarity.jaccard10, tau_ap_10: p.similarity.tauAp10 });
+  for (const p of t.pairs.filter((x) => x.measure === t.measures[0])) add(p.a, p.b, '', { rbo: p.similarity.rbo, jaccard_10: p.similarity.jaccard10, tau_ap_10: p.similarity.tauAp10, tau_ap_10_undefined_queries: p.similarity.tauAp10Undefined });
   return rows;
 }
 
@@ -380,7 +385,7 @@ function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: st
     `${t.numQueries} queries`,
     `${PAIRED_TESTS[o.test].label}, ${CORRECTIONS[o.correction].label} over the ${t.pairs.length / t.measures.length} comparisons of each measure, alpha ${o.alpha}`,
     `${o.resamples} bootstrap resamples (percentile, seed ${o.seed})`,
-    ...(o.poolDepth ? [`holes: unjudged in the top ${o.poolDepth}`] : []),
+    ...(o.poolDepth ? [`holes: unjudged in the top ${o.poolDepth} of any run compared`] : []),
     ...(o.maxRetrieved ? [`rankings cut at ${o.maxRetrieved} (-M)`] : []),
   ];
   const caption = notes.join('; ');

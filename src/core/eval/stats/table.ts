@@ -82,7 +82,8 @@ export interface PairRow {
   ties: number;
   losses: number;
   /** How alike the two rankings are, judgements aside: means over queries both runs answer. */
-  similarity: { rbo: number; jaccard10: number; tauAp10: number };
+  /** tauAp10 leaves out the queries whose top 10s share fewer than two documents (tauAp10Undefined of them). */
+  similarity: { rbo: number; jaccard10: number; tauAp10: number; tauAp10Undefined: number };
   holes: (HoleRange & { verdict: 'settled' | 'open'; openQueries: number; openHoles: number; canLose: boolean; canGain: boolean }) | null;
   /** a - b estimated with the holes of both runs' top 100 judged, its 95 % interval and verdict (tableEstimates.ts); null without holes. */
   estimate: PairEstimate | null;
@@ -144,12 +145,16 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
   const pairCI = (i: number, k: number) => intervals[(runs.length + i) * options.measures.length + k];
 
   const rankings = runs.map((run) => rankingsOf(run, 100));
+  // Over the qrels' queries, as every other figure of the table (not every query both runs answer).
+  const judgedQueries = new Set(qrels.queryIds());
   const similarity = pairs.map(([a, b], i) => {
     progress('ranking similarity', i, pairs.length);
+    const tau = runSimilarity(runs[a], runs[b], 'tau_ap', 10, rankings[a], rankings[b], judgedQueries);
     return {
-      rbo: runSimilarity(runs[a], runs[b], 'rbo', 100, rankings[a], rankings[b]).mean,
-      jaccard10: runSimilarity(runs[a], runs[b], 'jaccard', 10, rankings[a], rankings[b]).mean,
-      tauAp10: runSimilarity(runs[a], runs[b], 'tau_ap', 10, rankings[a], rankings[b]).mean,
+      rbo: runSimilarity(runs[a], runs[b], 'rbo', 100, rankings[a], rankings[b], judgedQueries).mean,
+      jaccard10: runSimilarity(runs[a], runs[b], 'jaccard', 10, rankings[a], rankings[b], judgedQueries).mean,
+      tauAp10: tau.mean,
+      tauAp10Undefined: tau.undefinedQueries,
     };
   });
   const holeWork = set ? runs.length * options.measures.length + pairs.length * options.measures.length : 0;
