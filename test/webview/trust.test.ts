@@ -37,11 +37,11 @@ test('results: each mean with its range (ends rounded outwards), each comparison
   assert.equal(await cell.locator('.range').getAttribute('title'), `Range over every grading of the ${iv.holes} holes left in the top-10 pool; judged only (trec_eval -J): ${iv.judgedOnly!.toFixed(4)}`);
   // Coverage columns have no range.
   assert.equal(await v.page.locator(`#results tr[data-run="${RUNS[1]}"] td[data-measure="judged_10"] .range`).count(), 0);
-  assert.match((await cell.getAttribute('title'))!, /under the holes Δ \[.*\], open: \d+ holes in \d+ queries can flip it, significance can be lost/);
+  assert.match((await cell.getAttribute('title'))!, /under the holes Δ \[.*\], open over the top-10 pool: \d+ holes in \d+ queries can flip the sign, significance can be lost/);
   // The significance table: Δ range and verdict per (run, measure).
   const row = v.page.locator('#significance tbody tr', { hasText: 'nDCG@10' });
   const verdictCell = row.locator('td.verdict');
-  assert.match((await verdictCell.textContent())!, /^open: \d+ holes in \d+ queries can flip itsignificance can be lost$/);
+  assert.match((await verdictCell.textContent())!, /^open over the top-10 pool: \d+ holes in \d+ queries can flip the signsignificance can be lost$/);
   await v.page.locator('#ranges-legend').waitFor();
   assert.deepEqual(await v.problems(), []);
 });
@@ -51,7 +51,7 @@ test('results: with judgements the range goes with the annotated figure; a bound
   const rows = m.rows.map((r) => ({ ...r, annotated: r.means.map((x) => x + 0.01), intervals: r.intervals!.map((i) => i && { ...i, exact: false }) }));
   const v = await openView(fx.browser, 'results');
   await v.event('results', 'model', { ...m, rows, judgements: 3 });
-  const cell = v.page.locator(`#results tr[data-run="${RUNS[0]}"] td[data-measure="map"]`);
+  const cell = v.page.locator(`#results tr[data-run="${RUNS[0]}"] td[data-measure="ndcg_cut_10"]`);
   await cell.waitFor();
   assert.equal(await cell.locator(':scope > .range').count(), 0);
   assert.match((await cell.locator('.delta').textContent())!, /^annotated 0\.\d{4} \[0\.\d\d, [01]\.\d\d\]≈$/);
@@ -64,7 +64,7 @@ test('diff: Δ range and verdict in the header, each mean\'s range, per-query ra
   await v.event('diff', 'model', m);
   const head = v.page.locator('#verdict');
   await head.waitFor();
-  assert.match((await head.textContent())!, /^Δ nDCG@10 \+0\.0854, over every grading of the holes left \[−0\.\d\d, \+0\.\d\d\]: open: \d+ holes in \d+ queries can flip it \(significance can be lost\)\. Means over the holes: bm25okapi\.knarfthekant \[0\.\d\d, \d\.\d\d\], minilm-faiss\.knarfthekant \[0\.\d\d, \d\.\d\d\]\.$/);
+  assert.match((await head.textContent())!, /^Δ nDCG@10 \+0\.0854, over every grading of the holes left \[−0\.\d\d, \+0\.\d\d\]: open over the top-10 pool: \d+ holes in \d+ queries can flip the sign \(significance can be lost\)\. Means over the holes: bm25okapi\.knarfthekant \[0\.\d\d, \d\.\d\d\], minilm-faiss\.knarfthekant \[0\.\d\d, \d\.\d\d\]\.$/);
   // Sorting by divergence puts the query with the lowest RBO first; back to Δ, the model's order.
   const minRbo = m.queries[m.rbo!.indexOf(Math.min(...m.rbo!))];
   await v.page.locator('#sort').click();
@@ -136,7 +136,7 @@ test('judge sidebar: the meter goes from open to "settled after N judgements"; h
   assert.deepEqual(req.params, { order: 'blind' });
   await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: 1, lo: 0.01, openHoles: 0, openQueries: 0 }), qrels: LABEL }));
   await v.page.locator('#meter.settled').waitFor();
-  assert.equal(await meter.locator('strong').textContent(), `settled after 23 judgements: ${HOSTILE} better under every grading`);
+  assert.equal(await meter.locator('strong').textContent(), `settled after 23 judgements: ${HOSTILE} better under every grading of the top-10 pool`);
   assert.ok((await meter.textContent())!.includes(HOSTILE));
   assert.equal(await v.page.locator('#app img').count(), 0);
   assert.equal(await v.page.locator('#app script').count(), 0);
@@ -144,6 +144,6 @@ test('judge sidebar: the meter goes from open to "settled after N judgements"; h
   // Nothing left to judge: the meter still shows.
   await v.event('annotate', 'state', { ...state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: -1, hi: -0.01 }), qrels: LABEL }), item: null, message: 'The pool is empty.' });
   await v.page.locator('#message').waitFor();
-  assert.equal(await meter.locator('strong').textContent(), 'settled after 23 judgements: BM25 better under every grading');
+  assert.equal(await meter.locator('strong').textContent(), 'settled after 23 judgements: BM25 better under every grading of the top-10 pool');
   assert.deepEqual(await v.problems(), []);
 });

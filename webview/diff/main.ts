@@ -57,7 +57,7 @@ function show(m: DiffModel): void {
       `Δ ${m.measure} ${signed4(m.range.delta).text}, over every grading of the holes left `, h('strong', {}, rangeText(m.range.lo, m.range.hi, true)),
       ': ', h('strong', { className: `verdict ${m.range.verdict}` }, verdictText(m.range)), ` (${significanceText(m.range)}).`,
       m.intervalA && m.intervalB ? h('span', { className: 'muted', attrs: { id: 'mean-ranges' } }, ' Means over the holes: ', name(m.a.label), rangeNode(m.intervalA), ', ', name(m.b.label), rangeNode(m.intervalB), '.') : null) : null,
-    m.estimate ? h('p', { attrs: { id: 'estimate' } }, `Estimated with the holes of both top ${m.estimate.depth} judged: Δ `, estimateNode(m.estimate, true), ': ', h('strong', {}, estimateVerdictNode(m.estimate, m.a.label, m.b.label)), '.') : null,
+    m.estimate && m.estimate.judged > 0 ? h('p', { attrs: { id: 'estimate' } }, `Estimated with the holes of both top ${m.estimate.depth} judged: Δ `, estimateNode(m.estimate, true), ': ', h('strong', {}, estimateVerdictNode(m.estimate, m.a.label, m.b.label)), '.') : null,
     h('div', { className: 'toolbar', attrs: { id: 'filters' } },
       ...([['wins', `wins (${wins})`], ['losses', `losses (${losses})`], ['ties', `ties (${m.queries.length - wins - losses})`], ['holes', 'has holes']] as [Filter, string][]).map(([f, label]) =>
         checkbox(label, filters.has(f), (on) => {

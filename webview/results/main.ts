@@ -79,7 +79,7 @@ function resultsTable(m: ResultsModel): HTMLTableElement {
         const under = r.settled?.[mi];
         const holes = under ? `; under the holes Δ ${rangeText(under.lo, under.hi, true)}, ${verdictText(under)}, ${significanceText(under)}` : '';
         const est = r.compared?.[mi];
-        const estimated = est ? `; estimated Δ ${estimateText(est, true)}: ${est.verdict ?? ''}` : '';
+        const estimated = est && est.judged > 0 ? `; estimated Δ ${estimateText(est, true)}: ${est.verdict ?? ''}` : '';
         const title = c ? `Δ ${d!.text}; t-test p ${pValue(c.tP)} (Holm ${pValue(c.tPHolm)}); randomization p ${pValue(c.randP)} (Holm ${pValue(c.randPHolm)}); W/T/L ${c.wins}/${c.ties}/${c.losses}${holes}${estimated}` : undefined;
         const range = r.intervals?.[mi];
         const own = r.estimates?.[mi];
@@ -90,7 +90,8 @@ function resultsTable(m: ResultsModel): HTMLTableElement {
           // The range is over the holes left after the user's judgements: it goes with the annotated figure.
           range && !r.annotated ? rangeNode(range) : null,
           annotated && r.annotated ? h('div', { className: 'delta', title: 'with your judgements' }, `annotated ${fix4(r.annotated[mi])}`, range ? rangeNode(range) : null) : null,
-          own ? h('div', { className: 'delta' }, estimateNode(own)) : null);
+          // With no hole judged the estimate is the relevance model's prior: nothing worth a figure yet.
+          own && own.judged > 0 ? h('div', { className: 'estimated' }, estimateNode(own)) : null);
       });
       const diff = r.key === m.baseline ? null : button('Diff', () => act(host.request('openDiff', { a: m.baseline, b: r.key })), { secondary: true, title: 'Per-query differences against the baseline' });
       return h('tr', { className: r.key === m.baseline ? 'baseline' : '', attrs: { 'data-run': r.key } },
@@ -160,6 +161,7 @@ function significanceTable(m: ResultsModel): HTMLTableElement {
 /** The comparison estimated with the holes judged: Δ and its interval, and the verdict from it (a: the baseline, b: the run). */
 function estimateCells(e: EstimateView | null, a: string, b: string): HTMLTableCellElement[] {
   if (!e) return [h('td', {}, ''), h('td', {}, '')];
+  if (e.judged === 0) return [h('td', { className: 'muted', title: estimateTitle(e), attrs: { colspan: '2' } }, 'no hole judged yet: judge a sample (sampling order) to estimate')];
   return [
     h('td', { title: estimateTitle(e), attrs: { 'data-value': String(e.estimate) } }, estimateText(e, true)),
     h('td', { attrs: { 'data-value': e.verdict ?? 'undecided' } }, estimateVerdictNode(e, a, b)),
