@@ -1,6 +1,9 @@
 // Packages the extension as platform-specific .vsix files (`vsce package --target`), each carrying only its own
-// platform's onnxruntime-node binaries (the npm package ships them all, ~290 MB). .vscodeignore names linux-x64's
-// files; for each target a copy naming that target's files is given to vsce (--ignoreFile).
+// platform's onnxruntime-node binaries (the npm package ships them all, ~290 MB), and a universal one with none:
+// everything but the neural runs (dense, re-rank, hybrid), which say there that they need the platform's package.
+// .vscodeignore names linux-x64's files; for each target a copy naming that target's files is given to vsce
+// (--ignoreFile). Relative links in the README are kept (--no-rewrite-relative-links): no repository URL to make
+// them absolute with; its screenshots are in media/, which the .vsix holds.
 // Usage: node .ci/package.mjs TARGET... | --all   (after `node esbuild.mjs --production`)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,16 +21,24 @@ export const TARGETS = {
   'darwin-x64': { folder: null, files: [] },
   'darwin-arm64': { folder: 'darwin/arm64', files: ['onnxruntime_binding.node', 'libonnxruntime.1.dylib', 'libonnxruntime.1.30.0.dylib'] },
   'win32-x64': { folder: 'win32/x64', files: ['onnxruntime_binding.node', 'onnxruntime.dll', 'DirectML.dll', 'dxcompiler.dll', 'dxil.dll'] },
+  'win32-arm64': { folder: 'win32/arm64', files: ['onnxruntime_binding.node', 'onnxruntime.dll', 'DirectML.dll', 'dxcompiler.dll', 'dxil.dll'] },
+  // Any other platform (and VS Code for the Web's desktop peers without a package): no onnxruntime at all.
+  universal: { folder: null, files: [], universal: true },
 };
+const ORT_ANY = /^!node_modules\/onnxruntime-(node|common)\/.*\n/gm;
 const ORT_LINE = /^!node_modules\/onnxruntime-node\/bin\/.*\n/gm;
 
 export function vsixPath(target) {
   return join(REPO, `ir-workbench-${target}.vsix`);
 }
 
-/** The .vscodeignore text for a target: linux-x64's line swapped for the target's folder (or dropped). */
+/**
+ * The .vscodeignore text for a target: linux-x64's line swapped for the target's folder (or dropped); for the
+ * universal package every onnxruntime line dropped.
+ */
 export function ignoreFileFor(target, base = readFileSync(join(REPO, '.vscodeignore'), 'utf8')) {
-  const { folder, files } = TARGETS[target];
+  const { folder, files, universal } = TARGETS[target];
+  if (universal) return base.replace(ORT_ANY, '');
   const lines = files.map((f) => `!node_modules/onnxruntime-node/bin/napi-v*/${folder}/${f}\n`);
   let first = true;
   const text = base.replace(ORT_LINE, () => (first ? ((first = false), lines.join('') || '# no onnxruntime-node binary for this target\n') : ''));
@@ -43,7 +54,8 @@ function pack(target) {
   const t0 = Date.now();
   console.log(`package: ${target} …`);
   const vsce = join(REPO, 'node_modules', '.bin', process.platform === 'win32' ? 'vsce.cmd' : 'vsce');
-  const r = spawnSync(vsce, ['package', '--target', target, '--ignoreFile', ignore, '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const targetArgs = TARGETS[target].universal ? [] : ['--target', target];
+  const r = spawnSync(vsce, ['package', ...targetArgs, '--ignoreFile', ignore, '--no-rewrite-relative-links', '--allow-missing-repository', '--out', out], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   rmSync(tmp, { recursive: true, force: true });
   if (r.status !== 0) {
     process.stdout.write(r.stdout ?? '');

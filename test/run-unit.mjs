@@ -2,7 +2,6 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { requireShared } from './shared-data.mjs';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -10,12 +9,12 @@ function find(dir) {
     return statSync(p).isDirectory() ? find(p) : p.endsWith('.test.ts') ? [p] : [];
   });
 }
-const filter = process.argv[2];
-requireShared('test:unit');
-const files = find('test/unit').filter((f) => !filter || f.includes(filter)).sort();
+// Arguments: parts of the paths of the test files to run (any of them; none: all).
+const filters = process.argv.slice(2);
+const files = find('test/unit').filter((f) => !filters.length || filters.some((p) => f.includes(p))).sort();
 // node --test with no file runs every test it finds in the repository (e2e included): refuse instead.
 if (files.length === 0) {
-  console.error(`test:unit: no test/unit/**/*.test.ts file matches "${filter}"`);
+  console.error(`test:unit: no test/unit/**/*.test.ts file matches ${filters.map((p) => `"${p}"`).join(' or ')}`);
   process.exit(1);
 }
 // The spec reporter for people, then the suite's `N passed, N failed` line as its last.

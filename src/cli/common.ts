@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { didYouMean } from '../core/nearest';
 
 /** Shared pieces of the `irw` subcommands: exit codes, usage errors, the command shape. */
 export const EXIT = {
@@ -13,14 +14,19 @@ export const EXIT = {
 
 export class UsageError extends Error {}
 
-/** node:util's parseArgs for a subcommand: an unknown or malformed option is a usage error (exit 2). */
+/**
+ * node:util's parseArgs for a subcommand: an unknown or malformed option is a usage error (exit 2), an unknown
+ * one with the nearest option the command has.
+ */
 export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
     return parseArgs(config);
   } catch (e) {
-    // Node's own text for an unknown option explains '--' for positionals: say only what is wrong.
-    const unknown = (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && /'(-[^']*)'/.exec((e as Error).message);
-    throw new UsageError(unknown ? `unknown option '${unknown[1]}'` : (e as Error).message);
+    // Node's own text for an unknown option explains '--' for positionals: say only what is wrong, and what was meant.
+    const unknown = (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((e as Error).message)?.[1] : undefined;
+    if (unknown === undefined) throw new UsageError((e as Error).message);
+    const known = Object.entries(config.options ?? {}).flatMap(([long, o]) => [`--${long}`, ...(o.short ? [`-${o.short}`] : [])]);
+    throw new UsageError(`unknown option '${unknown}'${didYouMean(unknown, known)}`);
   }
 }
 

@@ -4,13 +4,13 @@ import { checkCoverage } from '../core/eval/coverage';
 import { CORRECTIONS, PAIRED_TESTS } from '../core/eval/stats';
 import { buildTable, significantAgainst, TABLE_DEFAULTS, type ResultsTable, type TableOptions, type TableProgress } from '../core/eval/stats/table';
 import { visibleControls } from '../core/formats/lines';
+import { csvRecord } from '../core/formats/csv';
 import { readQrels } from '../core/formats/qrels';
 import { readRun } from '../core/formats/run';
 import { InputError } from '../core/formats/errors';
 import { readAnnotations } from '../core/judgements/annotations';
 import { ProgressReporter } from '../core/progress/reporter';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
-import { csvCell } from './csv';
 
 const HELP = `usage: irw compare QRELS RUN RUN... [options]
 
@@ -377,7 +377,7 @@ function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: st
   if (format === 'json') {
     return `${JSON.stringify({ qrels: qrelsPath, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
   }
-  if (format === 'csv') return csvRows(t, labels).map((row) => row.map((c) => csvCell(typeof c === 'number' && !Number.isFinite(c) ? String(c) : c)).join(',')).join('\r\n') + '\r\n';
+  if (format === 'csv') return csvRows(t, labels).map((row) => csvRecord(row.map((c) => (typeof c === 'number' && !Number.isFinite(c) ? String(c) : c)))).join('');
   const style = STYLES[format];
   const g = grids(t, labels, style);
   const o = t.options;

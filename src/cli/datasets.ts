@@ -1,9 +1,10 @@
 import { relative } from 'node:path';
 import { BEIR_BASE_URL, BEIR_DATASETS } from '../core/datasets/catalog';
 import { isDatasetError } from '../core/datasets/errors';
-import { getDataset, type GetProgress } from '../core/datasets/get';
+import { beirDatasetOrError, getDataset, type GetProgress } from '../core/datasets/get';
 import { formatBytes, formatDuration, formatTransfer } from '../core/progress/format';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
+import { didYouMean } from '../core/nearest';
 
 const HELP = `usage: irw datasets list
        irw datasets get NAME [--dir DIR] [--base-url URL] [--md5 HEX] [--force]
@@ -17,7 +18,11 @@ options (get):
   --base-url URL   where NAME.zip is fetched from (default: $IRW_BEIR_BASE_URL, else
                    ${BEIR_BASE_URL})
   --md5 HEX        checksum to expect instead of BEIR's (a mirror that repackaged the zip)
-  --force          replace DIR/NAME if it exists
+  --force          put BEIR's files into DIR/NAME again, replacing them; everything else there (your
+                   judgements, runs, notes) is kept
+
+Two gets of one dataset into one DIR run one after the other. A server that sends nothing for 60 s
+($IRW_DOWNLOAD_STALL_SECONDS) stops the download; the partial file is kept, and the same command resumes it.
 
 Progress goes to stderr: one updating line on a terminal, else a line every ${PROGRESS_SECONDS()} s.
 `;
@@ -54,6 +59,7 @@ function progressPrinter(name: string): { onProgress: (p: GetProgress) => void; 
       last = now;
       if (p.phase === 'download') print(`${name}.zip: ${formatTransfer(p.received, p.total, p.received - p.resumedFrom, now - start)}${p.resumedFrom ? ` (resumed at ${formatBytes(p.resumedFrom)})` : ''}`);
       else if (p.phase === 'verify') print(`${name}.zip: checking md5`);
+      else if (p.phase === 'wait') print(`${name}: waiting for another 'irw datasets get ${name}' (process ${p.pid}) to finish`);
       else print(`${name}: unpacking ${p.entries}/${p.totalEntries} files`);
     },
     done() {
@@ -82,6 +88,7 @@ async function get(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("give one dataset name ('irw datasets list' shows them)");
   const name = positionals[0];
   const baseUrl = values['base-url'] ?? (process.env.IRW_BEIR_BASE_URL || undefined);
+  const stallSeconds = Number(process.env.IRW_DOWNLOAD_STALL_SECONDS);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -89,13 +96,17 @@ async function get(argv: string[]): Promise<number> {
   const progress = progressPrinter(name);
   const t0 = Date.now();
   try {
-    process.stderr.write(`${name}: from ${baseUrl ?? BEIR_BASE_URL}/${name}.zip\n`);
-    const r = await getDataset({ name, dir: values.dir, baseUrl, md5: values.md5, force: values.force }, { signal: controller.signal, onProgress: progress.onProgress });
+    const entry = beirDatasetOrError(name); // an unknown name is refused before anything is printed or fetched
+    process.stderr.write(`${entry.name}: from ${(baseUrl ?? BEIR_BASE_URL).replace(/\/+$/, '')}/${entry.name}.zip\n`);
+    const r = await getDataset(
+      { name, dir: values.dir, baseUrl, md5: values.md5, force: values.force, stallMs: stallSeconds > 0 ? stallSeconds * 1000 : undefined },
+      { signal: controller.signal, onProgress: progress.onProgress },
+    );
     progress.done();
     const rel = relative(process.cwd(), r.folder);
     const where = rel && !rel.startsWith('..') ? rel : r.folder;
     if (!r.downloaded) {
-      process.stderr.write(`${name}: already in ${where} (--force replaces it)\n`);
+      process.stderr.write(`${name}: already in ${where} (--force puts BEIR's files there again)\n`);
     } else {
       process.stderr.write(
         `${name}: ${formatBytes(r.bytes)} in ${formatDuration(Date.now() - t0)}${r.resumedFrom ? `, resumed at ${formatBytes(r.resumedFrom)}` : ''}, md5 checked, unpacked into ${where}\n`,
@@ -125,10 +136,14 @@ export const datasetsCommand: Command = {
     const [sub, ...rest] = argv;
     if (sub === 'list') return list();
     if (sub === 'get') return get(rest);
-    if (sub === undefined || sub === '--help' || sub === '-h') {
-      process.stdout.write(HELP);
-      return sub ? EXIT.ok : EXIT.usage;
+    if (sub === undefined) {
+      process.stderr.write(HELP);
+      return EXIT.usage;
     }
-    throw new UsageError(`unknown subcommand '${sub}' (list or get)`);
+    if (sub === '--help' || sub === '-h') {
+      process.stdout.write(HELP);
+      return EXIT.ok;
+    }
+    throw new UsageError(`unknown subcommand '${sub}'${didYouMean(sub, ['list', 'get'])} (list or get)`);
   },
 };

@@ -11,7 +11,8 @@ import { readZScores, type ZScores } from '../core/eval/zscores';
 import { readPrefs, readQrelsPrefs, type PrefsQrels } from '../core/eval/prefs';
 import { checkCoverage } from '../core/eval/coverage';
 import { EXIT, UsageError, type Command } from './common';
-import { csvCell } from './csv';
+import { csvField } from '../core/formats/csv';
+import { didYouMean } from '../core/nearest';
 
 const HELP = `usage: irw eval [-q] [-c] [-J] [-n] [-l N] [-M N] [-N N] [-Z FILE] [-R qrels_jg|qrels_prefs|prefs] [--trec-eval 9|10] [-m measure[.params]]... [--format text|json|csv] QRELS RUN [RUN|FOLDER]...
 
@@ -61,6 +62,9 @@ into a file or pipe the bytes are trec_eval's.
 
 exit codes: 0 ok, 1 bad input (file, line and what to do are printed), 2 usage error.
 `;
+
+/** The options irw eval takes (for "did you mean"). */
+const OPTIONS = ['-q', '-c', '-J', '-n', '-o', '-v', '-l', '-M', '-N', '-Z', '-T', '-R', '-m', '-h', '--help', '--trec-eval', '--format'];
 
 /** The run reader's worker: bundled beside dist/irw.js, or the TypeScript source when run through tsx. */
 const RUN_READER = __filename.endsWith('.ts') ? join(__dirname, '..', 'core', 'formats', 'runInParallel.ts') : join(__dirname, 'run-reader.js');
@@ -152,6 +156,7 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
         break;
       case 'M':
         a.maxRetrieved = intValue('-M', value());
+        if (a.maxRetrieved <= 0) throw new UsageError(`-M needs a positive number of documents per query, got ${a.maxRetrieved}`);
         break;
       case 'N':
         a.numDocsInColl = intValue('-N', value());
@@ -181,7 +186,7 @@ function parseArgs(argv: string[]): EvalArgs | { help: string[] } | 'version' {
         break;
       }
       default:
-        throw new UsageError(`unknown option '${arg}'`);
+        throw new UsageError(`unknown option '${arg}'${didYouMean(arg, OPTIONS)}`);
     }
   }
   if (help) return { help: a.measures };
@@ -199,6 +204,15 @@ export const evalCommand: Command = {
     if ('help' in args) {
       process.stdout.write(args.help.length ? explain(args.help) : HELP);
       return EXIT.ok;
+    }
+    // As trec_eval, a measure takes the parameters of its first -m only: say so for each later one dropped.
+    try {
+      resolveMeasures(args.measures, true, args.trecEval, (spec, kept, both) =>
+        process.stderr.write(`irw eval: warning: -m ${spec} is ignored: as in trec_eval, a measure takes the parameters of its first -m (${kept})${both ? `; give both in one: -m ${both}` : ''}\n`),
+      );
+    } catch (e) {
+      if (e instanceof MeasureSpecError) throw new UsageError(e.message);
+      throw e;
     }
     const [qrelsPath, ...runArgs] = args.files;
     const runPaths = runArgs.flatMap(runsIn);
@@ -317,8 +331,8 @@ class MultiRunOutput {
       const runid = { measure: 'runid', prefix: '' as const, query: 'all', value: runPath, kind: 'runid' as const, at: null };
       this.write([runid, ...rows].map((r) => formatRow(result, r)).join(''));
     } else if (this.args.format === 'csv') {
-      const head = `${csvCell(runPath)},${csvCell(result.runId)},`;
-      this.write(rows.map((r) => `${head}${csvCell(r.query)},${csvCell(r.prefix + r.measure)},${csvCell(typeof r.value === 'number' ? jsonNumber(r.value) : r.value)}\r\n`).join(''));
+      const head = `${csvField(runPath)},${csvField(result.runId)},`;
+      this.write(rows.map((r) => `${head}${csvField(r.query)},${csvField(r.prefix + r.measure)},${csvField(typeof r.value === 'number' ? jsonNumber(r.value) : r.value)}\r\n`).join(''));
     } else {
       const measures: Record<string, number | string> = {};
       const queries: Record<string, Record<string, number | string>> = {};

@@ -1,7 +1,8 @@
 // First: signals are caught from the moment the CLI starts (see signals.ts).
-import { cancelSignal, releaseSignals } from './signals';
+import { cancelSignal, EXIT_CLOSED_PIPE, outputClosed, releaseSignals } from './signals';
 import { isInputError } from '../core/formats/errors';
 import { EXIT, UsageError, type Command } from './common';
+import { didYouMean } from '../core/nearest';
 
 /**
  * `irw` — IR Workbench on the command line. Each subcommand lives in its own module, loaded when it runs: the
@@ -39,13 +40,19 @@ exit codes:
   3  the run was cancelled (SIGINT/SIGTERM); partial output is removed
   4  internal error (a bug: please report it with the message); never for a file or option you can fix
   5  irw compare --fail-if-worse: a run is significantly worse than the baseline
+  141  the output was a pipe its reader closed (e.g. into head): stopped quietly, as SIGPIPE stops Unix tools
 `;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  // Asked for, the help is the output (stdout, exit 0); `irw` alone is a usage error (stderr, exit 2).
+  if (!name) {
+    process.stderr.write(HELP);
+    return EXIT.usage;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(HELP);
-    return name ? EXIT.ok : EXIT.usage;
+    return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
     process.stdout.write(`irw ${VERSION}\n`);
@@ -53,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!entry) {
-    process.stderr.write(`irw: unknown command '${name}'\n\n${HELP}`);
+    process.stderr.write(`irw: unknown command '${name}'${didYouMean(name, Object.keys(COMMANDS))}\nRun 'irw --help' for the commands.\n`);
     return EXIT.usage;
   }
   try {
@@ -81,6 +88,7 @@ const VERSION = typeof IRW_VERSION === 'string' ? IRW_VERSION : 'dev';
 export function start(argv: string[]): void {
   main(argv).then(
     (code) => {
+      if (outputClosed()) process.exit(EXIT_CLOSED_PIPE);
       process.exitCode = code;
       // The command is done: exit now rather than let Node tear down its heap (~25 ms after a cold SciFact run),
       // unless output is still queued (an asynchronous pipe), which a natural exit lets drain.

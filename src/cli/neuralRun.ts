@@ -34,14 +34,11 @@ dense, rerank and hybrid retrievers (onnxruntime-node, CPU):
                            (bi-encoder for dense/hybrid, cross-encoder for rerank)
   --similarity dot|cosine  overrides the model folder's similarity (dense, hybrid)
   --batch-size N           texts (or pairs) per inference batch (default 32)
-  --threads N              onnxruntime threads (default: all cores)
   --first-stage FILE       run to re-rank (rerank; required)
   --rerank-depth N         documents re-ranked per query (default 100; the rest are dropped, as in BEIR)
   --bm25-depth N           BM25 results fused per query (hybrid; default 1000)
   --dense-depth N          dense results fused per query (hybrid; default 1000; the OpenSearch study: 250)
   --norm, --method, --weights, --rrf-k   fusion (hybrid; weights in the order BM25,dense)
-  --top-k N                results per query written (all retrievers)
-  --cache DIR              also keeps corpus embeddings, keyed by model and corpus content
   --doc-embeddings F.npy   dense: corpus embeddings made elsewhere (float32 or float16 .npy, one row per
   --doc-ids FILE             document), with their ids in the same order, one per line (text/TSV first column,
                              or JSONL); they must be corpus.jsonl's ids in file order, or they are refused

@@ -28,9 +28,10 @@ options:
   --k1 X                   BM25 k1 (default 0.9, Anserini's)
   --b X                    BM25 b (default 0.4)
   --fields flat|multifield flat: title + text as one field; multifield: both fields, scores summed (default flat)
-  --top-k N                hits per query (default 1000)
+  --top-k N                hits per query written (default 1000; bm25, dense, hybrid)
   --tag TAG                run tag (default: named for the configuration, e.g. bm25-flat-k1=0.9-b=0.4-removeQuery)
-  --cache DIR              keep the index in DIR and reuse it while the corpus is unchanged
+  --cache DIR              keep the index in DIR and reuse it while the corpus is unchanged (dense and hybrid:
+                           the corpus embeddings too, keyed by model and corpus content)
   --no-remove-query        keep a hit whose document id equals the query id (dropped by default, as Anserini)
   --rm3                    RM3 pseudo-relevance feedback (flat index only)
   --fb-terms N             RM3 feedback terms (default 10)
@@ -38,7 +39,8 @@ options:
   --original-query-weight X  RM3 weight of the original query (default 0.5)
   --query-weights FILE     JSONL of weighted queries {"_id": ..., "weights": {term: w}} used instead of the text
   --threads N              BM25: threads that search, and may build the index (default: every core, for
-                           corpora and query sets large enough to gain from them); the run is the same
+                           corpora and query sets large enough to gain from them); the run is the same.
+                           dense, rerank, hybrid: onnxruntime threads (default: all cores)
 
 ${NEURAL_HELP}
 An option that has no effect with the chosen --retriever is refused, saying which retrievers use it.

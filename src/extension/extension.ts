@@ -11,6 +11,8 @@ export interface IrWorkbenchApi {
   datasets(): readonly DatasetNode[];
   /** The baseline an open split's views compare with (undefined when the split is not open). */
   baselineOf(datasetDir: string, split: string): string | undefined;
+  /** Where the index snapshot is kept (a cache of the files, rebuilt from them when lost); undefined without a workspace. */
+  snapshotPath: string | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): IrWorkbenchApi {
@@ -23,7 +25,7 @@ export function activate(context: vscode.ExtensionContext): IrWorkbenchApi {
     vscode.commands.registerCommand('irWorkbench.runBeirEval', (args?: RunBeirEvalArgs) => runBeirEval(context, wb, output, args)),
     vscode.commands.registerCommand('irWorkbench.downloadDataset', (args?: DownloadDatasetArgs) => downloadDataset(args)),
   );
-  return { datasets: () => store.tree.data, baselineOf: (dir, split) => wb.baselineOf(dir, split) };
+  return { datasets: () => store.tree.data, baselineOf: (dir, split) => wb.baselineOf(dir, split), snapshotPath: store.snapshotPath };
 }
 
 export function deactivate(): void {}

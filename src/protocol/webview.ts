@@ -8,7 +8,7 @@
  * state with `event`s (no id). Requests and events are typed per view: ViewRequests[view][method] and
  * ViewEvents[view][kind].
  */
-export const WEBVIEW_PROTOCOL_VERSION = 2;
+export const WEBVIEW_PROTOCOL_VERSION = 3;
 
 export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
 
@@ -291,17 +291,30 @@ export interface HolesModel {
   order?: QueueOrder;
   /** With the impact order (two or more pooled runs): how open their comparison still is. */
   meter?: JudgingMeter | null;
+  /** The qrels the figures are on (its version changes with every judgement). */
+  qrels?: QrelsLabel;
 }
 
-/** One item of the annotation queue. No run names: the judge is blind to which run retrieved it. */
+/** One pair of the judging queue as the Judge sidebar shows it. No run names: the judge is blind to which run retrieved it. */
 export interface AnnotationItem {
   queryId: string;
   queryText: string;
   docId: string;
   title: string;
   text: string;
-  /** The grade given in this session, if any. */
+  /** The grade in effect for the pair (pool pairs have none in the qrels: it is yours), null while it is a hole. */
   grade: number | null;
+  /** The note of your judgement of the pair (the annotations journal), if it has one. */
+  note?: string;
+}
+
+/** A document judged relevant for a query (in the qrels, or by you): listed beside a pair for reference. */
+export interface ReferenceDoc {
+  docId: string;
+  title: string;
+  grade: number;
+  /** Your judgement, not the qrels'. */
+  yours: boolean;
 }
 
 export interface AnnotationState {
@@ -320,6 +333,19 @@ export interface AnnotationState {
   message: string | null;
   order?: QueueOrder;
   meter?: JudgingMeter | null;
+  /** The qrels the figures are on (its version changes with every judgement). */
+  qrels?: QrelsLabel;
+  /**
+   * The queue `index` and `item` are of: another split, pool or order is another queue. The sidebar names it in
+   * every request, and the host refuses a request of a queue it no longer holds.
+   */
+  queue?: number;
+  /** Bumped when the host moved the position by itself (a command grading the pair shown): the sidebar then shows `index`. */
+  jump?: number;
+  /** The pairs after `item` (at index + 1, index + 2, …): the sidebar shows the next one at a keypress, before any answer. */
+  ahead?: AnnotationItem[];
+  /** For each query of `item` and `ahead`: its documents judged relevant, best first (`more`: how many are not listed). */
+  references?: { queryId: string; docs: ReferenceDoc[]; more: number }[];
 }
 
 export interface ViewRequests {
@@ -339,9 +365,16 @@ export interface ViewRequests {
     judge: { params: { queryId: string; docId: string; grade: number }; result: null };
   };
   annotate: {
-    judge: { params: { grade: number }; result: null };
-    move: { params: { by: number }; result: null };
-    undo: { params: Record<string, never>; result: null };
+    /**
+     * Grades the pair the sidebar shows, named in full (queue, its index there, query and document), never another
+     * one. Grade -1 is "unsure": recorded as pooled but not judged (what undo records), with the note, so no
+     * figure changes. `note` goes to the annotations journal with the grade.
+     */
+    judge: { params: { queue: number; index: number; queryId: string; docId: string; grade: number; note?: string }; result: null };
+    /** The sidebar shows the pair at `index` (moved with n, s or p): the host keeps the position and sends what follows. */
+    show: { params: { queue: number; index: number; queryId?: string; docId?: string }; result: null };
+    /** Undoes the last judgement of the queue; answers the index of the pair it was of. */
+    undo: { params: { queue: number }; result: { index: number } };
     /** The same pool in another order (impact: what decides the first two pooled runs; sample: drawn where it narrows their estimate). */
     setOrder: { params: { order: QueueOrder }; result: null };
   };

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { InputError } from '../core/formats/errors';
-import { defaultTmpPath, removeQuietly } from '../core/formats/runWriter';
+import { defaultTmpPath, removeQuietly } from '../core/durableFs';
 import type { Bm25RunRequest, Bm25RunResult, RunProgress } from '../core/retrieval/bm25/run';
 import type { NeuralJob, NeuralProgress, NeuralResult } from '../core/retrieval/neuralJob';
 import { PROTOCOL_VERSION, isProtocolMessage, type ChildMessage, type ParentMessage } from './protocol';

@@ -14,9 +14,8 @@
  *   so on an otherwise idle machine --busy 1 gives a load average of about 2 and --busy 3 about 4. Every figure
  *   is printed with the load average of its minute.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readQrels } from '../../src/core/formats/qrels';
 import { runFiles } from '../../src/core/index/discovery';
@@ -26,6 +25,7 @@ import { SHARED } from '../unit/support/paths';
 import { WEBVIEW_PROTOCOL_VERSION } from '../../src/protocol/webview';
 import { launch, openView } from '../webview/harness';
 import { uniform } from '../../src/core/random';
+import { burn, load, settle } from './busy';
 
 const REPO = resolve(__dirname, '..', '..');
 const WORKER = join(REPO, 'dist', 'engine.js');
@@ -43,7 +43,6 @@ const SETTINGS = { measures: ['ndcg_cut.10', 'hole.10'], complete: true, relevan
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const p95 = (v: number[]) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(v.length * 0.95))];
 const ms = (v: number) => `${v.toFixed(1)} ms`;
-const load = () => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
 
 /** A run of 100 results per query: the relevant document (q<i> -> its source doc) at a random rank or absent. */
 function writeRun(path: string, docs: number, seed: number, relevant: Map<string, string>): void {
@@ -224,26 +223,8 @@ async function benchJudge(name: string, source: string, runs: string[], goalMs: 
   }
 }
 
-/**
- * N child processes that each keep one core busy (the load the issue's goals are measured at) until killed or
- * until this process is gone (each checks its parent ten times a second, so none outlives a killed bench).
- */
-function burn(n: number): ChildProcess[] {
-  const loop = `for (;;) { const t = Date.now() + 100; while (Date.now() < t); if (process.ppid !== ${process.pid}) process.exit(); }`;
-  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', loop], { stdio: 'ignore' }));
-}
-
-/** Waits until the 1-minute load average has risen to what the busy loops add (it follows them in about a minute). */
-async function settle(n: number): Promise<void> {
-  const start = performance.now();
-  while (loadavg()[0] < n + 0.5 && performance.now() - start < 90_000) await new Promise((r) => setTimeout(r, 2000));
-  console.log(`${n} busy process${n === 1 ? '' : 'es'} beside the bench; ${load()}`);
-}
-
 void (async () => {
-  if (!Number.isInteger(BUSY) || BUSY < 0) throw new Error(`--busy takes a number of processes (0 or more), not ${BUSY}`);
-  const busy = burn(BUSY);
-  process.on('exit', () => busy.forEach((c) => c.kill()));
+  burn(BUSY);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
   if (BUSY > 0) await settle(BUSY);
   if (ONLY.has('diff')) await benchDiff();

@@ -7,20 +7,25 @@ import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 import yauzl from 'yauzl';
 
-/** Paths (relative to the extension folder) that may ship, for `platform`-`arch` (e.g. linux, x64). */
+/**
+ * Paths (relative to the extension folder) that may ship, for `platform`-`arch` (e.g. linux, x64); for the
+ * universal package (platform undefined) nothing of onnxruntime.
+ */
 function allowed(platform, arch) {
   const ort = 'node_modules/onnxruntime-node';
   return [
-    /^package\.json$/, /^readme\.md$/i, /^changelog\.md$/i, /^\.vsixmanifest$/,
+    /^package\.json$/, /^readme\.md$/i, /^changelog\.md$/i, /^license\.txt$/i, /^\.vsixmanifest$/,
     /^dist\/[\w-]+\.js$/, /^dist\/webview\/.+\.(js|css)$/, /^media\//,
     /^node_modules\/sql\.js\/(package\.json|LICENSE|dist\/sql-wasm\.(js|wasm))$/,
-    new RegExp(`^${ort}/(package\\.json|dist/[\\w-]+\\.js|bin/napi-v\\d+/${platform}/${arch}/[^/]+)$`),
-    /^node_modules\/onnxruntime-common\/(package\.json|dist\/cjs\/.+\.js|dist\/cjs\/package\.json)$/,
+    ...(platform === undefined ? [] : [
+      new RegExp(`^${ort}/(package\\.json|dist/[\\w-]+\\.js|bin/napi-v\\d+/${platform}/${arch}/[^/]+)$`),
+      /^node_modules\/onnxruntime-common\/(package\.json|dist\/cjs\/.+\.js|dist\/cjs\/package\.json)$/,
+    ]),
   ];
 }
 
 /** What must be there for the extension to work at all. */
-const REQUIRED = ['package.json', 'dist/extension.js', 'dist/runner.js', 'dist/engine.js', 'dist/cli.js',
+const REQUIRED = ['package.json', 'LICENSE.txt', 'dist/extension.js', 'dist/runner.js', 'dist/engine.js', 'dist/cli.js',
   'dist/webview/results.js', 'media/webview.css', 'node_modules/sql.js/dist/sql-wasm.wasm'];
 
 function files(dir, root = dir) {
@@ -94,13 +99,16 @@ function zipEntries(path) {
 }
 
 /**
- * Checks a platform-specific .vsix without installing it: its target platform, that it holds only what runs, and
- * that its onnxruntime-node binaries are exactly `expectedBinaries` (file names) of `platform`/`arch`'s folder.
+ * Checks a .vsix without installing it: its target platform (none for the universal package, `platform`
+ * undefined), that it holds only what runs, and that its onnxruntime-node binaries are exactly
+ * `expectedBinaries` (file names) of `platform`/`arch`'s folder.
  */
 export async function checkVsix(vsix, { target, platform, arch, expectedBinaries }) {
   const problems = [];
   const { names, manifest } = await zipEntries(vsix);
-  if (!manifest.includes(`TargetPlatform="${target}"`)) problems.push(`extension.vsixmanifest does not name TargetPlatform="${target}"`);
+  if (platform === undefined) {
+    if (manifest.includes('TargetPlatform=')) problems.push('extension.vsixmanifest names a TargetPlatform: the universal package must not');
+  } else if (!manifest.includes(`TargetPlatform="${target}"`)) problems.push(`extension.vsixmanifest does not name TargetPlatform="${target}"`);
   const files = names.filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length));
   const patterns = allowed(platform, arch);
   const extra = files.filter((f) => !patterns.some((p) => p.test(f)));

@@ -21,6 +21,7 @@ export async function judgeNextHole(wb, side, datasetDir, split) {
   const docId = /^Document (\S+)$/.exec((await side.getByText(/^Document /).first().textContent()).trim())[1];
   const grades = await side.locator('#grades [data-grade]').evaluateAll((bs) => bs.map((b) => Number(b.getAttribute('data-grade'))));
   const grade = Math.max(...grades);
+  await readPair(wb);
   await side.locator('#document').press(String(grade));
   const file = join(datasetDir, 'qrels', `${split}.annotations.tsv`);
   const line = `${queryId}\t${docId}\t${grade}`;
@@ -32,6 +33,14 @@ export async function judgeNextHole(wb, side, datasetDir, split) {
     }
   });
   return { queryId, docId, grade };
+}
+
+/**
+ * A person reads a pair before grading it: the sidebar applies no grade to a pair drawn less than 150 ms
+ * before the key (typed ahead), so a scenario waits as long as a glance takes.
+ */
+export function readPair(wb) {
+  return wb.page.waitForTimeout(300);
 }
 
 /**

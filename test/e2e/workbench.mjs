@@ -79,6 +79,20 @@ export class Workbench {
   }
 
   /**
+   * Answers the open quick pick that has no title (e.g. the colour theme's) by typing `label` into its filter
+   * and choosing the row labelled exactly `label`.
+   */
+  async choose(label) {
+    const row = this.quickRow(label);
+    await this.waitFor(`${label} shown in the quick pick`, async () => {
+      if ((await this.quickInputBox.inputValue()) !== label) await this.quickInputBox.fill(label);
+      return row.isVisible();
+    });
+    await row.click();
+    await this.quickInput.waitFor({ state: 'hidden', timeout: STEP_MS });
+  }
+
+  /**
    * Runs `command` from the palette, then answers its quick picks ([title, label] each). Seen under load: a quick
    * pick closing on its own as it opened (focus taken by something else); a person would run the command again,
    * and so does this, up to three times.
@@ -190,6 +204,22 @@ export class Workbench {
         // Pin it by its unique name: the order of the visible webviews changes as others open.
         const name = await frames.nth(i).getAttribute('name');
         return inner(this.page.locator(`iframe.webview[name="${name}"]`));
+      }
+      return undefined;
+    }, { timeout });
+  }
+
+  /**
+   * The page of the visible webview holding `selector` as a playwright Frame (for evaluate(), which a
+   * FrameLocator lacks): see webview().
+   */
+  async webviewFrame(selector, { timeout = STEP_MS } = {}) {
+    const frames = this.page.locator('iframe.webview').filter({ visible: true });
+    return this.waitFor(`a webview frame showing ${selector}`, async () => {
+      for (const el of await frames.all()) {
+        const outer = await (await el.elementHandle())?.contentFrame();
+        const active = await (await outer?.locator('#active-frame').elementHandle())?.contentFrame();
+        if (active && (await active.locator(selector).count()) > 0) return active;
       }
       return undefined;
     }, { timeout });

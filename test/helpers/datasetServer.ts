@@ -29,6 +29,8 @@ export interface ServedFile {
   ignoreRange?: boolean;
   /** Send the body in this many pieces, 100 ms apart (a slow link, for progress lines). */
   slowPieces?: number;
+  /** Send this many bytes of the body, then nothing more, keeping the connection open (a stalled server). */
+  stallAfter?: number;
 }
 
 /** A local HTTP server on 127.0.0.1 serving files by path, with HTTP Range; it records the Range headers it got. */
@@ -54,6 +56,10 @@ export async function startServer(files: Map<string, ServedFile>): Promise<{ url
       res.writeHead(200, { 'content-length': file.body.length });
     }
     const body = file.body.subarray(start);
+    if (file.stallAfter !== undefined && file.stallAfter < body.length) {
+      res.write(body.subarray(0, file.stallAfter));
+      return;
+    }
     if (file.cutAfter !== undefined && file.cutAfter < body.length) {
       res.write(body.subarray(0, file.cutAfter), () => setTimeout(() => res.socket?.destroy(), 20));
       return;
@@ -77,6 +83,10 @@ export async function startServer(files: Map<string, ServedFile>): Promise<{ url
   return {
     url: `http://127.0.0.1:${port}`,
     ranges,
-    close: () => new Promise((r) => server.close(() => r())),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections(); // stalled responses stay open otherwise
+        server.close(() => r());
+      }),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Writes model folders (generated model.onnx + the real bert-base-uncased tokenizer files from
- * ../shared/tokenizers + irw-model.json) that `irw run --retriever dense|rerank|hybrid` accepts.
+ * Writes model folders (generated model.onnx + the real bert-base-uncased tokenizer files of
+ * test/data/bert-base-uncased + irw-model.json) that `irw run --retriever dense|rerank|hybrid` accepts.
  *
  *   node --import tsx test/helpers/modelFolders.ts OUT_DIR [--realistic]
  *
@@ -9,10 +9,10 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED } from '../unit/support/paths';
+import { bertTokenizerDir } from './bertTokenizer';
 import { biEncoder, crossEncoder, type GeneratedModel, type ModelSpec } from './onnxModels';
 
-export const TOKENIZER_DIR = join(SHARED, 'tokenizers', 'bert-base-uncased-wordpiece');
+export const TOKENIZER_DIR = bertTokenizerDir();
 export const VOCAB = 30522;
 
 export function writeModelFolder(

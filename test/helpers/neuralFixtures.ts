@@ -1,9 +1,11 @@
 /** Shared fixtures for the dense / re-rank tests: generated model folders and a small real-text dataset. */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATASETS } from '../unit/support/paths';
 import { biEncoder, crossEncoder, type GeneratedModel, type ModelSpec } from './onnxModels';
 import { TINY, writeModelFolder } from './modelFolders';
+import { BERT_DATA, readVocab } from './bertTokenizer';
+import { uniform } from '../../src/core/random';
 
 export interface Fixture {
   dir: string;
@@ -21,13 +23,33 @@ export function tinyCrossEncoder(root: string, name: string, config: Record<stri
 }
 
 /**
- * A BEIR folder with the first `docs` SciFact documents (real text) and queries q1..qN whose texts are the
- * titles of some of those documents, each judged relevant to that document.
+ * `n` corpus lines: SciFact's first documents (real text) where ../shared has SciFact, else documents made of
+ * the tokenizer's own whole words (with capitals, digits, punctuation and accents), the title's words recurring
+ * in the text as a real abstract's do, so that a fresh clone runs the same tests.
+ */
+function corpusLines(n: number): string[] {
+  const scifact = join(DATASETS, 'scifact', 'corpus.jsonl');
+  if (existsSync(scifact)) return readFileSync(scifact, 'utf8').split('\n').slice(0, n);
+  const words = readVocab(join(BERT_DATA, 'vocab.txt')).filter((w) => /^[a-z]{3,}$/.test(w));
+  const rand = uniform(17);
+  const pick = () => words[Math.floor(rand() * words.length)];
+  return Array.from({ length: n }, (_, i) => {
+    const topic = Array.from({ length: 4 + (i % 6) }, pick);
+    const word = () => (rand() < 0.5 ? topic[Math.floor(rand() * topic.length)] : rand() < 0.05 ? `${Math.floor(rand() * 1000)}%` : pick());
+    const sentence = (len: number) => Array.from({ length: len }, word).join(' ').replace(/^./, (c) => c.toUpperCase());
+    const title = topic.join(' ').replace(/^./, (c) => c.toUpperCase());
+    return JSON.stringify({ _id: String(1000 + i * 7), title, text: `${sentence(20 + (i % 40))}, naïve café. ${sentence(12)}?`, metadata: {} });
+  });
+}
+
+/**
+ * A BEIR folder with `docs` documents (corpusLines) and queries q1..qN whose texts are the titles of some of
+ * those documents, each judged relevant to that document.
  */
 export function smallDataset(root: string, docs = 40, queries = 6): { dir: string; ids: string[] } {
   const dir = join(root, 'dataset');
   mkdirSync(join(dir, 'qrels'), { recursive: true });
-  const lines = readFileSync(join(DATASETS, 'scifact', 'corpus.jsonl'), 'utf8').split('\n').slice(0, docs);
+  const lines = corpusLines(docs);
   writeFileSync(join(dir, 'corpus.jsonl'), lines.join('\n') + '\n');
   const parsed = lines.map((l) => JSON.parse(l) as { _id: string; title: string });
   const q: string[] = [];

@@ -1,12 +1,12 @@
-/** Shared fixtures of the store tests: the real data in ../shared, and scratch workspaces copied from it. */
+/** Shared fixtures of the store tests: the real data in ../shared (or IRW_SHARED), and scratch workspaces copied from it. */
 import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { DATASETS, RUNS } from '../shared-data.cjs';
 
-/** ../shared relative to the repository root. */
-export const SHARED = resolve(__dirname, '../../../shared');
-export const SCIFACT = join(SHARED, 'datasets', 'scifact');
-export const SCIFACT_RUNS = join(SHARED, 'runs', 'scifact');
+export { needsShared, SHARED } from '../shared-data.cjs';
+export const SCIFACT = join(DATASETS, 'scifact');
+export const SCIFACT_RUNS = join(RUNS, 'scifact');
 
 /**
  * A writable workspace holding a copy of SciFact (corpus, queries, test qrels) and the named runs under

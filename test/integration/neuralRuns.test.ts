@@ -1,5 +1,5 @@
 // Dense, hybrid and re-rank runs from "Run BEIR Eval" in the extension host, with generated ONNX models that
-// have sentence-transformers' signatures and the real BERT WordPiece tokenizer files.
+// have sentence-transformers' signatures and the real BERT WordPiece vocabulary (test/data/bert-base-uncased).
 import * as assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ interface Figures {
 }
 
 const TINY = { vocab: 30522, hidden: 32 };
-const TOKENIZER_FILES = ['tokenizer.json', 'vocab.txt', 'tokenizer_config.json'];
+const TOKENIZER_FILES = ['vocab.txt', 'tokenizer_config.json'];
 
 function modelFolder(dir: string, bytes: Uint8Array, config: object, tokenizerDir: string): string {
   mkdirSync(dir, { recursive: true });
@@ -38,8 +38,8 @@ suite('Run BEIR Eval: neural and hybrid retrievers', () => {
 
   suiteSetup(async () => {
     const ext = await activateExtension();
-    // The shared data sits beside the checkout, which is the extension under development.
-    const tokenizerDir = join(ext.extensionPath, '..', 'shared', 'tokenizers', 'bert-base-uncased-wordpiece');
+    // The extension under development is the checkout, which holds the vocabulary.
+    const tokenizerDir = join(ext.extensionPath, 'test', 'data', 'bert-base-uncased');
     scifact = datasetUri('scifact').fsPath;
     const models = join(scifact, '..', 'models');
     biDir = modelFolder(join(models, 'bi'), biEncoder({ ...TINY, seed: 1 }).bytes, { pooling: 'mean', normalize: true, maxLength: 64, similarity: 'cosine' }, tokenizerDir);

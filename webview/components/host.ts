@@ -38,6 +38,9 @@ export class Host<V extends ViewName> {
       } else if (m.type === 'event') {
         const ev = m as EventMessage<V>;
         (handlers[ev.kind as keyof ViewEvents[V]] as (p: unknown) => void)(ev.payload);
+        // Which judgements the view now shows (the qrels' version), for tests and the judging bench to wait on.
+        const version = (ev.payload as { qrels?: { version?: unknown } } | null)?.qrels?.version;
+        if (typeof version === 'number') document.body.dataset.qrelsVersion = String(version);
       }
     });
     this.post({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });

@@ -18,7 +18,14 @@ export interface DownloadOptions {
   md5?: string | null;
   signal?: AbortSignal;
   onProgress?: (p: DownloadProgress) => void;
+  /** A server that sends nothing for this long (no answer, or a body that stops) fails the download (default 60 s). */
+  stallMs?: number;
 }
+
+export const DEFAULT_STALL_MS = 60_000;
+
+/** The connection went quiet for longer than the stall timeout. */
+class Stalled extends Error {}
 
 export interface DownloadResult {
   bytes: number;
@@ -36,8 +43,9 @@ const MAX_REDIRECTS = 5;
  */
 export async function downloadFile(url: string, dest: string, options: DownloadOptions = {}): Promise<DownloadResult> {
   const part = `${dest}.part`;
+  const stallMs = options.stallMs ?? DEFAULT_STALL_MS;
   let resumedFrom = existsSync(part) ? statSync(part).size : 0;
-  let res = await request(url, resumedFrom, options.signal);
+  let res = await request(url, resumedFrom, options.signal, stallMs);
   let append = false;
   let total: number | null;
   if (res.statusCode === 416 && resumedFrom > 0) {
@@ -47,7 +55,7 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
     if (size === resumedFrom) return finish(part, dest, resumedFrom, resumedFrom, options.md5);
     rmSync(part, { force: true });
     resumedFrom = 0;
-    res = await request(url, 0, options.signal);
+    res = await request(url, 0, options.signal, stallMs);
   }
   if (res.statusCode === 206) {
     const start = startFromContentRange(res.headers['content-range']);
@@ -66,16 +74,17 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
     res.resume();
     throw new DatasetError(`the server answered HTTP ${res.statusCode} for ${url}`, 'Check the dataset name and the base URL (--base-url or IRW_BEIR_BASE_URL).');
   }
-  const received = await receive(res, part, append, resumedFrom, total, options);
+  const received = await receive(res, part, append, resumedFrom, total, options, stallMs);
   return finish(part, dest, received, resumedFrom, options.md5);
 }
 
 /** Streams the body into the part file; rejects (keeping the part) if the connection ends early or is cancelled. */
-function receive(res: http.IncomingMessage, part: string, append: boolean, resumedFrom: number, total: number | null, options: DownloadOptions): Promise<number> {
+function receive(res: http.IncomingMessage, part: string, append: boolean, resumedFrom: number, total: number | null, options: DownloadOptions, stallMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const out = createWriteStream(part, { flags: append ? 'a' : 'w' });
     let received = resumedFrom;
     let failed: Error | null = null;
+    let unwritable: Error | null = null;
     const fail = (e: Error) => {
       if (failed) return;
       failed = e;
@@ -94,11 +103,14 @@ function receive(res: http.IncomingMessage, part: string, append: boolean, resum
     });
     res.on('error', (e) => fail(e));
     res.on('aborted', () => fail(new Error('aborted')));
+    // The socket's idle timeout (set on the request) covers the body too; here it names what was received.
+    res.socket?.setTimeout(stallMs, () => fail(new Stalled()));
     res.on('end', () => {
       if (!res.complete || (total !== null && received !== total)) fail(new Error('short'));
       else out.end();
     });
     out.on('error', (e) => {
+      unwritable = e;
       failed ??= e;
       res.destroy();
     });
@@ -106,16 +118,30 @@ function receive(res: http.IncomingMessage, part: string, append: boolean, resum
       options.signal?.removeEventListener('abort', onAbort);
       if (!failed) return resolve(received);
       if (failed.name === 'AbortError') return reject(failed);
-      if ((failed as NodeJS.ErrnoException).syscall === 'write' || (failed as NodeJS.ErrnoException).code === 'ENOSPC') return reject(failed);
+      if (unwritable) return reject(writeFailed(part, unwritable));
+      const why = failed instanceof Stalled ? `the server sent nothing for ${Math.round(stallMs / 1000)} s` : 'the connection was closed';
       reject(
         new DatasetError(
-          `the download stopped after ${received} of ${total ?? 'an unknown number of'} bytes (the connection was closed)`,
+          `the download stopped after ${received} of ${total ?? 'an unknown number of'} bytes (${why})`,
           'The partial file is kept: run the same command again to resume where it stopped.',
           part,
         ),
       );
     });
   });
+}
+
+/** The partial file could not be written (disk full, permissions): kept as far as it got, for a resume. */
+function writeFailed(part: string, e: Error): DatasetError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === 'ENOSPC' || code === 'EDQUOT' ? 'the disk is full' : code === 'EIO' ? 'an input/output error' : code === 'EFBIG' ? 'the file is larger than the file system allows' : 'the file cannot be written';
+  return new DatasetError(
+    `the download could not be written: ${why} (${code})`,
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'Free some space (or choose another --dir), then run the same command again: the partial file is kept and resumed.'
+      : 'Make the folder writable (or choose another --dir), then run the same command again: the partial file is kept and resumed.',
+    part,
+  );
 }
 
 async function finish(part: string, dest: string, bytes: number, resumedFrom: number, expected: string | null | undefined): Promise<DownloadResult> {
@@ -125,7 +151,7 @@ async function finish(part: string, dest: string, bytes: number, resumedFrom: nu
     rmSync(part, { force: true });
     throw new DatasetError(
       `checksum mismatch: md5 ${md5}, expected ${expected} (the file was deleted)`,
-      'Run again to download it afresh; if it keeps failing, the server or mirror holds a different file.',
+      'Run again to download it afresh. If it keeps failing, the server holds a different file: for a mirror that repackaged the zip, pass the md5 it publishes with --md5.',
       dest,
     );
   }
@@ -143,7 +169,7 @@ export function md5File(path: string): Promise<string> {
   });
 }
 
-function request(url: string, from: number, signal: AbortSignal | undefined, redirects = 0): Promise<http.IncomingMessage> {
+function request(url: string, from: number, signal: AbortSignal | undefined, stallMs: number, redirects = 0): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     let parsed: URL;
     try {
@@ -160,12 +186,17 @@ function request(url: string, from: number, signal: AbortSignal | undefined, red
       if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
         res.resume();
         if (redirects >= MAX_REDIRECTS) return reject(new DatasetError(`too many redirects from ${url}`));
-        return resolve(request(new URL(location, parsed).toString(), from, signal, redirects + 1));
+        return resolve(request(new URL(location, parsed).toString(), from, signal, stallMs, redirects + 1));
       }
       resolve(res);
     });
+    // No answer at all (or headers that never end) for stallMs: give up on this request.
+    req.setTimeout(stallMs, () => req.destroy(new Stalled()));
     req.on('error', (e) => {
       if (e.name === 'AbortError') return reject(e);
+      if (e instanceof Stalled) {
+        return reject(new DatasetError(`${parsed.host} did not answer for ${Math.round(stallMs / 1000)} s`, 'Check the network (or the base URL), then run again; a partial file is resumed.'));
+      }
       reject(new DatasetError(`cannot reach ${parsed.host}: ${(e as NodeJS.ErrnoException).code ?? e.message}`, 'Check the network (or the proxy), then run again; a partial file is resumed.'));
     });
   });

@@ -32,7 +32,7 @@ export interface SplitInfo {
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 7;
 
 export interface EngineRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -75,9 +75,10 @@ export interface EngineRequests {
   pool: { args: { key: string; runs: string[]; depth: number; order?: QueueOrder }; result: { items: { queryId: string; docId: string }[]; firstUnjudged: number } };
   /**
    * What the Judge sidebar shows for one pair (or only the split's figures, without a pair); with `impact`, the
-   * meter of the comparison the impact and sampling orders work on (with the sampling order, its estimate).
+   * meter of the comparison the impact and sampling orders work on (with the sampling order, its estimate);
+   * with `ahead`, those pairs too (the sidebar shows the next at once).
    */
-  pair: { args: { key: string; queryId?: string; docId?: string; impact?: { runs: string[]; depth: number; order?: QueueOrder } }; result: PairState };
+  pair: { args: { key: string; queryId?: string; docId?: string; impact?: { runs: string[]; depth: number; order?: QueueOrder }; ahead?: { queryId: string; docId: string }[] }; result: PairState };
   /** One run's summary figures on the split by trec_eval value name, on the original qrels and with the user's judgements. */
   runSummary: {
     args: { key: string; run: string };
@@ -109,6 +110,8 @@ export type WorkerMessage =
   | { kind: 'result'; id: number; ok: false; error: { message: string; problem?: Problem } }
   /** Judgements or metrics changed outside an index request (e.g. metrics recomputed after a judgement). */
   | { kind: 'changed' }
+  /** Something the user should know that failed no request (the snapshot could not be saved). */
+  | { kind: 'warning'; message: string }
   /** An open split's figures changed (a judgement, judgements edited on disk, significance computed): views re-ask. */
   | { kind: 'split'; key: string; version: number; info?: SplitInfo };
 

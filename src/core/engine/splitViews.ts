@@ -109,8 +109,9 @@ export class SplitViews {
     return judgingQueue(s, a.runs.filter((k) => s.hasRun(k)), a.depth, a.order);
   }
 
-  pair(a: Args<'pair'>): Promise<PairState> {
-    return pairState(this.state(a.key), a);
+  pair(a: Args<'pair'>, notes?: (datasetDir: string, split: string, pairs: readonly { queryId: string; docId: string }[]) => (string | undefined)[]): Promise<PairState> {
+    const s = this.state(a.key);
+    return pairState(s, a, notes && ((pairs) => notes(s.datasetDir, s.split, pairs)));
   }
 
   runSummary(a: Args<'runSummary'>): Result<'runSummary'> {

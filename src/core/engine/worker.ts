@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
@@ -13,7 +13,7 @@ import { evaluationOf, type EvaluationSettings } from './settings';
 import { problemFrom, type Problem } from '../formats/problems';
 import { PROTOCOL_VERSION, type HostMessage, type EngineRequests, type WorkerConfig, type WorkerMessage } from './protocol';
 import { datasetId, datasetTree, readDocument, storedProblems } from '../index/queries';
-import { qrelsLineInfo, splitJudgements } from '../index/qrelsInfo';
+import { gradeScale, judgementNotes, qrelsLineInfo, splitJudgements } from '../index/qrelsInfo';
 import { RunParserThreads } from '../index/runParser';
 import { SplitModels } from './splits';
 import { SplitViews } from './splitViews';
@@ -60,6 +60,7 @@ class Store {
     switch (m.kind) {
       case 'index':
         return this.serial(async () => {
+          const settingsBefore = JSON.stringify(this.evaluation);
           this.evaluation = evaluationOf(m.args);
           const open = this.models.keys();
           const summary = await indexWorkspace(this.db, m.args.roots, {
@@ -70,10 +71,14 @@ class Store {
           });
           this.snapshot.changed();
           // Files changed on disk (e.g. judgements appended by another window): views that read the store refresh.
-          if (summary.reindexed.length > 0 || summary.removed.length > 0) send({ kind: 'changed' });
-          // Runs may have come or gone under any split the views show: they ask again (after this answer).
+          const read = summary.reindexed.length > 0 || summary.removed.length > 0;
+          if (read) send({ kind: 'changed' });
+          // Runs may have come or gone, or the settings changed every figure: the views of every open split ask
+          // again (after this answer). A pass that found nothing new (the file events of the store's own append
+          // and its lock file start one after every judgement) changes no view, so none is sent again.
+          const again = read || JSON.stringify(this.evaluation) !== settingsBefore ? [...open, ...summary.changedSplits] : summary.changedSplits;
           setImmediate(() => {
-            for (const key of new Set([...open, ...summary.changedSplits])) send({ kind: 'split', key, version: -1 });
+            for (const key of new Set(again)) send({ kind: 'split', key, version: -1 });
           });
           return summary;
         });
@@ -116,7 +121,7 @@ class Store {
       case 'pool':
         return this.views.pool(m.args);
       case 'pair':
-        return this.views.pair(m.args);
+        return this.views.pair(m.args, (datasetDir, split, pairs) => judgementNotes(this.db, { datasetDir, split }, pairs));
       case 'runSummary':
         return this.views.runSummary(m.args);
       case 'qrelsLineInfo':
@@ -152,16 +157,19 @@ class Store {
    * the database. The database row is a cache of the file: if it is lost, the next indexing re-reads the file.
    */
   private judge(a: EngineRequests['judge']['args']): EngineRequests['judge']['result'] {
-    validateJudgement(a); // before anything is created or opened
+    const id = datasetId(this.db, a.datasetDir);
+    // Before anything is created or opened; against the split's scale when its qrels are known.
+    const scale = id === undefined ? undefined : gradeScale(this.db, id, a.split);
+    validateJudgement(a, scale);
     const { writer, problems } = this.writer(a.datasetDir, a.split);
     const at = a.at ?? new Date().toISOString();
-    const fileBefore = statSync(writer.path);
-    problems.push(...writer.judge({ queryId: a.queryId, docId: a.docId, grade: a.grade, at, by: a.by, note: a.note }));
-    recordOwnAppend(this.db, writer.path, fileBefore);
+    // The file as the database may know it; absent when another program deleted it (the writer creates it again).
+    const fileBefore = statIfAny(writer.path);
+    problems.push(...writer.judge({ queryId: a.queryId, docId: a.docId, grade: a.grade, at, by: a.by, note: a.note }, scale));
+    if (fileBefore) recordOwnAppend(this.db, writer.path, fileBefore);
     const after = statSync(writer.path);
     const file = { path: writer.path, size: after.size, mtimeMs: after.mtimeMs };
     if (problems.length > 0) this.addProblems(problems);
-    const id = datasetId(this.db, a.datasetDir);
     if (id === undefined) return { superseded: null, file };
     const key = [id, a.split, a.queryId, a.docId];
     const before = scalar(this.db, 'SELECT grade FROM effective_qrels WHERE dataset_id = ? AND split = ? AND query_id = ? AND doc_id = ?', key);
@@ -206,9 +214,18 @@ function memoryOf(m: NodeJS.MemoryUsage): { heapUsed: number; external: number }
   return { heapUsed: m.heapUsed, external: m.external };
 }
 
+function statIfAny(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(): Promise<void> {
   const { db, discarded } = await openDatabase(config.dbPath);
-  const store = new Store(db, new Snapshotter(db, config.dbPath, config.snapshotDelayMs));
+  const snapshot = new Snapshotter(db, config.dbPath, config.snapshotDelayMs, (message) => send({ kind: 'warning', message }));
+  const store = new Store(db, snapshot);
   port!.on('message', (m: HostMessage) => {
     store.handle(m).then(
       (value) => send({ kind: 'result', id: m.id, ok: true, value }),

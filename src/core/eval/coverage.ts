@@ -23,7 +23,7 @@ export function checkCoverage(qrels: { queryIds(): readonly string[] }, run: Run
   return {
     shared,
     warning:
-      `only ${shared} queries are in both files (${qids.length} in the qrels, ${run.qids.length} in the run): ` +
+      `only ${shared} ${shared === 1 ? 'query is' : 'queries are'} in both files (${qids.length} in the qrels, ${run.qids.length} in the run): ` +
       `check that they belong together${complete ? '; the queries the run lacks score 0' : ''}.`,
   };
 }

@@ -6,6 +6,7 @@ import { JudgementTable, judgedDocsTable } from './judgementTable';
 import { encodeId, type IdTable } from '../formats/idTable';
 import { toZScores, type ZScores } from './zscores';
 import { gradeLevelsOf, NONPOOL, numRelOf, type MeasureContext, type QueryRels } from './relevance';
+import type { MeasureView } from './names';
 
 export interface EvalOptions {
   /** trec_eval -m arguments; default ['official']. */
@@ -169,12 +170,12 @@ export function evaluate(qrels: Qrels | JudgmentGroups | PrefsQrels, run: Run, o
     // trec_eval 9 does not evaluate a -c query missing from the run (10 does, on its one-document ranking).
     if (prefs && (q >= 0 || layout10)) qr.prefs = prefsCounts(prefs.judgements(qid)!, q < 0 ? [] : prefsRanking(run, q, maxRet, options.trecEval === 10), rankPool);
     const row = new Float64Array(width);
-    if (q >= 0) computed.forEach((m, i) => m.family.compute(qr, ctx, m, row, offsets[i]));
+    if (q >= 0) computed.forEach((m, i) => computeIn(m, qr, ctx, row, offsets[i]));
     else if (!layout10) {
       // trec_eval 9 -c does not evaluate a query missing from the run: 0, but gm_* count their floor (which an
       // empty ranking gives) and num_rel is counted from the qrels.
       computed.forEach((m, i) => {
-        if (m.family.aggregate === 'gm' || m.family.name === 'num_rel') m.family.compute(qr, ctx, m, row, offsets[i]);
+        if (m.family.aggregate === 'gm' || m.family.name === 'num_rel') computeIn(m, qr, ctx, row, offsets[i]);
       });
     } else {
       // trec_eval 10 evaluates it on a one-document "bogus" ranking of an unjudged docno (-J drops that too),
@@ -183,7 +184,7 @@ export function evaluate(qrels: Qrels | JudgmentGroups | PrefsQrels, run: Run, o
       computed.forEach((m, i) => {
         const name = m.family.name;
         const zeroed = name === 'num_ret' || name === 'unj' || ((name === 'utility' || name === 'rbp_resid') && m.names[0] === name);
-        if (!zeroed) m.family.compute(m.family.origin === 'irw' ? qr : bogus, ctx, m, row, offsets[i]);
+        if (!zeroed) computeIn(m, m.family.origin === 'irw' ? qr : bogus, ctx, row, offsets[i]);
       });
     }
     // trec_eval 9 converts only the queries it evaluated; 10 also its "bogus" rankings of missing queries.
@@ -228,6 +229,31 @@ export function evaluate(qrels: Qrels | JudgmentGroups | PrefsQrels, run: Run, o
     positiveNaN,
     texts,
     mean: new Map(columns.map((c, i) => [c.name, summary[i]])),
+  };
+}
+
+/** Computes measure `m` on query `q`, through the measure's view (names.ts: P(rel=2)@10, RR@10) where it has one. */
+function computeIn(m: ResolvedMeasure, q: QueryRels, ctx: MeasureContext, out: Float64Array, at: number): void {
+  if (!m.view) m.family.compute(q, ctx, m, out, at);
+  else {
+    const v = viewOf(q, ctx, m.view);
+    m.family.compute(v.q, v.ctx, m, out, at);
+  }
+}
+
+/**
+ * A query's ranking as trec_eval sees it with -l `view.level` (relevant counts from that grade) and -M
+ * `view.depth` (only the first documents of the ranking evaluated here).
+ */
+export function viewOf(q: QueryRels, ctx: MeasureContext, view: MeasureView): { q: QueryRels; ctx: MeasureContext } {
+  const level = view.level ?? ctx.relevanceLevel;
+  const numRet = Math.min(q.numRet, view.depth ?? Infinity);
+  const rels = q.rels.subarray(0, numRet);
+  let numRelRet = 0;
+  for (let i = 0; i < numRet; i++) if (rels[i] >= level) numRelRet++;
+  return {
+    q: { ...q, rels, numRet, numRelRet, numRel: numRelOf(q.grades, q.gradeCounts, level), judgedAnywhere: q.judgedAnywhere.subarray(0, Math.min(numRet, q.judgedAnywhere.length)) },
+    ctx: level === ctx.relevanceLevel ? ctx : { ...ctx, relevanceLevel: level },
   };
 }
 

@@ -22,6 +22,8 @@ import { yaap } from './measures/yaap';
 import { cappedRecallAt, recallAt, setF, setRecall } from './measures/recall';
 import type { MeasureContext, QueryRels } from './relevance';
 import { formatFixed } from './printf';
+import { nearest } from '../nearest';
+import { fieldMeasure, FieldNameError, nearestFieldNames, type MeasureView } from './names';
 
 /** A bad -m argument: unknown measure or malformed parameters. */
 export class MeasureSpecError extends Error {}
@@ -63,6 +65,8 @@ export interface ResolvedMeasure {
   gains: [number, number][];
   /** Named pair parameters (rbp.p=0.8): the family's defaults, overridden by the -m text. */
   named: Record<string, number>;
+  /** Another relevance level or ranking depth than the evaluation's (a field name such as P(rel=2)@10, RR@10). */
+  view?: MeasureView;
 }
 
 const STD_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -193,38 +197,113 @@ export const NICKNAMES: Record<string, string[]> = {
   set: ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F'],
 };
 
+/** A measure seen through a view (field names only): its parameter texts and, per cutoff or alone, its names. */
+interface Viewed {
+  family: Family;
+  view: MeasureView;
+  texts: string[];
+  labels: Map<number | undefined, string>;
+}
+
 /**
- * Resolves -m arguments ("ndcg_cut.10,20", "official", "P") to measures in output order.
+ * Resolves -m arguments ("ndcg_cut.10,20", "official", "P", or field names such as "nDCG@10", names.ts) to
+ * measures in output order (trec_eval's table order; a field name's view after its family).
  * `firstParamsWin` reproduces trec_eval, which uses the parameters of the first -m naming a measure and
- * ignores later ones; otherwise cutoffs of repeated -m are merged (the library's default, e.g. for
- * ['recall.100', 'recall.1000']).
+ * ignores later ones (each reported to `onIgnored`, with the -m kept and, for cutoffs, the one -m giving both); otherwise cutoffs of repeated -m are
+ * merged (the library's default, e.g. for ['recall.100', 'recall.1000']). Field names' cutoffs always merge: they
+ * are not trec_eval's syntax, so there is no trec_eval behaviour to follow.
  */
-export function resolveMeasures(specs: readonly string[], firstParamsWin = false, trecEval: 9 | 10 = 9): ResolvedMeasure[] {
+export function resolveMeasures(
+  specs: readonly string[],
+  firstParamsWin = false,
+  trecEval: 9 | 10 = 9,
+  onIgnored?: (spec: string, kept: string, both?: string) => void,
+): ResolvedMeasure[] {
   const marked = new Set<Family>();
   const paramText = new Map<Family, string[]>();
+  /** The -m whose parameters a family takes (trec_eval syntax), for firstParamsWin. */
+  const trecKept = new Map<Family, string>();
+  const viewed = new Map<string, Viewed>();
+  const addParams = (family: Family, params: string, spec: string, trecSyntax: boolean) => {
+    const list = paramText.get(family) ?? [];
+    paramText.set(family, list);
+    const kept = trecKept.get(family);
+    if (trecSyntax && firstParamsWin && kept !== undefined) {
+      if (params !== kept.slice(kept.indexOf('.') + 1)) onIgnored?.(spec, kept, family.params.kind === 'cutoffs' ? `${kept},${params}` : undefined);
+      return;
+    }
+    if (trecSyntax && kept === undefined) trecKept.set(family, spec);
+    // Only cutoffs merge: a family takes one list of values or gains (the first given).
+    if (family.params.kind !== 'cutoffs' && list.length && list[0] !== params) {
+      if (!trecSyntax) throw new MeasureSpecError(`'${spec}': ${family.name} takes one set of parameters per evaluation (already ${family.name}.${list[0]}): evaluate them separately`);
+      onIgnored?.(spec, `${family.name}.${list[0]}`);
+      return;
+    }
+    list.push(params);
+  };
   for (const spec of specs.length ? specs : ['official']) {
     const dot = spec.indexOf('.');
     const name = dot < 0 ? spec : spec.slice(0, dot);
     const params = dot < 0 ? undefined : spec.slice(dot + 1);
-    if (params === '') throw new MeasureSpecError(`improper measure '${spec}': nothing after the '.'`);
     // trec_eval 10's all_trec adds its own unj, rbp and rbp_resid.
-    const nick = name === 'all_trec' && trecEval === 10 ? [...NICKNAMES.all_trec, 'unj', 'rbp', 'rbp_resid'] : NICKNAMES[name];
+    const nick = name === 'all_trec' && trecEval === 10 ? [...NICKNAMES.all_trec, 'unj', 'rbp', 'rbp_resid'] : Object.hasOwn(NICKNAMES, name) ? NICKNAMES[name] : undefined;
     const family = BY_NAME.get(name);
-    if (!nick && !family) {
-      const near = suggest(name);
-      throw new MeasureSpecError(
-        `unknown measure '${name}'${near.length ? `: did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : '.'} ` +
-          `Known: ${[...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)].join(', ')}`,
-      );
+    if (nick || family) {
+      if (params === '') throw new MeasureSpecError(`improper measure '${spec}': nothing after the '.'`);
+      for (const n of nick ?? [name]) marked.add(BY_NAME.get(n)!);
+      if (params !== undefined && family) addParams(family, params, spec, true);
+      continue;
     }
-    for (const n of nick ?? [name]) marked.add(BY_NAME.get(n)!);
-    if (params !== undefined && family) {
-      const list = paramText.get(family) ?? [];
-      if (!(firstParamsWin && list.length)) list.push(params);
-      paramText.set(family, list);
+    const field = fieldName(spec);
+    const f = BY_NAME.get(field.family)!;
+    if (!field.view) {
+      marked.add(f);
+      if (field.params !== undefined) addParams(f, field.params, spec, false);
+      continue;
     }
+    const key = `${f.name} ${field.view.level} ${field.view.depth}`;
+    const v: Viewed = viewed.get(key) ?? { family: f, view: field.view, texts: [], labels: new Map() };
+    viewed.set(key, v);
+    if (field.params !== undefined) v.texts.push(field.params);
+    const at = field.params === undefined || f.params.kind !== 'cutoffs' ? undefined : parseCutoffs(f, [field.params], f.params.integer)[0];
+    if (!v.labels.has(at)) v.labels.set(at, field.label);
   }
-  return FAMILIES.filter((f) => marked.has(f)).map((f) => resolveOne(f, paramText.get(f)));
+  const out: ResolvedMeasure[] = [];
+  for (const f of FAMILIES) {
+    if (marked.has(f)) out.push(resolveOne(f, paramText.get(f)));
+    for (const v of viewed.values()) if (v.family === f) out.push(resolveViewed(v));
+  }
+  return out;
+}
+
+/** A field name as a registry measure, or the error saying what is wrong and what is near. */
+function fieldName(spec: string) {
+  let field;
+  try {
+    field = fieldMeasure(spec);
+  } catch (e) {
+    if (e instanceof FieldNameError) throw new MeasureSpecError(e.message);
+    throw e;
+  }
+  if (field) return field;
+  const asTrec = /^(\w+)@([\d.,]+)$/.exec(spec);
+  const near = asTrec && BY_NAME.has(asTrec[1]) ? [`${asTrec[1]}.${asTrec[2]}`] : [...nearestFieldNames(spec), ...suggest(spec.split('.')[0])];
+  // A trec_eval-style name is named without its parameters (ndgc_cut.10: 'ndgc_cut'), as trec_eval does.
+  const shown = /[@(]/.test(spec) ? spec : spec.split('.')[0];
+  throw new MeasureSpecError(
+    `unknown measure '${shown}'${near.length ? `: did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : '.'} ` +
+      "Measures are trec_eval's (ndcg_cut.10, recall.100, map, P.10; irw eval --help lists them) or the field's (nDCG@10, R@100, AP, RR@10, P(rel=2)@10, Judged@10)",
+  );
+}
+
+function resolveViewed(v: Viewed): ResolvedMeasure {
+  const m = resolveOne(v.family, v.texts.length ? v.texts : undefined);
+  m.view = v.view;
+  m.names = v.family.params.kind === 'cutoffs' && v.texts.length ? m.cutoffs.map((c) => v.labels.get(c)!) : [v.labels.values().next().value!];
+  if (v.family.params.kind !== 'cutoffs' && new Set(v.texts).size > 1) {
+    throw new MeasureSpecError(`${[...v.labels.values()].join(' and ')}: ${v.family.name} takes one set of parameters per evaluation: evaluate them separately`);
+  }
+  return m;
 }
 
 function resolveOne(family: Family, texts: string[] | undefined): ResolvedMeasure {
@@ -286,20 +365,7 @@ function parseGains(family: Family, text: string, named: Record<string, number>)
 
 /** The nearest measure names to a mistyped one: `recall_10` (the output name) -> `recall.10`, else by edit distance. */
 export function suggest(name: string): string[] {
-  const known = [...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)];
   const asOutput = /^(.+?)_(\d[\d.,]*)$/.exec(name);
   if (asOutput && BY_NAME.has(asOutput[1])) return [`${asOutput[1]}.${asOutput[2]}`];
-  const scored = known.map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) }));
-  const best = Math.min(...scored.map((x) => x.d));
-  return best <= Math.max(2, Math.floor(name.length / 3)) ? scored.filter((x) => x.d === best).map((x) => x.k) : [];
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
+  return nearest(name, [...Object.keys(NICKNAMES), ...FAMILIES.map((f) => f.name)]);
 }

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from './errors';
+import { decodeId } from './idTable';
 import { forEachLine, forEachLineSync } from './lines';
 
 /**
@@ -34,7 +35,10 @@ function parseLine(kind: Kind, file: string, buf: Buffer, start: number, end: nu
   let s = start;
   while (s < end && (buf[s] === 32 || buf[s] === 9)) s++;
   if (s === end) return null;
-  const raw = buf.toString('utf8', start, end);
+  // Ids are bytes, as in runs and qrels: bytes that are not UTF-8 (`caf\xe9` in a Latin-1 id) are kept as
+  // decodeId's escapes, so two such ids stay two, and a run written from them names the same bytes.
+  const utf8 = buf.toString('utf8', start, end);
+  const raw = utf8.includes('\ufffd') ? decodeId(buf, start, end) : utf8;
   let obj: unknown;
   try {
     obj = JSON.parse(raw);
@@ -102,7 +106,14 @@ function parseLine(kind: Kind, file: string, buf: Buffer, start: number, end: nu
       hint: 'Write the title as a string, or leave the field out.',
     });
   }
-  return { id, text, title: typeof title === 'string' ? title : '', raw };
+  // Text is only read, never written back: a byte that is not UTF-8 is the replacement character there.
+  const readable = (t: string) => (raw === utf8 ? t : wellFormed(t));
+  return { id, text: readable(text), title: typeof title === 'string' ? readable(title) : '', raw };
+}
+
+/** `s` with every lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, which ES2022 lacks). */
+function wellFormed(s: string): string {
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 /**

@@ -1,12 +1,11 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { defaultTmpPath, removeQuietly, writeAllSync } from './runWriter';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { AtomicFile } from '../durableFs';
 
 /**
  * Cache files that are never trusted blindly: a magic prefix, the content, then the SHA-256 of everything
- * before it. Written atomically (temporary file, then rename), so a crash never leaves half a file under the
- * final name; read back only if the magic and the checksum match.
+ * before it. Written atomically and durably (AtomicFile), so a crash or a full disk never leaves half a file
+ * under the final name; read back only if the magic and the checksum match.
  */
 const SUM_BYTES = 32;
 
@@ -116,23 +115,11 @@ export class CheckedReader {
   }
 }
 
-/** Writes `parts` (the first of which starts with the magic) and their checksum to `path`, atomically. */
+/** Writes `parts` (the first of which starts with the magic) and their checksum to `path`, atomically (see AtomicFile). */
 export function writeChecked(path: string, parts: readonly Uint8Array[]): void {
-  mkdirSync(dirname(path), { recursive: true });
   const h = createHash('sha256');
   for (const p of parts) h.update(p);
-  const sum = h.digest();
-  const tmp = defaultTmpPath(path);
-  try {
-    const fd = openSync(tmp, 'wx');
-    try {
-      for (const p of [...parts, sum]) writeAllSync(fd, p);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    removeQuietly(tmp);
-    throw e;
-  }
+  const file = AtomicFile.open(path);
+  for (const p of [...parts, h.digest()]) file.write(p);
+  file.commit();
 }

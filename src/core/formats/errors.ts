@@ -10,7 +10,8 @@ export type InputErrorCode =
   | 'missing-field' // a JSON line without a required field
   | 'unknown-format' // could not tell what kind of file this is
   | 'unknown-id' // a reference to a query or document that does not exist
-  | 'unwritable'; // an output file could not be written (disk full, permission, read-only)
+  | 'unwritable' // an output file could not be written (disk full, permission, read-only)
+  | 'not-installed'; // an optional part of the installation is missing (onnxruntime-node for neural runs)
 
 export interface InputErrorInit {
   code: InputErrorCode;
@@ -71,12 +72,19 @@ export function unwritable(path: string, e: unknown, what = 'nothing was left un
     ENOENT: 'its folder does not exist',
     ENOTDIR: 'a file stands where its folder should be',
     EISDIR: 'a folder of that name exists',
+    EIO: 'an input/output error (a failing disk or a lost network drive)',
+    EFBIG: 'the file is larger than the file system (or a size limit) allows',
   };
   if (!err || typeof err.code !== 'string' || !why[err.code]) return e;
   return new InputError({
     code: 'unwritable',
     message: `cannot write file: ${why[err.code]} (${err.code}); ${what}`,
     file: path,
-    hint: err.code === 'ENOSPC' || err.code === 'EDQUOT' ? 'Free some space (or choose another --out folder) and run again.' : 'Choose an output path you can write to and run again.',
+    hint:
+      err.code === 'ENOSPC' || err.code === 'EDQUOT'
+        ? 'Free some space (or write to another folder) and try again.'
+        : err.code === 'EIO'
+          ? 'Check the disk (or the network drive), then try again.'
+          : 'Choose a path you can write to (a file, in a folder) and try again.',
   });
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { InputError } from './errors';
 
@@ -37,11 +37,35 @@ export interface ByteRange {
 }
 
 /**
- * Reads `path` synchronously in 1 MiB chunks; `-` is standard input, and a gzip file is decompressed (in
- * memory: qrels and runs compress well, and the sync readers have no streaming gunzip). Throws
- * InputError('unreadable') naming the file. With `range`, reads only those bytes of a plain file (line
- * numbers then count from the range's first line). `onRead` gets the file's bytes as read, in order and
- * before decompression (to hash them in the same pass). Returns the number of lines read.
+ * What a file's first bytes say its bytes are: gzip (its magic), UTF-16 (a byte-order mark, or ASCII text with
+ * every other byte zero, as editors that "save with encoding" write it), else plain (UTF-8 or ASCII). Reading
+ * decodes all of them to the same lines; `textEncoding` is also how a writer tells what it appends to.
+ */
+export type Encoding = 'gzip' | 'utf16le' | 'utf16be' | 'plain';
+
+export function sniffEncoding(head: Uint8Array): Encoding {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  return textEncoding(head);
+}
+
+export function textEncoding(head: Uint8Array): 'utf16le' | 'utf16be' | 'plain' {
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'utf16le';
+  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf16be';
+  if (head.length >= 4 && head[0] !== 0 && head[1] === 0 && head[2] !== 0 && head[3] === 0) return 'utf16le';
+  if (head.length >= 4 && head[0] === 0 && head[1] !== 0 && head[2] === 0 && head[3] !== 0) return 'utf16be';
+  return 'plain';
+}
+
+/** Bytes a sniff needs (fewer only at the end of the file). */
+const SNIFF_BYTES = 4;
+
+/**
+ * Reads `path` synchronously in 1 MiB chunks; `-` is standard input. Gzip (by its magic bytes, on a file or on
+ * standard input alike) is decompressed as it streams, so memory stays bounded by the line limit however large
+ * the decompressed text; UTF-16 text is decoded to UTF-8 (line offsets are then those of the decoded text, as
+ * for gzip). Throws InputError('unreadable') naming the file. With `range`, reads only those bytes of a plain
+ * file (line numbers then count from the range's first line). `onRead` gets the file's bytes as read, in order
+ * and before decompression (to hash them in the same pass). Returns the number of lines read.
  */
 export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteRange, bulk?: BulkLineHandler, onRead?: (bytes: Buffer) => void): number {
   let fd: number;
@@ -52,27 +76,47 @@ export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteR
   }
   try {
     const splitter = new LineSplitter(onLine, path, range?.start ?? 0, bulk);
-    let first = !range;
     let at = range?.start ?? 0;
-    for (;;) {
+    const read = (buf: Buffer, off: number, len: number): number => {
+      for (;;) {
+        try {
+          return range ? readSync(fd, buf, off, Math.min(len, range.end - at), at) : readSync(fd, buf, off, len, null);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue; // a non-blocking stdin not ready yet
+          if ((e as NodeJS.ErrnoException).code === 'EOF') return 0;
+          throw unreadable(path, e);
+        }
+      }
+    };
+    let decode: ((chunk: Buffer, last: boolean) => void) | undefined;
+    for (let first = !range; ; first = false) {
       const t = splitter.target();
-      let n: number;
-      try {
-        n = range ? readSync(fd, t.buf, t.at, Math.min(t.room, range.end - at), at) : readSync(fd, t.buf, t.at, t.room, null);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue; // a non-blocking stdin not ready yet
-        if ((e as NodeJS.ErrnoException).code === 'EOF') break;
-        throw unreadable(path, e);
+      let n = read(t.buf, t.at, t.room);
+      if (first) {
+        for (let m = n; m > 0 && n < SNIFF_BYTES; n += m) m = read(t.buf, t.at + n, t.room - n);
+        const kind = sniffEncoding(t.buf.subarray(t.at, t.at + n));
+        if (kind !== 'plain') {
+          const feed = (text: Buffer) => splitter.feed(text);
+          decode = kind === 'gzip' ? gunzipper(path, feed) : utf16Decoder(kind, feed);
+          const head = Buffer.from(t.buf.subarray(t.at, t.at + n));
+          onRead?.(head);
+          decode(head, n === 0);
+          break;
+        }
       }
-      if (first && n >= 2 && t.buf[t.at] === 0x1f && t.buf[t.at + 1] === 0x8b && path !== '-') {
-        splitter.feed(gunzipped(path, onRead));
-        break;
-      }
-      first = false;
       if (n === 0) break;
       at += n;
       onRead?.(t.buf.subarray(t.at, t.at + n));
       splitter.push(n);
+    }
+    if (decode) {
+      const raw = Buffer.allocUnsafe(GUNZIP_STEP);
+      for (;;) {
+        const n = read(raw, 0, raw.length);
+        onRead?.(raw.subarray(0, n));
+        decode(raw.subarray(0, n), n === 0);
+        if (n === 0) break;
+      }
     }
     return splitter.end();
   } finally {
@@ -80,26 +124,49 @@ export function forEachLineSync(path: string, onLine: LineHandler, range?: ByteR
   }
 }
 
-function gunzipped(path: string, onRead?: (bytes: Buffer) => void): Buffer {
-  try {
-    const raw = readFileSync(path);
-    onRead?.(raw);
-    return zlib().gunzipSync(raw);
-  } catch (e) {
-    throw gunzipFailed(path, e);
-  }
+const Z_BUF_ERROR = -5;
+
+/** Compressed bytes read per step (the text reaches the line splitter 64 KiB at a time, whatever the ratio). */
+const GUNZIP_STEP = 64 << 10;
+
+/**
+ * A streaming, synchronous gunzip (pako: Node's zlib has no synchronous stream): each call decompresses `chunk`
+ * and hands the text to `feed` as it comes (64 KiB at a time), so memory stays bounded by what `feed` keeps.
+ * Concatenated members are read on; a damaged stream (checksum included) or one that ends early is an error.
+ */
+function gunzipper(path: string, feed: (text: Buffer) => void): (chunk: Buffer, last: boolean) => void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Inflate } = require('pako') as typeof import('pako'); // loaded for the first gzip file only, as zlib is
+  const inflate = new Inflate();
+  inflate.onData = (out) => feed(Buffer.from(out.buffer, out.byteOffset, out.byteLength));
+  return (chunk, last) => {
+    inflate.push(chunk, last);
+    // At the end, zlib's "buffer error" (no progress possible) means the data stopped before the stream did.
+    if (last && (!inflate.ended || inflate.err === Z_BUF_ERROR)) throw gunzipFailed(path, new Error('unexpected end of file'));
+    if (inflate.err) throw gunzipFailed(path, new Error(inflate.msg || `zlib error ${inflate.err}`));
+  };
+}
+
+/** UTF-16 (either byte order; a byte-order mark is dropped) to UTF-8, across chunk boundaries. */
+function utf16Decoder(kind: 'utf16le' | 'utf16be', feed: (text: Buffer) => void): (chunk: Buffer, last: boolean) => void {
+  const decoder = new TextDecoder(kind === 'utf16le' ? 'utf-16le' : 'utf-16be');
+  return (chunk, last) => feed(Buffer.from(decoder.decode(chunk, { stream: !last }), 'utf8'));
 }
 
 function gunzipFailed(path: string, e: unknown): InputError {
+  const message = (e as Error).message;
+  const truncated = /unexpected end of file/i.test(message);
   return new InputError({
     code: 'unreadable',
-    message: `cannot decompress gzip file: ${(e as Error).message}`,
+    message: `cannot decompress gzip file: ${message}`,
     file: path,
-    hint: 'The file starts like gzip but does not decompress: check that it was copied completely.',
+    hint: truncated
+      ? 'The gzip data ends early: check that the file was copied (or downloaded) completely.'
+      : 'The file starts like gzip but its data is damaged: get a fresh copy of it.',
   });
 }
 
-/** Async variant for callers that must not block their thread for long (yields between chunks); reads gzip too. */
+/** Async variant for callers that must not block their thread for long (yields between chunks); reads gzip and UTF-16 too. */
 export async function forEachLine(path: string, onLine: LineHandler, signal?: AbortSignal): Promise<void> {
   let fh;
   try {
@@ -109,17 +176,29 @@ export async function forEachLine(path: string, onLine: LineHandler, signal?: Ab
   }
   try {
     const splitter = new LineSplitter(onLine, path);
-    const magic = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(magic, 0, 2, 0);
-    if (bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b) {
+    const magic = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(magic, 0, SNIFF_BYTES, 0);
+    const kind = sniffEncoding(magic.subarray(0, bytesRead));
+    if (kind !== 'plain') {
+      const source = fh.createReadStream({ start: 0, autoClose: false });
       try {
-        for await (const chunk of fh.createReadStream({ start: 0, autoClose: false }).pipe(zlib().createGunzip())) {
-          signal?.throwIfAborted();
-          splitter.feed(chunk as Buffer);
+        if (kind === 'gzip') {
+          for await (const chunk of source.pipe(zlib().createGunzip())) {
+            signal?.throwIfAborted();
+            splitter.feed(chunk as Buffer);
+          }
+        } else {
+          const decode = utf16Decoder(kind, (text) => splitter.feed(text));
+          for await (const chunk of source) {
+            signal?.throwIfAborted();
+            decode(chunk as Buffer, false);
+          }
+          decode(Buffer.alloc(0), true);
         }
       } catch (e) {
         if (e instanceof InputError || signal?.aborted) throw e;
-        throw gunzipFailed(path, e);
+        if (kind === 'gzip') throw gunzipFailed(path, e);
+        throw unreadable(path, e);
       }
     } else {
       for (;;) {
@@ -187,9 +266,13 @@ class LineSplitter {
     const len = this.len + n;
     // A UTF-8 byte-order mark is not part of the first line (it would become part of the first id).
     let start = this.lineNo === 0 && this.offset === 0 ? bomLength(buf, len) : 0;
+    // The bulk handler never sees a line holding a NUL byte (what a crash leaves in a file): it stops before
+    // such a line, which then goes to onLine, whose checks refuse it.
+    let nul = -1;
     for (;;) {
       if (this.bulk) {
-        start = this.bulk.lines(buf, start, len);
+        if (nul < start) nul = nulOrEnd(buf, start, len);
+        start = this.bulk.lines(buf, start, nul);
         this.lineNo += this.bulk.handled;
       }
       const nl = buf.indexOf(10, start);
@@ -265,6 +348,33 @@ export function splitFields(buf: Buffer, start: number, end: number, out: number
 export function isSpace(c: number): boolean {
   return c <= 32 && (c === 32 || (c >= 9 && c <= 13));
 }
+/** The first NUL byte in buf[start, end), or `end`. */
+function nulOrEnd(buf: Buffer, start: number, end: number): number {
+  const i = buf.subarray(start, end).indexOf(0);
+  return i < 0 ? end : start + i;
+}
+
+/** Whether buf[start, end) holds a NUL byte: no text format has one, a crash (or a damaged disk) leaves blocks of them. */
+export function hasNul(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (buf[i] === 0) return true;
+  return false;
+}
+
+/**
+ * The error for a line holding NUL bytes, as every line reader words it. A block of NUL bytes is what a crash
+ * or a damaged disk leaves in a file: any figure read from such a line would be wrong.
+ */
+export function nulLineError(path: string, buf: Buffer, start: number, end: number, lineNo: number): InputError {
+  return new InputError({
+    code: 'malformed',
+    message: 'the line holds NUL bytes (zero bytes), which no text file has: the file is damaged (a crash or a disk error leaves blocks of them)',
+    file: path,
+    line: lineNo,
+    text: quotable(buf, start, end),
+    hint: 'Restore the file from a good copy (or write it again); the lines with NUL bytes are not guesses worth scoring.',
+  });
+}
+
 function bomLength(buf: Buffer, len: number): number {
   return len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
 }

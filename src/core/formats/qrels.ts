@@ -1,6 +1,6 @@
 import { compareBytes, decodeId, sortBytes } from './idTable';
 import { InputError } from './errors';
-import { forEachLineSync, quotable, sameBytes, splitFields } from './lines';
+import { forEachLineSync, hasNul, nulLineError, quotable, sameBytes, splitFields } from './lines';
 import { parseIntBytes } from './numbers';
 
 /** One query's judgements, sorted by document id in byte order. */
@@ -190,78 +190,114 @@ class QrelsAccumulator {
 
 const TREC_HINT = 'A TREC qrels line is "qid iter docid grade" (4 columns); a BEIR qrels line is "query-id<TAB>corpus-id<TAB>score".';
 
+/** A judgement as a qrels line gives it. */
+export interface QrelsLine {
+  qid: string;
+  docid: string;
+  grade: number;
+}
+
 /**
- * Reads TREC qrels (4 columns) or BEIR qrels (3 columns, optional header line, CRLF), telling them apart by
- * the first line. Blank lines and lines starting with '#' are skipped.
+ * Header words real qrels files use, per column, compared without case, '-', '_' or spaces: BEIR's
+ * `query-id corpus-id score`, and the spellings of TREC tools, pandas exports and MS MARCO-style files.
+ */
+const HEADER_WORDS = {
+  query: new Set(['queryid', 'qid', 'query', 'topic', 'topicid', 'topicno', 'qno', 'questionid']),
+  iteration: new Set(['iter', 'iteration', 'q0', '0', 'unused', 'run']),
+  doc: new Set(['corpusid', 'docid', 'docno', 'doc', 'document', 'documentid', 'did', 'pid', 'passageid', 'passage', 'cid']),
+  grade: new Set(['score', 'rel', 'relevance', 'relevancy', 'grade', 'label', 'judgement', 'judgment', 'qrel', 'relevant', 'gain', 'rating']),
+};
+
+/**
+ * Whether the line is a qrels header: three columns (query, document, grade) or four (with the iteration),
+ * each one of HEADER_WORDS. Only such a first line is skipped: any other line that does not parse is an error.
+ */
+export function isQrelsHeader(buf: Buffer, start: number, end: number): boolean {
+  const f: number[] = [];
+  const n = splitFields(buf, start, end, f);
+  if (n !== 3 && n !== 4) return false;
+  const word = (i: number) => buf.toString('latin1', f[2 * i], f[2 * i + 1]).toLowerCase().replace(/[-_ ]/g, '');
+  const columns = n === 3 ? [HEADER_WORDS.query, HEADER_WORDS.doc, HEADER_WORDS.grade] : [HEADER_WORDS.query, HEADER_WORDS.iteration, HEADER_WORDS.doc, HEADER_WORDS.grade];
+  return columns.every((words, i) => words.has(word(i)));
+}
+
+/** U+00A0 in UTF-8: looks like a space, is not one to trec_eval (nor to any reader here). */
+function hasNoBreakSpace(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i + 1 < end; i++) if (buf[i] === 0xc2 && buf[i + 1] === 0xa0) return true;
+  return false;
+}
+
+const NBSP_HINT = ' A non-breaking space (U+00A0, as word processors and web pages put in) is not a separator: use TABs or plain spaces.';
+
+/**
+ * How every reader of qrels reads a line: `irw eval`, the engine's index, the user's annotation files and the
+ * editor's qrels hovers all take their verdict from here, so a hand-edited line counts the same everywhere.
+ * A line has 3 columns (BEIR) or 4 (TREC), separated by white space as C's isspace() sees it; its grade is an
+ * integer, or an integral number written as a float ("2.0", as pandas writes qrels). Blank lines and '#'
+ * comments hold no judgement; so does a header on the file's first line (isQrelsHeader). Anything else
+ * (another column count, a grade that is not an integer, NUL bytes) is an error naming the file and line.
+ */
+export class QrelsLineParser {
+  private readonly f: number[] = [];
+  private lastQidBytes = Buffer.alloc(0);
+  private lastQid = '';
+  private seenLine = false;
+  /** Columns of the first judgement line: 3 (BEIR) or 4 (TREC); 0 before it. */
+  columns = 0;
+
+  constructor(private readonly path: string) {}
+
+  /** The judgement on the line; null when it holds none; throws InputError when it is bad. */
+  parse(buf: Buffer, start: number, end: number, lineNo: number): QrelsLine | null {
+    const f = this.f;
+    const text = () => quotable(buf, start, end);
+    if (hasNul(buf, start, end)) throw nulLineError(this.path, buf, start, end, lineNo);
+    const n = splitFields(buf, start, end, f);
+    if (n === 0 || buf[f[0]] === 35 /* # */) return null;
+    const first = !this.seenLine;
+    this.seenLine = true;
+    if (first && isQrelsHeader(buf, start, end)) return null;
+    if (n !== 3 && n !== 4) {
+      throw new InputError({
+        code: 'malformed',
+        message: `expected 4 columns (TREC qrels) or 3 (BEIR qrels), found ${n}${first && n > 0 ? ' (a header line needs column names such as "query-id corpus-id score")' : ''}`,
+        file: this.path,
+        line: lineNo,
+        text: text(),
+        hint: TREC_HINT + (hasNoBreakSpace(buf, start, end) ? NBSP_HINT : ''),
+      });
+    }
+    this.columns ||= n;
+    const g = 2 * (n - 1);
+    const grade = parseGrade(buf, f[g], f[g + 1], this.path, lineNo, text);
+    const d = n === 4 ? 4 : 2;
+    // Qrels list a query's lines together: the previous line's query id string is reused when the bytes match.
+    if (!sameBytes(this.lastQidBytes, buf, f[0], f[1])) {
+      this.lastQidBytes = Buffer.from(buf.subarray(f[0], f[1]));
+      this.lastQid = decodeId(buf, f[0], f[1]);
+    }
+    return { qid: this.lastQid, docid: decodeId(buf, f[d], f[d + 1]), grade };
+  }
+}
+
+/**
+ * Reads TREC qrels (4 columns) or BEIR qrels (3 columns, optional header line, CRLF), line by line as
+ * QrelsLineParser reads them. Blank lines and lines starting with '#' are skipped.
  */
 export function readQrels(path: string, options: ReadQrelsOptions = {}): Qrels {
   const acc = new QrelsAccumulator(options.duplicates ?? 'error', path, options.onBadLine);
-  const bad = (e: InputError) => {
-    if (!options.onBadLine) throw e;
-    options.onBadLine(e);
-  };
-  const f: number[] = [];
-  let columns = 0;
-  let lastQidBytes = Buffer.alloc(0);
-  let lastQid = '';
-  // The current line, quoted only for an error (one closure, not one per line).
-  let lineBuf: Buffer = Buffer.alloc(0);
-  let lineStart = 0;
-  let lineEnd = 0;
-  const text = () => quotable(lineBuf, lineStart, lineEnd);
+  const parser = new QrelsLineParser(path);
   forEachLineSync(path, (buf, start, end, lineNo) => {
-    const n = splitFields(buf, start, end, f);
-    if (n === 0 || buf[f[0]] === 35 /* # */) return;
-    lineBuf = buf;
-    lineStart = start;
-    lineEnd = end;
-    if (columns === 0) {
-      if (n !== 3 && n !== 4) {
-        return bad(new InputError({
-          code: 'malformed',
-          message: `expected 4 columns (TREC qrels) or 3 (BEIR qrels), found ${n}`,
-          file: path,
-          line: lineNo,
-          text: text(),
-          hint: TREC_HINT,
-        }));
-      }
-      columns = n;
-      // BEIR's files start with a header line "query-id corpus-id score". Only a grade column without a digit
-      // makes a header: a first line whose grade has a typo ("1x") is an error, not silently skipped.
-      if (n === 3 && lineNo === 1 && !hasDigit(buf, f[4], f[5])) return;
-    }
-    if (n !== columns) {
-      return bad(new InputError({
-        code: 'malformed',
-        message: `expected ${columns} columns like the first line, found ${n}`,
-        file: path,
-        line: lineNo,
-        text: text(),
-        hint: TREC_HINT,
-      }));
-    }
-    const g = 2 * (n - 1);
-    let grade: number;
+    let j: QrelsLine | null;
     try {
-      grade = parseGrade(buf, f[g], f[g + 1], path, lineNo, text);
+      j = parser.parse(buf, start, end, lineNo);
     } catch (e) {
-      return bad(e as InputError);
+      if (!options.onBadLine || !(e instanceof InputError)) throw e;
+      return options.onBadLine(e);
     }
-    const d = n === 4 ? 4 : 2;
-    // Qrels list a query's lines together: the previous line's query id string is reused when the bytes match.
-    if (!sameBytes(lastQidBytes, buf, f[0], f[1])) {
-      lastQidBytes = Buffer.from(buf.subarray(f[0], f[1]));
-      lastQid = decodeId(buf, f[0], f[1]);
-    }
-    acc.add(lastQid, decodeId(buf, f[d], f[d + 1]), grade, lineNo, text);
+    if (j) acc.add(j.qid, j.docid, j.grade, lineNo, () => quotable(buf, start, end));
   });
-  return acc.finish(columns === 3 ? 'beir' : 'trec');
-}
-
-function hasDigit(buf: Buffer, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (buf[i] >= 48 && buf[i] <= 57) return true;
-  return false;
+  return acc.finish(parser.columns === 3 ? 'beir' : 'trec');
 }
 
 const GRADE_HINT = 'Grades are integers: 0 = not relevant, 1, 2, ... = relevant, negative = pooled but unjudged.';
@@ -286,7 +322,7 @@ function parseGrade(buf: Buffer, start: number, end: number, path: string, lineN
         file: path,
         line: lineNo,
         text: text(),
-        hint: GRADE_HINT,
+        hint: GRADE_HINT + (hasNoBreakSpace(buf, start, end) ? NBSP_HINT : ''),
       });
     }
   }
@@ -325,6 +361,7 @@ export function readQrelsJg(path: string): JudgmentGroups {
   const byGroup = new Map<string, QrelsAccumulator>();
   const f: number[] = [];
   forEachLineSync(path, (buf, start, end, lineNo) => {
+    if (hasNul(buf, start, end)) throw nulLineError(path, buf, start, end, lineNo);
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;
     const text = () => quotable(buf, start, end);

@@ -3,7 +3,7 @@ import { DocArena, EntrySet, type ArenaParts } from './docArena';
 import type { DocIds } from './idTable';
 import { compareBytes, decodeId, IdTable } from './idTable';
 import { InputError } from './errors';
-import { forEachLineSync, isSpace, quotable, sameBytes, splitFields, type BulkLineHandler, type ByteRange } from './lines';
+import { forEachLineSync, hasNul, isSpace, nulLineError, quotable, sameBytes, splitFields, type BulkLineHandler, type ByteRange } from './lines';
 import { floatFieldEnd, parseFloatBytes, parseFloatField } from './numbers';
 
 /** One query's ranking in trec_eval's order: score descending, ties by document id descending (strcmp). */
@@ -486,6 +486,7 @@ export class RunParser {
   }
 
   readonly onLine = (buf: Buffer, start: number, end: number, lineNo: number): void => {
+    if (hasNul(buf, start, end)) return this.bad(nulLineError(this.path, buf, start, end, lineNo));
     const f = this.f;
     const n = splitFields(buf, start, end, f);
     if (n === 0 || buf[f[0]] === 35 /* # */) return;

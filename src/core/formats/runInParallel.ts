@@ -3,6 +3,7 @@ import { resolve as absolute } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { InputError, type InputErrorInit } from './errors';
 import { readRun, RunParser, type LinePart, type ReadRunOptions, type Run } from './run';
+import { sniffEncoding } from './lines';
 
 /**
  * Reading one large run file on both cores: a worker thread (this module, bundled as dist/run-reader.js) parses
@@ -87,12 +88,12 @@ export function startRunRead(path: string, options: ReadRunOptions, entry: strin
   };
 }
 
-/** The offset just past the first line break at or after `from` (undefined if none before `size`), never gzip. */
+/** The offset just past the first line break at or after `from` (undefined if none before `size`); never in gzip or UTF-16, which only decode from their start. */
 function lineStartAfter(path: string, from: number, size: number): number | undefined {
   const fd = openSync(path, 'r');
   try {
-    const magic = Buffer.alloc(2);
-    if (readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b) return undefined;
+    const magic = Buffer.alloc(4);
+    if (sniffEncoding(magic.subarray(0, readSync(fd, magic, 0, 4, 0))) !== 'plain') return undefined;
     const buf = Buffer.allocUnsafe(1 << 16);
     for (let at = from; at < size; ) {
       const n = readSync(fd, buf, 0, buf.length, at);

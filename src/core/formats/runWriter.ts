@@ -1,15 +1,17 @@
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { AtomicFile, removeLeftovers } from '../durableFs';
+import { encodeId, encodeIdInto } from './idTable';
 import { InputError, unwritable } from './errors';
 
 /**
  * Streaming TREC run writer ("qid Q0 docid rank score tag" lines). Lines go to a temporary file next to the
- * destination, which replaces the destination only on `commit()`; `abort()` (or any error while writing)
- * removes it, so a cancelled or failed run never leaves a partial file under the final name.
+ * destination, which replaces the destination only on `commit()` (synced, then renamed: see AtomicFile);
+ * `abort()` (or any error while writing) removes it, so a cancelled or failed run never leaves a partial file
+ * under the final name, and the run that was there before stays as it was.
  */
 export class RunWriter {
-  private fd: number | null;
+  private file: AtomicFile | null;
   /** Lines are formatted straight into this buffer (no per-line strings), written out when nearly full. */
   private buf = Buffer.allocUnsafe(WRITE_BUFFER);
   private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
@@ -24,7 +26,7 @@ export class RunWriter {
   constructor(
     readonly path: string,
     readonly tag: string,
-    readonly tmpPath: string = defaultTmpPath(path),
+    tmpPath?: string,
     /** What made the run (retriever and parameters): written on commit to `<path>.json`, which the store reads. */
     private readonly config?: object,
     /**
@@ -37,14 +39,13 @@ export class RunWriter {
     if (/\s/.test(tag) || tag === '') throw new Error(`run tag must be non-empty without whitespace: ${JSON.stringify(tag)}`);
     checkOutPath(path);
     this.tail = words(Buffer.from(` ${tag}\n`, 'utf8'));
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-      removeLeftovers(path);
-      removeLeftovers(`${path}.json`);
-      this.fd = openSync(tmpPath, 'wx');
-    } catch (e) {
-      throw unwritable(path, e);
-    }
+    removeLeftovers(`${path}.json`);
+    this.file = AtomicFile.open(path, tmpPath, 'no partial run file was left');
+  }
+
+  /** Where the lines are written until commit. */
+  get tmpPath(): string {
+    return this.openFile().tmp;
   }
 
   get lineCount(): number {
@@ -53,7 +54,8 @@ export class RunWriter {
 
   /** Appends one query's ranking; scores are written as `scoreFormat` says. */
   writeRanking(qid: string, docIds: ArrayLike<string>, scores: ArrayLike<number>): void {
-    const head = words(Buffer.from(`${qid} Q0 `, 'utf8'));
+    // Ids are bytes (decodeId's escapes turned back into the bytes they stand for), as every reader reads them.
+    const head = words(Buffer.concat([encodeId(qid), Buffer.from(' Q0 ')]));
     const tail = this.tail;
     const ranked = this.scoreFormat === 'ranked' ? new RankedScores() : null;
     for (let i = 0; i < docIds.length; i++) {
@@ -66,7 +68,7 @@ export class RunWriter {
       const view = this.view;
       let at = this.used;
       at = putWords(view, at, head);
-      at = putText(buf, at, id);
+      at = encodeIdInto(id, buf, at);
       buf[at++] = SPACE;
       at = putUint(buf, at, i + 1);
       buf[at++] = SPACE;
@@ -77,50 +79,41 @@ export class RunWriter {
   }
 
   /**
-   * Writes what is buffered, closes the file and moves it to its final name; then the sidecar `<path>.json`
-   * (prepared beside it beforehand), so a run that fails never replaces the configuration of the run before it.
+   * Writes what is buffered and moves the file to its final name, durably; then the sidecar `<path>.json`
+   * (prepared and synced beside it beforehand), so a run that fails never replaces the configuration of the run
+   * before it.
    */
   commit(): void {
-    let sidecar: string | null = null;
+    let sidecar: AtomicFile | null = null;
     try {
       this.flush();
-      closeSync(this.takeFd());
-      if (this.config) sidecar = prepareSidecar(this.path, { ...this.config, tag: this.tag, finishedAt: new Date().toISOString() });
-      renameSync(this.tmpPath, this.path);
+      if (this.config) {
+        sidecar = AtomicFile.open(`${this.path}.json`);
+        sidecar.write(sidecarText({ ...this.config, tag: this.tag, finishedAt: new Date().toISOString() }));
+      }
+      const file = this.openFile();
+      this.file = null;
+      file.commit();
     } catch (e) {
-      if (sidecar) removeQuietly(sidecar);
+      sidecar?.abort();
       this.abort();
       throw unwritable(this.path, e, 'no partial run file was left');
     }
-    if (sidecar) {
-      try {
-        renameSync(sidecar, `${this.path}.json`);
-      } catch (e) {
-        removeQuietly(sidecar);
-        throw unwritable(`${this.path}.json`, e, `the run ${this.path} was written, its configuration file was not`);
-      }
-    }
+    sidecar?.commit();
   }
 
-  /** Discards the output: closes and removes the temporary file. Safe to call more than once. */
+  /** Discards the output: removes the temporary file. Safe to call more than once. */
   abort(): void {
-    if (this.fd !== null) {
-      try {
-        closeSync(this.takeFd());
-      } catch {
-        // already closed or failed: removal below is what matters
-      }
-    }
+    this.file?.abort();
+    this.file = null;
     this.used = 0;
-    removeQuietly(this.tmpPath);
   }
 
   private flush(): void {
     if (this.used === 0) return;
-    const fd = this.fd;
-    if (fd === null) throw new Error('run writer is closed');
+    const file = this.openFile();
     try {
-      writeAllSync(fd, this.buf.subarray(0, this.used));
+      file.write(this.buf.subarray(0, this.used));
     } catch (e) {
       this.abort();
       throw unwritable(this.path, e, 'no partial run file was left');
@@ -137,52 +130,9 @@ export class RunWriter {
     }
   }
 
-  private takeFd(): number {
-    const fd = this.fd;
-    if (fd === null) throw new Error('run writer is closed');
-    this.fd = null;
-    return fd;
-  }
-}
-
-/**
- * `.<name>.<pid>.<random>.partial` beside `path`: hidden, on the same file system (the rename is atomic), and
- * naming the process that writes it, so a later run can tell a leftover of a killed process (see removeLeftovers).
- */
-export function defaultTmpPath(path: string, pid = process.pid): string {
-  return join(dirname(path), `.${basename(path)}.${pid}.${randomBytes(4).toString('hex')}.partial`);
-}
-
-/**
- * Removes the temporary files of earlier writes to `path` whose process is gone (SIGKILL cannot be caught, so a
- * killed run leaves its `.partial` behind). A file whose process still runs is left alone: it may be writing.
- */
-export function removeLeftovers(path: string): string[] {
-  const dir = dirname(path);
-  const prefix = `.${basename(path)}.`;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue;
-    const m = /^(\d+)\.[0-9a-f]+\.partial$/.exec(name.slice(prefix.length));
-    if (!m || processAlive(Number(m[1]))) continue;
-    removeQuietly(join(dir, name));
-    removed.push(name);
-  }
-  return removed;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  private openFile(): AtomicFile {
+    if (this.file === null) throw new Error('run writer is closed');
+    return this.file;
   }
 }
 
@@ -367,24 +317,8 @@ function shortestFloat32(x: number): string {
   return String(Number(x.toPrecision(9)));
 }
 
-/** writeSync until every byte is written (a single call may write less). */
-export function writeAllSync(fd: number, data: Uint8Array): void {
-  let off = 0;
-  while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-}
-
-export function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // absent already
-  }
-}
-
-/** `<run>.json`, the configuration of a run, written to a temporary file that commit() renames into place. */
-function prepareSidecar(runPath: string, config: object): string {
+/** `<run>.json`, the configuration of a run (its temporary output path left out). */
+function sidecarText(config: object): string {
   const { tmpOut: _tmp, ...rest } = config as { tmpOut?: string };
-  const tmp = defaultTmpPath(`${runPath}.json`);
-  writeFileSync(tmp, `${JSON.stringify(rest, null, 2)}\n`);
-  return tmp;
+  return `${JSON.stringify(rest, null, 2)}\n`;
 }

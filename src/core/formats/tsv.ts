@@ -1,6 +1,7 @@
 import { IdRegistry, LineGuard, type BeirQuery, type CorpusDoc, type ReadOptions } from './beir';
 import { forEachLine, forEachLineSync } from './lines';
 import { InputError } from './errors';
+import { decodeId } from './idTable';
 
 /**
  * MS MARCO-style TSV files: a collection (`collection.tsv`: id TAB text; `docs.tsv`: id TAB url TAB title TAB
@@ -8,8 +9,17 @@ import { InputError } from './errors';
  * no quoting (MS MARCO's text holds no TABs); ids are strings.
  */
 
+/**
+ * The line's TAB-separated fields. The first is an id, read as bytes as in runs and qrels (decodeId: a byte that is
+ * not UTF-8 stays itself, so two such ids stay two); the others are text (such a byte reads as U+FFFD).
+ */
 function fields(buf: Buffer, start: number, end: number): string[] {
-  return buf.toString('utf8', start, end).split('\t');
+  const f = buf.toString('utf8', start, end).split('\t');
+  if (f[0].includes('\ufffd')) {
+    const tab = buf.indexOf(9, start);
+    f[0] = decodeId(buf, start, tab >= 0 && tab < end ? tab : end);
+  }
+  return f;
 }
 
 function blank(buf: Buffer, start: number, end: number): boolean {

@@ -37,15 +37,23 @@ export async function qrelsLineInfo(db: Database, a: { datasetDir: string; split
     key,
   )[0];
   const query = rows<{ text: string }>(db, 'SELECT text FROM queries WHERE dataset_id = ? AND query_id = ?', [id, a.queryId])[0];
-  const grades = rows<{ grade: number }>(db, 'SELECT DISTINCT grade FROM qrels WHERE dataset_id = ? AND split = ? AND grade >= 0', [id, a.split]).map((r) => r.grade);
   return {
     original: original?.grade ?? null,
     yours: yours?.grade ?? null,
     at: yours?.judged_at ?? null,
     query: query?.text ?? null,
     title: (await readDocument(db, a.datasetDir, a.docId))?.title ?? null,
-    scale: [...new Set([0, 1, ...grades])].sort((x, y) => x - y),
+    scale: gradeScale(db, id, a.split) ?? [0, 1],
   };
+}
+
+/**
+ * A split's grade scale: 0, 1 and every grade its original qrels use, ascending; undefined when it has no
+ * original qrels (the scale is then not known). Judgements are checked against it, whoever sends them.
+ */
+export function gradeScale(db: Database, datasetId: number, split: string): number[] | undefined {
+  const grades = rows<{ grade: number }>(db, 'SELECT DISTINCT grade FROM qrels WHERE dataset_id = ? AND split = ? AND grade >= 0', [datasetId, split]).map((r) => r.grade);
+  return grades.length === 0 ? undefined : [...new Set([0, 1, ...grades])].sort((x, y) => x - y);
 }
 
 /** Every judgement of the user on a split (the lines a qrels editor marks as overridden). */
@@ -57,4 +65,21 @@ export function splitJudgements(db: Database, a: { datasetDir: string; split: st
     'SELECT query_id, doc_id, grade, judged_at FROM judgements WHERE dataset_id = ? AND split = ?',
     [id, a.split],
   ).map((r) => ({ queryId: r.query_id, docId: r.doc_id, grade: r.grade, at: r.judged_at }));
+}
+
+/** The note of the user's judgement of each pair (the journal's, as indexed), undefined where it has none. */
+export function judgementNotes(db: Database, a: { datasetDir: string; split: string }, pairs: readonly { queryId: string; docId: string }[]): (string | undefined)[] {
+  const id = datasetId(db, a.datasetDir);
+  if (id === undefined || pairs.length === 0) return pairs.map(() => undefined);
+  const stmt = db.prepare('SELECT note FROM judgements WHERE dataset_id = ? AND split = ? AND query_id = ? AND doc_id = ?');
+  try {
+    return pairs.map((p) => {
+      stmt.bind([id, a.split, p.queryId, p.docId]);
+      const note = stmt.step() ? stmt.get()[0] : null;
+      stmt.reset();
+      return typeof note === 'string' ? note : undefined;
+    });
+  } finally {
+    stmt.free();
+  }
 }

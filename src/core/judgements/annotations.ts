@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { parseQrelsLine } from './qrelsLine';
 import { AppendLog, type Recovery } from './appendLog';
 import { fsyncDir } from '../durableFs';
+import { InputError } from '../formats/errors';
+import { forEachLineSync } from '../formats/lines';
 import type { Problem } from '../formats/problems';
+import { QrelsLineParser } from '../formats/qrels';
 
 /**
  * The user's relevance judgements, kept beside the dataset in plain text that BEIR and trec tools read:
@@ -38,11 +39,9 @@ export interface Judgement {
   note?: string;
 }
 
-const GRADE = /^-?\d+$/;
-
 /**
- * The grades a judgement may carry: -1 (trec_eval's "pooled but not judged", what an undo records) up to
- * MAX_GRADE. Every relevance scale in use (BEIR's 0-2, TREC's 0-4) fits; anything larger is a slip.
+ * The grades a judgement may carry when the dataset's scale is unknown: -1 (trec_eval's "pooled but not
+ * judged", what an undo records) up to MAX_GRADE. Every relevance scale in use (BEIR's 0-2, TREC's 0-4) fits.
  */
 export const MAX_GRADE = 10;
 const MAX_ID_LENGTH = 1000;
@@ -60,27 +59,30 @@ function badId(id: unknown): string | undefined {
 
 /**
  * Checks a judgement at the store's boundary, whoever sent it, so that nothing is confirmed that a reader
- * would later skip or refuse. `maxGrade` is the dataset's scale when known. Throws a message saying why.
+ * would later skip or refuse. `scale`: the dataset's grades when known (-1, an undo, is always allowed);
+ * otherwise -1 to MAX_GRADE. Throws a message saying why.
  */
-export function validateJudgement(j: { queryId: unknown; docId: unknown; grade: unknown }, maxGrade = MAX_GRADE): void {
+export function validateJudgement(j: { queryId: unknown; docId: unknown; grade: unknown }, scale?: readonly number[]): void {
   for (const [what, id] of [['query id', j.queryId], ['document id', j.docId]] as const) {
     const why = badId(id);
     if (why) throw new Error(`cannot record a judgement: the ${what} ${JSON.stringify(id)} ${why}`);
   }
   const g = j.grade;
-  if (typeof g !== 'number' || !Number.isInteger(g) || g < -1 || g > maxGrade) {
-    throw new Error(`cannot record a judgement: grade ${JSON.stringify(g)} is not an integer from -1 (unjudged) to ${maxGrade}`);
+  const ok = typeof g === 'number' && Number.isInteger(g) && (scale ? g === -1 || scale.includes(g) : g >= -1 && g <= MAX_GRADE);
+  if (!ok) {
+    const allowed = scale ? `an integer on this dataset's scale (${scale.join(', ')}) or -1 (unjudged)` : `an integer from -1 (unjudged) to ${MAX_GRADE}`;
+    throw new Error(`cannot record a judgement: grade ${JSON.stringify(g)} is not ${allowed}`);
   }
 }
 
-function parseLine(line: string): { queryId: string; docId: string; grade: number } | undefined {
-  const f = line.split('\t');
-  if (f.length !== 3 || f[0] === '' || f[1] === '' || !GRADE.test(f[2])) return undefined;
-  return { queryId: f[0], docId: f[1], grade: Number(f[2]) };
-}
-
-/** A line some qrels reader accepts: ours (TAB-separated) or another tool's (BEIR or TREC, any white space). */
-const isTsvLine = (line: string): boolean => parseLine(line) !== undefined || parseQrelsLine(line) !== undefined;
+/** A line some qrels reader accepts (QrelsLineParser: the one verdict of every reader). */
+const isTsvLine = (line: string): boolean => {
+  try {
+    return new QrelsLineParser('').parse(Buffer.from(line), 0, Buffer.byteLength(line), 1) !== null;
+  } catch {
+    return false;
+  }
+};
 const isJsonLine = (line: string): boolean => {
   try {
     return typeof JSON.parse(line) === 'object';
@@ -98,6 +100,17 @@ function recoveryProblems(path: string, r: Recovery): Problem[] {
       line: 0,
       severity: 'warning',
       message: `removed ${r.cutBytes} bytes of a judgement whose write was interrupted (a crash or a failed write); it was never confirmed. Nothing to do.`,
+    });
+  }
+  if (r.reopened) {
+    const { deleted, restored } = r.reopened;
+    problems.push({
+      file: path,
+      line: 0,
+      severity: 'warning',
+      message: deleted
+        ? 'the file was deleted while judging, so it was created again (with its header) for this judgement. Judgements that were only in the deleted file are gone unless you restore it.'
+        : `another program replaced the file (an editor's save, sed -i, git checkout, a sync tool); its content is kept and this judgement was added to it${restored > 0 ? `, with ${restored} earlier judgement${restored === 1 ? '' : 's'} the replacement lacked (confirmed after it was written)` : ''}.`,
     });
   }
   if (r.kept && !r.kept.valid) {
@@ -147,8 +160,8 @@ export class AnnotationWriter {
    * with nothing recorded, when the .tsv write fails. Returns problems found on the way: what had to be
    * repaired at the end of the files, or a journal line (time, author, note) that could not be written.
    */
-  judge(j: Judgement, maxGrade?: number): Problem[] {
-    validateJudgement(j, maxGrade);
+  judge(j: Judgement, scale?: readonly number[]): Problem[] {
+    validateJudgement(j, scale);
     const problems = recoveryProblems(this.tsv.path, this.tsv.append(`${j.queryId}\t${j.docId}\t${j.grade}`));
     const record: Record<string, unknown> = { query: j.queryId, doc: j.docId, grade: j.grade, at: j.at ?? new Date().toISOString() };
     if (j.by !== undefined) record.by = j.by;
@@ -182,71 +195,62 @@ export interface ReadAnnotations {
 
 /**
  * Reads a split's annotations. Tolerant by design: these are the user's own files, so a bad line is
- * reported and skipped rather than making every other judgement unreadable. Lines other tools wrote in a
- * form `irw eval` reads (TREC's four columns, spaces for TABs, CRLF) count like ours.
+ * reported and skipped rather than making every other judgement unreadable. Each line gets the verdict every
+ * qrels reader gives it (QrelsLineParser: `irw eval` reads the same lines as the same judgements, TREC's four
+ * columns and BEIR's three alike); the file may be UTF-16, as an editor's "save with encoding" leaves it.
  */
 export function readAnnotations(tsvPath: string): ReadAnnotations {
-  const metaPath = journalPath(tsvPath);
-  return parseAnnotations(tsvPath, readFileSync(tsvPath, 'utf8'), existsSync(metaPath) ? readFileSync(metaPath, 'utf8') : '');
-}
-
-/** readAnnotations without blocking the thread (the extension host's). */
-export async function readAnnotationsAsync(tsvPath: string): Promise<ReadAnnotations> {
-  const text = await readFile(tsvPath, 'utf8');
-  const meta = await readFile(journalPath(tsvPath), 'utf8').catch(() => '');
-  return parseAnnotations(tsvPath, text, meta);
+  const problems: Problem[] = [];
+  const latest = new Map<string, Judgement>();
+  let lines = 0;
+  const parser = new QrelsLineParser(tsvPath);
+  forEachLineSync(tsvPath, (buf, start, end, lineNo) => {
+    let parsed;
+    try {
+      parsed = parser.parse(buf, start, end, lineNo);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push({
+        file: tsvPath,
+        line: lineNo,
+        severity: 'warning',
+        message: `skipped a line that is not a judgement (${e.message}): ${JSON.stringify(e.text ?? '')}. ${e.hint ? `${e.hint} ` : ''}Fix or delete the line; the other judgements are used.`,
+      });
+      return;
+    }
+    if (!parsed) return;
+    lines++;
+    const key = `${parsed.qid}\t${parsed.docid}`;
+    latest.delete(key); // re-insert so the order is that of the latest line
+    latest.set(key, { queryId: parsed.qid, docId: parsed.docid, grade: parsed.grade });
+  });
+  const journal = journalPath(tsvPath);
+  if (existsSync(journal)) attachJournal(journal, latest);
+  return { judgements: [...latest.values()], lines, problems };
 }
 
 const journalPath = (tsvPath: string): string => join(dirname(tsvPath), basename(tsvPath).replace(/\.tsv$/, '.meta.jsonl'));
 
-function parseAnnotations(tsvPath: string, text: string, journal: string): ReadAnnotations {
-  const problems: Problem[] = [];
-  const latest = new Map<string, Judgement>();
-  let lines = 0;
-  const rows = text.split('\n');
-  if (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
-  rows.forEach((raw, i) => {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (i === 0 && line === BEIR_QRELS_HEADER.trimEnd()) return;
-    if (line.trim() === '') return;
-    const parsed = line.includes('\0') ? undefined : (parseLine(line) ?? parseQrelsLine(line));
-    if (!parsed) {
-      problems.push({
-        file: tsvPath,
-        line: i + 1,
-        severity: 'warning',
-        message: `skipped a line that is not "query-id<TAB>corpus-id<TAB>integer grade": ${JSON.stringify(line.slice(0, 120))}. Fix or delete the line; the other judgements are used.`,
-      });
-      return;
-    }
-    lines++;
-    const key = `${parsed.queryId}\t${parsed.docId}`;
-    latest.delete(key); // re-insert so the order is that of the latest line
-    latest.set(key, parsed);
-  });
-  attachJournal(journal, latest);
-  return { judgements: [...latest.values()], lines, problems };
-}
-
 /** Adds time, author and note from the journal where its last record for (query, doc) has the same grade. */
 function attachJournal(journal: string, latest: Map<string, Judgement>): void {
   const last = new Map<string, { grade: number; at?: string; by?: string; note?: string }>();
-  for (const line of journal.split('\n')) {
-    if (!line.trim()) continue;
+  forEachLineSync(journal, (buf, start, end) => {
+    const line = buf.toString('utf8', start, end);
+    if (!line.trim()) return;
     let r: { query?: unknown; doc?: unknown; grade?: unknown; at?: unknown; by?: unknown; note?: unknown };
     try {
       r = JSON.parse(line);
     } catch {
-      continue; // the journal is optional detail; a torn line loses only detail
+      return; // the journal is optional detail; a torn line loses only detail
     }
-    if (typeof r.query !== 'string' || typeof r.doc !== 'string' || typeof r.grade !== 'number') continue;
+    if (typeof r.query !== 'string' || typeof r.doc !== 'string' || typeof r.grade !== 'number') return;
     last.set(`${r.query}\t${r.doc}`, {
       grade: r.grade,
       at: typeof r.at === 'string' ? r.at : undefined,
       by: typeof r.by === 'string' ? r.by : undefined,
       note: typeof r.note === 'string' ? r.note : undefined,
     });
-  }
+  });
   for (const [key, j] of latest) {
     const m = last.get(key);
     if (m && m.grade === j.grade) {

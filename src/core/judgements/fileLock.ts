@@ -37,6 +37,8 @@ export class FileLock {
 
   /** Bytes of the record now in the file. */
   private written: number;
+  /** Released or abandoned: later calls do nothing (an error path may reach both). */
+  private done = false;
 
   /** Waits (blocking, up to WAIT_MS) for the lock of `path`. Throws a message naming the lock file when it cannot. */
   static acquire(path: string): FileLock {
@@ -68,6 +70,8 @@ export class FileLock {
 
   /** Leaves the lock in place, marked so the next holder cuts the pending bytes this holder could not. */
   abandon(): void {
+    if (this.done) return;
+    this.done = true;
     try {
       const current = readRecord(this.lockPath)?.record ?? this.record;
       this.rewrite({ ...current, abandoned: true });
@@ -77,6 +81,8 @@ export class FileLock {
   }
 
   release(): void {
+    if (this.done) return;
+    this.done = true;
     closeSync(this.fd);
     unlinkSync(this.lockPath);
   }

@@ -1,14 +1,19 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { QrelsLineParser } from '../formats/qrels';
 
-/** One judgement line of a qrels file: BEIR (query-id, corpus-id, score) or TREC (qid, iter, docno, rel). */
+/**
+ * One judgement line of a qrels file: BEIR (query-id, corpus-id, score) or TREC (qid, iter, docno, rel), read as
+ * every qrels reader reads it (QrelsLineParser); undefined for a header, blank, comment or bad line.
+ */
 export function parseQrelsLine(text: string): { queryId: string; docId: string; grade: number } | undefined {
-  const f = text.trim().split(/\s+/);
-  const grade = Number(f[f.length - 1]);
-  if (!/^-?\d+$/.test(f[f.length - 1] ?? '') || !Number.isInteger(grade)) return undefined; // header, blank or bad
-  if (f.length === 3) return { queryId: f[0], docId: f[1], grade };
-  if (f.length === 4) return { queryId: f[0], docId: f[2], grade };
-  return undefined;
+  const buf = Buffer.from(text);
+  try {
+    const j = new QrelsLineParser('').parse(buf, 0, buf.length, 1);
+    return j ? { queryId: j.qid, docId: j.docid, grade: j.grade } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -46,8 +46,29 @@ export class AnnotationQueue {
     return this.items[this.index];
   }
 
+  /** Moves by a whole number of items (clamped to the queue); anything else (NaN, 0.5, a string) is refused, the position kept. */
   move(by: number): void {
+    if (!Number.isSafeInteger(by)) throw new RangeError(`cannot move the queue by ${JSON.stringify(by)}: give a whole number of items`);
     this.index = Math.max(0, Math.min(this.items.length - 1, this.index + by));
+  }
+
+  /**
+   * Makes the pair at `index` current, and `item` that pair when given (what the Judge sidebar shows there):
+   * should the order have changed under the sidebar, the item is moved there from later in the list, or
+   * inserted; one already passed stays where it is and becomes current. Throws for an index not in the list.
+   */
+  place(index: number, item?: QueueItem): void {
+    if (!Number.isInteger(index) || index < 0 || index >= this.list.length) {
+      throw new RangeError(`there is no pair ${index + 1} in this queue of ${this.list.length}`);
+    }
+    const same = (i: QueueItem) => item !== undefined && i.queryId === item.queryId && i.docId === item.docId;
+    const found = item === undefined ? index : this.list.findIndex(same);
+    if (found >= 0 && found <= index) {
+      this.index = found;
+      return;
+    }
+    this.index = index;
+    this.reorder([item!, ...this.list.slice(index).filter((i) => !same(i))]);
   }
 
   /** After `grade` for the current item is durable: remember what it replaced, go to the next item. */

@@ -1,4 +1,5 @@
 import type { ExportFormat, ResultsModel } from '../../protocol/webview';
+import { csvRecord } from '../formats/csv';
 
 /**
  * The results table as text for papers and notes. Values have four decimals (trec_eval's). Markers on a
@@ -22,9 +23,9 @@ const fix = (v: number) => v.toFixed(4);
  * A mean or a delta at full useful precision: floating-point noise below 1e-12 (a delta of two equal means
  * computed in different orders, e.g. -8.3e-19) is zero, and zero has no sign.
  */
-const exact = (v: number) => {
+const exact = (v: number): number => {
   const r = Math.round(v * 1e12) / 1e12;
-  return String(r === 0 ? 0 : r);
+  return r === 0 ? 0 : r;
 };
 
 function markers(model: ResultsModel, row: ResultsModel['rows'][number], mi: number): string {
@@ -66,12 +67,7 @@ function markdown(model: ResultsModel): string {
 }
 
 function csv(model: ResultsModel): string {
-  // Text cells (run names and paths come from files) that a spreadsheet would read as a formula get a leading
-  // apostrophe (OWASP's advice against CSV injection); then quoting as RFC 4180 wants.
-  const cell = (text: string) => {
-    const s = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
+  // Run names and paths come from files: csvRecord quotes and neutralises every text field.
   const tested = model.measures.map((m, i) => ({ m, i })).filter(({ m }) => m.tested);
   const head = [
     'run',
@@ -82,15 +78,15 @@ function csv(model: ResultsModel): string {
     'queries_answered',
     'queries_total',
   ];
-  const lines = [head.join(',')];
+  const lines = [csvRecord(head)];
   for (const r of model.rows) {
     const tests = tested.flatMap(({ i }) => {
       const c = r.vsBaseline?.[i];
-      return c ? [exact(c.delta), ...[c.tP, c.tPHolm, c.randP, c.randPHolm].map((v) => String(v))].concat([c.wins, c.ties, c.losses].map(String)) : Array(8).fill('');
+      return c ? [exact(c.delta), c.tP, c.tPHolm, c.randP, c.randPHolm, c.wins, c.ties, c.losses] : Array<null>(8).fill(null);
     });
-    lines.push([cell(r.label), cell(r.key), r.key === model.baseline ? '1' : '0', ...r.means.map(exact), ...tests, r.coverage.answered, r.coverage.total].join(','));
+    lines.push(csvRecord([r.label, r.key, r.key === model.baseline ? 1 : 0, ...r.means.map(exact), ...tests, r.coverage.answered, r.coverage.total]));
   }
-  return `${lines.join('\n')}\n`;
+  return lines.join('');
 }
 
 const TEX_SPECIAL: Record<string, string> = {
@@ -105,7 +101,12 @@ const TEX_SPECIAL: Record<string, string> = {
   '%': '\\%',
   '~': '\\textasciitilde{}',
 };
-const tex = (s: string) => s.replace(/[\\{}$&#^_%~]/g, (c) => TEX_SPECIAL[c]);
+/**
+ * File-derived text in LaTeX: special characters escaped, and line breaks and other control characters made
+ * spaces (a blank line from a file name would end the paragraph inside a tabular row, which LaTeX refuses).
+ */
+// eslint-disable-next-line no-control-regex
+const tex = (s: string) => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/[\\{}$&#^_%~]/g, (c) => TEX_SPECIAL[c]);
 
 function latex(model: ResultsModel): string {
   const cols = `l${'r'.repeat(model.measures.length)}`;

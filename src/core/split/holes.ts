@@ -40,6 +40,7 @@ export function holesModel(state: SplitState, a: { runs: readonly string[]; dept
     grades: state.gradeScale(),
     order,
     meter: impact?.meter ?? null,
+    qrels: state.label(),
     queue: (impact?.items ?? pool.items).slice(0, a.listed).map((p) => ({ ...p, queryText: state.queries.get(p.queryId)?.text ?? '', grade: state.grade(p.queryId, p.docId) })),
   };
 }

@@ -1,4 +1,4 @@
-import type { AnnotationItem, JudgingMeter, QueueOrder } from '../../protocol/webview';
+import type { AnnotationItem, JudgingMeter, QrelsLabel, QueueOrder, ReferenceDoc } from '../../protocol/webview';
 import { runSteps } from '../steps';
 import { sampling } from './estimates';
 import { impactJudging } from './impact';
@@ -91,23 +91,78 @@ export interface PairState {
   found: { query: boolean; doc: boolean };
   scores: { label: string; original: number; annotated: number }[];
   meter: JudgingMeter | null;
+  qrels: QrelsLabel;
+  /** The pairs asked for after it (`ahead`), as the sidebar shows them. */
+  ahead: AnnotationItem[];
+  /** For each query of the pair and those ahead: its documents judged relevant, for reference. */
+  references: { queryId: string; docs: ReferenceDoc[]; more: number }[];
 }
 
-/** What the sidebar shows for one pair (or only the split's figures, without a pair), with the meter asked for. */
-export async function pairState(state: SplitState, a: { queryId?: string; docId?: string; impact?: { runs: string[]; depth: number; order?: QueueOrder } }): Promise<PairState> {
+/** Documents listed per query for reference (the rest are counted): titles of the best-graded first. */
+export const REFERENCES_LISTED = 10;
+
+/** The notes of the user's judgements of some pairs (the annotations journal, as the engine's index holds it). */
+export type NotesOf = (pairs: readonly Pair[]) => (string | undefined)[];
+
+/**
+ * What the sidebar shows for one pair and the pairs `ahead` of it (or only the split's figures, without a
+ * pair), with the meter asked for and, per query shown, the documents judged relevant for it.
+ */
+export async function pairState(
+  state: SplitState,
+  a: { queryId?: string; docId?: string; impact?: { runs: string[]; depth: number; order?: QueueOrder }; ahead?: Pair[] },
+  notes: NotesOf = (pairs) => pairs.map(() => undefined),
+): Promise<PairState> {
+  const pairs = [...(a.queryId !== undefined && a.docId !== undefined ? [{ queryId: a.queryId, docId: a.docId }] : []), ...(a.ahead ?? [])];
+  const docs = await Promise.all(pairs.map((p) => state.corpus.read(p.docId)));
+  const items = pairs.map((p, i) => shownItem(state, p, docs[i]));
+  notes(pairs).forEach((note, i) => {
+    if (note !== undefined && note !== '') items[i].note = note;
+  });
   let item: PairState['item'] = null;
   const found = { query: false, doc: false };
   if (a.queryId !== undefined && a.docId !== undefined) {
-    const doc = await state.corpus.read(a.docId);
+    const { queryId: _q, docId: _d, ...rest } = items[0];
+    item = rest;
     found.query = state.queries.has(a.queryId);
-    found.doc = doc !== null;
-    item = {
-      queryText: state.queries.get(a.queryId)?.text ?? '',
-      title: doc?.title ?? '',
-      text: doc?.text ?? '(this document is not in the corpus)',
-      grade: state.grade(a.queryId, a.docId),
-    };
+    found.doc = docs[0] !== null;
   }
   const meter = a.impact ? judgingMeter(state, a.impact.runs, a.impact.depth, a.impact.order) : null;
-  return { judged: state.judgementCount, grades: state.gradeScale(), item, found, scores: annotatedScores(state), meter };
+  const queries = [...new Set(pairs.map((p) => p.queryId))];
+  return {
+    judged: state.judgementCount,
+    grades: state.gradeScale(),
+    item,
+    found,
+    scores: annotatedScores(state),
+    meter,
+    qrels: state.label(),
+    ahead: items.slice(item ? 1 : 0),
+    references: await Promise.all(queries.map((q) => references(state, q))),
+  };
+}
+
+function shownItem(state: SplitState, p: Pair, doc: { title: string; text: string } | null): AnnotationItem {
+  return {
+    queryId: p.queryId,
+    queryText: state.queries.get(p.queryId)?.text ?? '',
+    docId: p.docId,
+    title: doc?.title ?? '',
+    text: doc?.text ?? '(this document is not in the corpus)',
+    grade: state.grade(p.queryId, p.docId),
+  };
+}
+
+/** A query's documents judged relevant (qrels and the user's), highest grade first, with their titles. */
+async function references(state: SplitState, queryId: string): Promise<{ queryId: string; docs: ReferenceDoc[]; more: number }> {
+  const judged = state.qrels('annotated').get(queryId) ?? new Map<string, number>();
+  const relevant = [...judged].filter(([, g]) => g >= state.relevanceLevel).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  const listed = relevant.slice(0, REFERENCES_LISTED);
+  const docs = await Promise.all(listed.map(async ([docId, grade]) => ({
+    docId,
+    title: (await state.corpus.read(docId))?.title ?? '',
+    grade,
+    yours: state.userGrade(queryId, docId) !== undefined,
+  })));
+  return { queryId, docs, more: relevant.length - listed.length };
 }

@@ -38,7 +38,10 @@ export async function showHoles(
         return null;
       },
     },
-    async (channel) => channel.send('model', await model()),
+    // Nothing the panel shows is computed in the background: the figures of a judgement come once, with it.
+    async (channel, change) => {
+      if (change !== 'computed') channel.send('model', await model());
+    },
   );
   return model();
 }

@@ -10,9 +10,15 @@ import { ViewChannel, type RequestHandlers } from '../webview/channel';
 import { saveExport } from '../ui/saveExport';
 import { viewHtml, webviewOptions } from '../webview/html';
 
+/**
+ * Why a split's views are refreshed: 'computed' when only figures computed in the background came (tests,
+ * ranges: the judgements and runs are as they were), so a view that shows none of them may skip it.
+ */
+export type SplitChange = 'computed';
+
 /** A panel or view showing one split; refresh() asks the engine for its model again and sends it. */
 export interface SplitView {
-  refresh(): void;
+  refresh(change?: SplitChange): void;
 }
 
 /** An open split as the host keeps it: what the engine said of it, the chosen baseline, and the views showing it. */
@@ -39,6 +45,8 @@ export class AnalysisWorkbench implements vscode.Disposable {
       (c) => this.subscriptions.push(c.onSplitChanged((key, info) => void this.changed(key, info))),
       () => undefined,
     );
+    // A restarted engine has no split open: each one with views is opened again, and its views ask again.
+    if (store) this.subscriptions.push(store.onRestarted(() => [...this.splits.keys()].forEach((key) => void this.changed(key, undefined))));
   }
 
   /** The engine, or an error saying why there is none. */
@@ -93,8 +101,8 @@ export class AnalysisWorkbench implements vscode.Disposable {
   }
 
   /** Records a judgement durably (the engine appends and fsyncs); the engine's one update then refreshes every view. */
-  async judge(split: OpenSplit, queryId: string, docId: string, grade: number): Promise<number | null> {
-    const { superseded } = await (await this.engine()).request('judge', { datasetDir: split.datasetDir, split: split.split, queryId, docId, grade });
+  async judge(split: OpenSplit, queryId: string, docId: string, grade: number, note?: string): Promise<number | null> {
+    const { superseded } = await (await this.engine()).request('judge', { datasetDir: split.datasetDir, split: split.split, queryId, docId, grade, ...(note ? { note } : {}) });
     return superseded;
   }
 
@@ -104,7 +112,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
     title: string,
     split: OpenSplit,
     handlers: RequestHandlers<V>,
-    refresh: (channel: ViewChannel<V>) => Promise<void>,
+    refresh: (channel: ViewChannel<V>, change?: SplitChange) => Promise<void>,
   ): { panel: vscode.WebviewPanel; channel: ViewChannel<V>; view: SplitView } {
     const panel = vscode.window.createWebviewPanel(`irWorkbench.${name}`, title, vscode.ViewColumn.Active, {
       ...webviewOptions(this.context.extensionUri),
@@ -112,9 +120,9 @@ export class AnalysisWorkbench implements vscode.Disposable {
     });
     panel.webview.html = viewHtml(panel.webview, this.context.extensionUri, name, title);
     const view: SplitView = {
-      refresh: () => void refresh(channel).catch((e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`)),
+      refresh: (change) => void refresh(channel, change).catch((e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`)),
     };
-    const channel: ViewChannel<V> = new ViewChannel<V>(panel.webview, handlers, view.refresh);
+    const channel: ViewChannel<V> = new ViewChannel<V>(panel.webview, handlers, () => view.refresh());
     this.attach(split, view);
     panel.onDidDispose(() => {
       this.detach(split, view);
@@ -192,13 +200,15 @@ export class AnalysisWorkbench implements vscode.Disposable {
   private async changed(key: string, info: SplitInfo | undefined): Promise<void> {
     const s = this.splits.get(key);
     if (s) {
+      // Only background figures when the event carries the split as the views last had it (same judgements).
+      const change: SplitChange | undefined = info !== undefined && info.version === s.version ? 'computed' : undefined;
       try {
         // After a judgement the event carries the split's state; after indexing (runs may have come or gone) ask.
         this.take(info ?? (await (await this.engine()).request('openSplit', { datasetDir: s.datasetDir, split: s.split, extraRuns: [] })));
       } catch {
         return; // the split is gone from the index: its views keep what they show
       }
-      for (const v of s.views) v.refresh();
+      for (const v of s.views) v.refresh(change);
     }
     for (const w of this.waiting.get(key) ?? []) w();
     this.waiting.delete(key);

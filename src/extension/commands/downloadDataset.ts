@@ -38,6 +38,7 @@ export async function downloadDataset(args: DownloadDatasetArgs = {}): Promise<s
         progress.report({ message: formatTransfer(p.received, p.total, p.received - p.resumedFrom, now - start), increment: percent - shown });
         shown = percent;
       } else if (p.phase === 'verify') progress.report({ message: 'checking the md5…' });
+      else if (p.phase === 'wait') progress.report({ message: `waiting for another download of ${name} (process ${p.pid}) to finish…` });
       else progress.report({ message: `unpacking ${p.entries} of ${p.totalEntries} files…` });
     };
     try {

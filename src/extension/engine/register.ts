@@ -15,6 +15,10 @@ export interface EngineHandle {
   /** Re-indexes (incrementally) and refreshes the tree and the Problems panel. */
   reindex(): Promise<void>;
   tree: DatasetsTreeProvider;
+  /** Called after the engine was restarted (it had stopped) and has indexed again: open splits must be opened again. */
+  onRestarted(listener: () => void): vscode.Disposable;
+  /** Where the index snapshot is kept (the workspace storage); undefined without a workspace. */
+  snapshotPath: string | undefined;
 }
 
 const SNAPSHOT_DELAY_MS = 5000;
@@ -61,6 +65,10 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
     await refreshQuietly();
   });
 
+  const restarted = new vscode.EventEmitter<void>();
+  context.subscriptions.push(restarted);
+  // Said once until it clears: a snapshot that cannot be saved is retried every minute.
+  const warned = new Set<string>();
   void client.then(
     (c) => {
       if (c.discarded) output.appendLine(`The previous database snapshot was not used (${c.discarded}); rebuilding it from the files.`);
@@ -68,6 +76,22 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
       context.subscriptions.push(
         c.onChanged(() => void refreshQuietly()),
         c.onSplitChanged(() => void refreshQuietly()),
+        c.onWarning((message) => {
+          output.appendLine(message);
+          if (warned.has(message)) return;
+          warned.add(message);
+          void vscode.window.showWarningMessage(`IR Workbench: ${message}`);
+        }),
+        // The worker stopped (a crash, out of memory): the client started another; it indexes, then the views reopen.
+        c.onRestarted(({ why, running }) => {
+          output.appendLine(running ? `${why}; restarted it.` : why);
+          if (!running) {
+            void vscode.window.showErrorMessage(`IR Workbench: ${why}`);
+            return;
+          }
+          void vscode.window.showWarningMessage(`IR Workbench: ${why}. It was restarted; your judgements are safe in the annotation files.`);
+          void reindex().then(() => restarted.fire());
+        }),
       );
       return refresh().then(reindex);
     },
@@ -148,7 +172,7 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
     }),
     vscode.commands.registerCommand('irWorkbench.exportJudgements', async (e?: DatasetsElement) => exportJudgementsCommand(await client, tree, e)),
   );
-  return { client, reindex, tree };
+  return { client, reindex, tree, onRestarted: (listener) => restarted.event(listener), snapshotPath: dbPath };
 }
 
 /**

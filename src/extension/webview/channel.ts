@@ -61,7 +61,8 @@ export class ViewChannel<V extends ViewName> implements vscode.Disposable {
     }
     if (raw.type !== 'request') return;
     const m = raw as RequestMessage<V>;
-    const handler = this.handlers[m.method as keyof RequestHandlers<V>] as ((p: unknown) => unknown) | undefined;
+    // Only the view's own methods: a name such as 'constructor' or 'toString' must not reach Object.prototype's.
+    const handler = typeof m.method === 'string' && Object.hasOwn(this.handlers, m.method) ? (this.handlers[m.method as keyof RequestHandlers<V>] as (p: unknown) => unknown) : undefined;
     let reply: ToView<V>;
     try {
       if (!handler) throw new Error(`unknown request ${String(m.method)}`);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readPair } from '../steps.mjs';
 
 export const title = 'Impact-ordered judging: the meter goes from open to settled after the deciding holes';
 
@@ -51,6 +52,7 @@ export async function run({ wb, shot, workspace }) {
     const docId = /^Document (\S+)$/.exec((await side.getByText(/^Document /).first().textContent()).trim())[1];
     judged.push(docId);
     const before = await sideMeter.textContent();
+    await readPair(wb);
     await side.locator('#document').focus();
     await side.locator('#document').press('0');
     await wb.waitFor(`the judgement of ${docId} in the file and the meter`, async () => recorded(dataset, docId) && (await sideMeter.textContent()) !== before);

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { evaluate } from '../../../src/core/eval';
 import { readQrels } from '../../../src/core/formats/qrels';
 import { readRun } from '../../../src/core/formats/run';
-import { GOLDEN, RUNS, requireBuiltCli } from '../support/paths';
+import { GOLDEN, needsShared, RUNS, requireBuiltCli } from '../support/paths';
 
 const irw = (...args: string[]) => spawnSync(process.execPath, [requireBuiltCli(), 'eval', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
 
@@ -22,7 +22,7 @@ const block = (name: string, path: string) => {
   return [`runid                 \tall\t${path}\n`, ...lines.filter((l) => !l.startsWith('runid '))].join('');
 };
 
-describe('irw eval QRELS RUN RUN... (several runs, one qrels)', () => {
+describe('irw eval QRELS RUN RUN... (several runs, one qrels)', { skip: needsShared('runs', 'golden') }, () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'irw-eval-many-'));

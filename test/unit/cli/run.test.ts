@@ -5,15 +5,22 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { writeSyntheticBeir } from '../../helpers/syntheticBeir';
 
 const ROOT = resolve(__dirname, '../../..');
-const DATASETS = resolve(ROOT, '../shared/datasets');
 const MAIN = join(ROOT, 'src/cli/main.ts');
 const dir = mkdtempSync(join(tmpdir(), 'irw-cli-faults-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function irw(...args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, encoding: 'utf8' });
+}
+
+/** A folder holding two small datasets. */
+function datasetsFolder(): string {
+  const all = join(dir, 'datasets');
+  if (!existsSync(all)) for (const name of ['nfcorpus', 'scifact']) writeSyntheticBeir(join(all, name), { docs: 20, queries: 3, vocabulary: 50, seed: 1 });
+  return all;
 }
 
 /** A small BEIR folder: a byte-order mark, one bad JSON line, one duplicate id, one bad query line. */
@@ -56,7 +63,7 @@ describe('irw run: bad corpus and queries lines are skipped, each reported, with
 describe('irw run: what cannot work is refused up front, saying what to do (exit 1)', () => {
   const cases: [string, () => string[], RegExp][] = [
     ['a missing dataset folder is named as a folder', () => ['--dataset', join(dir, 'nope')], /nope: dataset folder does not exist/],
-    ['a folder of datasets lists them', () => ['--dataset', DATASETS], /holds datasets \(nfcorpus, scifact\)[\s\S]*--dataset .*nfcorpus/],
+    ['a folder of datasets lists them', () => ['--dataset', datasetsFolder()], /holds datasets \(nfcorpus, scifact\)[\s\S]*--dataset .*nfcorpus/],
     ['an unknown split lists the splits there are', () => ['--dataset', dataset(), '--split', 'dev'], /no split 'dev'[\s\S]*Splits there are: empty, header-only, test/],
     ['a header-only qrels', () => ['--dataset', dataset(), '--split', 'header-only'], /no judgement in this qrels file/],
     ['an empty qrels', () => ['--dataset', dataset(), '--split', 'empty'], /no judgement in this qrels file/],
@@ -102,6 +109,13 @@ describe('irw run / fuse: an option with no effect in the chosen mode is refused
       assert.match(r.stderr, message);
     });
   }
+
+  it('the run help lists each option once (as the one table of options does)', () => {
+    // An option with a value written out (--retriever dense) is a line of its own.
+    const options = irw('run', '--help').stdout.split('\n').flatMap((l) => /^ {2}(--[\w-]+(?: [a-z][\w|]*)?)/.exec(l)?.[1] ?? []);
+    assert.ok(options.includes('--top-k') && options.includes('--cache') && options.includes('--retriever dense'), options.join(' '));
+    assert.deepEqual(options.filter((o, i) => options.indexOf(o) !== i), []);
+  });
 
   it('the fuse help says rrf refuses --norm (as the CLI does)', () => {
     const r = irw('fuse', '--help');

@@ -5,9 +5,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeSyntheticBeir } from '../../helpers/syntheticBeir';
+import { DATASETS, needsShared } from '../support/paths';
 
 const ROOT = resolve(__dirname, '../../..');
-const SCIFACT = resolve(ROOT, '../shared/datasets/scifact');
+const SCIFACT = join(DATASETS, 'scifact');
 const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
 
 describe('irw run (CLI)', () => {
@@ -17,7 +18,7 @@ describe('irw run (CLI)', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes a TREC run, progress on stderr, exit 0', () => {
+  it('writes a TREC run, progress on stderr, exit 0', { skip: needsShared('datasets/scifact') }, () => {
     const out = join(dir, 'sf.trec');
     const r = spawnSync(process.execPath, [...CLI, 'run', '--dataset', SCIFACT, '--out', out, '--top-k', '5', '--fields', 'multifield'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
@@ -29,9 +30,6 @@ describe('irw run (CLI)', () => {
   });
 
   it('usage errors exit 2; bad input exits 1 naming file and line', () => {
-    const u = spawnSync(process.execPath, [...CLI, 'run', '--dataset', SCIFACT, '--out', join(dir, 'u.trec'), '--b', '7'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(u.status, 2);
-    assert.match(u.stderr, /b must be between 0 and 1/);
     const bad = join(dir, 'bad');
     mkdirSync(join(bad, 'qrels'), { recursive: true });
     writeFileSync(join(bad, 'corpus.jsonl'), '{"_id": "d1", "text": "x"}\n{"_id": "d1", "text": "y"}\n');
@@ -41,6 +39,9 @@ describe('irw run (CLI)', () => {
     assert.equal(b.status, 1);
     assert.match(b.stderr, /test\.tsv:3: /);
     assert.equal(existsSync(join(dir, 'b.trec')), false);
+    const u = spawnSync(process.execPath, [...CLI, 'run', '--dataset', bad, '--out', join(dir, 'u.trec'), '--b', '7'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(u.status, 2);
+    assert.match(u.stderr, /b must be between 0 and 1/);
   });
 
   it('Ctrl-C (SIGINT) mid-run: exit code 3 and no partial run file', async () => {

@@ -8,9 +8,10 @@ import { InputError } from '../../../src/core/formats/errors';
 import type { Bm25RunRequest, RunProgress } from '../../../src/core/retrieval/bm25/run';
 import { RunnerError, startBm25Run, type StartOptions } from '../../../src/runner/client';
 import { writeSyntheticBeir } from '../../helpers/syntheticBeir';
+import { DATASETS, needsShared } from '../support/paths';
 
 const ROOT = resolve(__dirname, '../../..');
-const SCIFACT = resolve(ROOT, '../shared/datasets/scifact');
+const SCIFACT = join(DATASETS, 'scifact');
 // The child runs from source through tsx (the bundle, dist/runner.js, is the same module bundled).
 const CHILD: StartOptions = { runnerPath: join(ROOT, 'src/runner/child.ts'), execArgv: ['--import', 'tsx'] };
 
@@ -28,7 +29,7 @@ describe('runner child process', () => {
   let dir: string;
   let big: string;
   const request = (over: Partial<Bm25RunRequest>): Bm25RunRequest => ({
-    dataset: SCIFACT,
+    dataset: big,
     split: 'test',
     k1: 0.9,
     b: 0.4,
@@ -52,10 +53,10 @@ describe('runner child process', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('runs BM25 in a child, reports progress, writes the run and exits', async () => {
+  it('runs BM25 in a child, reports progress, writes the run and exits', { skip: needsShared('datasets/scifact') }, async () => {
     const progress: RunProgress[] = [];
     const out = join(dir, 'ok.trec');
-    const handle = startBm25Run(request({ out }), { ...CHILD, onProgress: (p) => progress.push(p) });
+    const handle = startBm25Run(request({ dataset: SCIFACT, topK: 10, out }), { ...CHILD, onProgress: (p) => progress.push(p) });
     const result = await handle.result;
     assert.equal(result.queries, 300);
     assert.equal(result.documents, 5183);

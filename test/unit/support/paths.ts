@@ -1,12 +1,9 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { REPO } from '../../shared-data.cjs';
 
-/** Repository root, and the shared real data beside the checkout (override with IRW_SHARED). */
-export const REPO = resolve(__dirname, '..', '..', '..');
-export const SHARED = process.env.IRW_SHARED ?? resolve(REPO, '..', 'shared');
-export const GOLDEN = join(SHARED, 'golden');
-export const DATASETS = join(SHARED, 'datasets');
-export const RUNS = join(SHARED, 'runs');
+/** The shared real data beside the checkout (../shared, or IRW_SHARED) comes from the one resolver. */
+export { DATASETS, GOLDEN, REPO, RUNS, SHARED, needsShared } from '../../shared-data.cjs';
 export const CLI = join(REPO, 'dist', 'cli.js');
 
 export function requireBuiltCli(): string {

@@ -38,13 +38,15 @@ export class HoleScorer {
     }
     this.measure = m;
     this.name = m.names[0];
-    this.ctx = { relevanceLevel, numDocsInColl: 0, trecEval10Rounding: false };
-    this.depth = CUT.has(m.family.name) ? Math.max(...m.cutoffs) : Infinity;
+    // A field name's view (P(rel=2)@10, RR@10) sets its own level, and a depth past which no rank counts.
+    const level = m.view?.level ?? relevanceLevel;
+    this.ctx = { relevanceLevel: level, numDocsInColl: 0, trecEval10Rounding: false };
+    this.depth = Math.min(CUT.has(m.family.name) ? Math.max(...m.cutoffs) : Infinity, m.view?.depth ?? Infinity);
     this.out = new Float64Array(1);
     this.trailingSafe = TRAILING_SAFE.has(m.family.name);
     if (GRADED.has(m.family.name)) this.scale = [...datasetScale];
     else {
-      const rel = datasetScale.find((g) => g >= relevanceLevel);
+      const rel = datasetScale.find((g) => g >= level);
       this.scale = rel === undefined ? [0] : [0, rel];
     }
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { CheckedReader, writeChecked } from '../../formats/checkedFile';
+import { decodeId, encodeId } from '../../formats/idTable';
 import type { Bm25Index, FieldIndex, FieldsMode } from './index';
 import { intToByte4 } from './smallFloat';
 
@@ -17,7 +18,8 @@ import { intToByte4 } from './smallFloat';
  * out-of-range document numbers or lengths that disagree with its postings is rebuilt too.
  */
 const MAGIC = Buffer.from('IRWBM25\n', 'latin1');
-const VERSION = 2;
+/** 3: document ids as bytes (decodeId's escapes written back as the bytes they stand for). */
+const VERSION = 3;
 
 interface FieldMeta {
   name: string;
@@ -83,11 +85,19 @@ function decode(r: CheckedReader, key: string): Bm25Index | null {
     if (out.length !== count) throw new Error('string section count mismatch');
     return out;
   };
+  // Ids are bytes (encodeId on write): decoded as decodeId reads them from any file. '\n' never occurs in an escape.
+  const idStrings = (n: number, count: number): string[] => {
+    skipPadding();
+    const b = r.read(n);
+    const out = count === 0 ? [] : decodeId(b, 0, b.length).split('\n');
+    if (out.length !== count) throw new Error('id section count mismatch');
+    return out;
+  };
   const array = <T>(Ctor: { new (b: ArrayBufferLike, o: number, n: number): T; BYTES_PER_ELEMENT: number }, n: number): T => {
     skipPadding();
     return new Ctor(r.read(n * Ctor.BYTES_PER_ELEMENT).buffer, 0, n);
   };
-  const docIds = strings(header.stringBytes[0], header.numDocs);
+  const docIds = idStrings(header.stringBytes[0], header.numDocs);
   const idRank = array(Uint32Array, header.numDocs);
   const fieldIndexes: FieldIndex[] = header.fieldMeta.map((m, i) => {
     const terms = strings(header.stringBytes[i + 1], m.numTerms);
@@ -153,7 +163,7 @@ export function consistent(index: Bm25Index): boolean {
 
 /** Writes the index to `path` atomically (temporary file, then rename). */
 export function saveIndex(path: string, key: string, index: Bm25Index): void {
-  const idBlob = Buffer.from(index.docIds.join('\n'), 'utf8');
+  const idBlob = encodeId(index.docIds.join('\n'));
   const termBlobs = index.fieldIndexes.map((f) => Buffer.from(f.terms.join('\n'), 'utf8'));
   const header: Header = {
     key,

@@ -7,7 +7,7 @@ import { readQrels } from '../../formats/qrels';
 import { RunWriter } from '../../formats/runWriter';
 import { createAnalyzer, type Analyzer } from '../analysis/analyzer';
 import { sha256File } from '../../fileHash';
-import { cacheFile, cacheKey, loadIndex, saveIndex } from './cache';
+import { cacheFile, cacheKey, loadIndex, saveIndex, type CacheMiss } from './cache';
 import { CorpusLineScanner } from './corpusLine';
 import { IndexBuilder, type Bm25Index, type FieldsMode } from './index';
 import { startParallelBuild, type ParallelBuild } from './parallelBuild';
@@ -239,8 +239,12 @@ async function obtainIndex(req: Bm25RunRequest, corpusPath: string, analyzer: An
   hooks.onProgress?.({ phase: 'hash', done: 0 });
   const key = cacheKey(await sha256File(corpusPath, hooks.signal), analyzer.id, req.fields);
   const file = cacheFile(req.cacheDir, key);
-  hooks.onProgress?.({ phase: 'load-index', done: 0 });
-  const cached = loadIndex(file, key);
+  // Only an index that is there is loaded, and said so; without one the index is built (and saved) at once.
+  let cached: Bm25Index | CacheMiss = 'absent';
+  if (existsSync(file)) {
+    hooks.onProgress?.({ phase: 'load-index', done: 0 });
+    cached = loadIndex(file, key);
+  }
   if (typeof cached !== 'string') return { index: cached, source: 'cache' as const, file, rebuilt: null, warning: null };
   const index = await buildIndex(corpusPath, analyzer, req.fields, hooks);
   hooks.signal?.throwIfAborted();

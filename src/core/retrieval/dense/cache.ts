@@ -1,7 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { defaultTmpPath, removeQuietly, writeAllSync } from '../../formats/runWriter';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { AtomicFile } from '../../durableFs';
+import { encodeId } from '../../formats/idTable';
 
 /**
  * Corpus embeddings on disk, one file per (model content + document settings, corpus content), so a second run
@@ -34,7 +35,7 @@ export function embeddingFile(dir: string, key: string): string {
 
 export function docIdsDigest(ids: readonly string[]): string {
   const h = createHash('sha256');
-  for (const id of ids) h.update(id).update('\n');
+  for (const id of ids) h.update(encodeId(id)).update('\n');
   return h.digest('hex');
 }
 
@@ -127,29 +128,16 @@ export class EmbeddingCacheReader {
   }
 }
 
-/** Writes a cache file block by block to a temporary file; `commit` adds the checksum and renames it into place. */
+/** Writes a cache file block by block to a temporary file (AtomicFile); `commit` adds the checksum and moves it into place. */
 export class EmbeddingCacheWriter {
   private readonly hash = createHash('sha256');
-  private closed = false;
 
-  private constructor(
-    private readonly path: string,
-    private readonly tmp: string,
-    private readonly fd: number,
-  ) {}
+  private constructor(private readonly file: AtomicFile) {}
 
-  /** Throws (ENOSPC, EACCES, ENOTDIR, ...) if the folder cannot take the file. */
+  /** Throws (ENOSPC, EACCES, ENOTDIR, ... as an error naming the file) if the folder cannot take the file. */
   static create(path: string, key: string, docIds: readonly string[], dim: number): EmbeddingCacheWriter {
-    mkdirSync(dirname(path), { recursive: true });
-    const tmp = defaultTmpPath(path);
-    const fd = openSync(tmp, 'wx');
-    const w = new EmbeddingCacheWriter(path, tmp, fd);
-    try {
-      w.write(headerBytes({ key, count: docIds.length, dim, docIdsSha256: docIdsDigest(docIds) }));
-    } catch (e) {
-      w.abort();
-      throw e;
-    }
+    const w = new EmbeddingCacheWriter(AtomicFile.open(path));
+    w.write(headerBytes({ key, count: docIds.length, dim, docIdsSha256: docIdsDigest(docIds) }));
     return w;
   }
 
@@ -159,23 +147,18 @@ export class EmbeddingCacheWriter {
 
   /** On failure the caller calls abort(). */
   commit(): void {
-    writeAllSync(this.fd, this.hash.digest());
-    this.closed = true;
-    closeSync(this.fd);
-    renameSync(this.tmp, this.path);
+    this.file.write(this.hash.digest());
+    this.file.commit();
   }
 
   /** Leaves nothing behind (the final name is never touched before commit). */
   abort(): void {
-    if (!this.closed) {
-      this.closed = true;
-      closeSync(this.fd);
-    }
-    removeQuietly(this.tmp);
+    this.file.abort();
   }
 
+  /** A failed write removes the temporary file itself (AtomicFile). */
   private write(bytes: Uint8Array): void {
-    writeAllSync(this.fd, bytes);
+    this.file.write(bytes);
     this.hash.update(bytes);
   }
 }

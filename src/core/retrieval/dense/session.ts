@@ -26,10 +26,25 @@ export interface Output {
 
 type Ort = typeof import('onnxruntime-node');
 let ortModule: Ort | undefined;
-/** Loaded on first use: the native binding costs ~100 ms and only neural runs need it. */
+/**
+ * Loaded on first use: the native binding costs ~100 ms and only neural runs need it. It is an optional part of
+ * the installation (an optional peer dependency of `irw`; only the platform packages of the extension carry it): where
+ * it is missing, a neural run says what to install, and everything else works without it.
+ */
 function ort(): Ort {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  ortModule ??= require('onnxruntime-node') as Ort;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ortModule ??= require('onnxruntime-node') as Ort;
+  } catch (e) {
+    throw new InputError({
+      code: 'not-installed',
+      message: `dense, re-rank and hybrid runs need onnxruntime-node for ${process.platform}-${process.arch}, which this installation lacks (${String((e as Error).message).split('\n')[0]})`,
+      hint:
+        'irw: add it beside irw with npm install -g onnxruntime-node (~300 MB; ONNXRUNTIME_NODE_INSTALL=skip spares its installer ' +
+        'a download of CUDA libraries), or run npm install in a checkout. ' +
+        "VS Code: install the extension's package for your platform; the universal package has no neural runs. BM25 runs and evaluation need none of it.",
+    });
+  }
   return ortModule;
 }
 

@@ -1,4 +1,4 @@
-import type { DocIds } from '../../formats/idTable';
+import { decodeId, type DocIds } from '../../formats/idTable';
 
 /**
  * The document ids of a fused run: the output lines' id bytes gathered from the input runs' arenas into one
@@ -49,7 +49,7 @@ export class FusedIds implements DocIds {
   }
 
   string(id: number): string {
-    return this.buffer.toString('utf8', this.starts[id], this.starts[id + 1]);
+    return decodeId(this.buffer, this.starts[id], this.starts[id + 1]);
   }
 
   compare(a: number, b: number): number {

@@ -15,7 +15,7 @@ import { evaluationOf } from '../../../../src/core/engine/settings';
 import { datasetTree, readDocument, storedProblems } from '../../../../src/core/index/queries';
 import { RunParserThreads } from '../../../../src/core/index/runParser';
 import { SplitModels } from '../../../../src/core/engine/splits';
-import { goldenValues, SCIFACT, SCIFACT_RUNS, SHARED, scifactWorkspace } from '../../../helpers/storeFixtures';
+import { goldenValues, needsShared, SCIFACT, SCIFACT_RUNS, SHARED, scifactWorkspace } from '../../../helpers/storeFixtures';
 
 const MEASURES = ['ndcg_cut.10', 'recall.100', 'map', 'P.10', 'recip_rank', 'hole.10'];
 
@@ -32,7 +32,7 @@ const RUNS = [
   'vsm-tfidf.titles_fulltext.omar-khattab.trec',
 ];
 
-describe('store: indexing the shared datasets and runs', () => {
+describe('store: indexing the shared datasets and runs', { skip: needsShared('datasets/scifact', 'datasets/nfcorpus', 'runs', 'golden') }, () => {
   let db: Database;
   let summary: IndexSummary;
   let models: SplitModels;
@@ -95,7 +95,7 @@ describe('store: indexing the shared datasets and runs', () => {
   });
 });
 
-describe('store: watching a workspace change', () => {
+describe('store: watching a workspace change', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const ws = scifactWorkspace(RUNS.slice(0, 2));
   after(() => rmSync(ws.root, { recursive: true, force: true }));
   let models: SplitModels;
@@ -147,7 +147,7 @@ describe('store: watching a workspace change', () => {
   });
 });
 
-describe('store: new run files read by the run parser threads', () => {
+describe('store: new run files read by the run parser threads', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const ws = scifactWorkspace(RUNS.slice(0, 2));
   after(() => rmSync(ws.root, { recursive: true, force: true }));
 
@@ -179,7 +179,7 @@ describe('store: new run files read by the run parser threads', () => {
   });
 });
 
-describe('store: problems in bad files', () => {
+describe('store: problems in bad files', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const ws = scifactWorkspace([RUNS[0]]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
 
@@ -281,7 +281,7 @@ describe('store: problems in bad files', () => {
   });
 });
 
-describe('store: every bad line of a run or qrels file in one pass', () => {
+describe('store: every bad line of a run or qrels file in one pass', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const ws = scifactWorkspace([RUNS[0]]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
   const index = async () => {
@@ -370,7 +370,7 @@ describe('store: every bad line of a run or qrels file in one pass', () => {
   });
 });
 
-describe('store: judgements', () => {
+describe('store: judgements', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const ws = scifactWorkspace([RUNS[0]]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
 

@@ -8,11 +8,11 @@ import { indexWorkspace } from '../../../../src/core/engine/indexer';
 import { evaluationOf } from '../../../../src/core/engine/settings';
 import { SplitModels, splitKey } from '../../../../src/core/engine/splits';
 import { SplitViews } from '../../../../src/core/engine/splitViews';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 
 const RUNS = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(SHARED, 'runs/scifact', f));
 
-test('background steps wait while requests keep coming, and finish once they stop', async () => {
+test('background steps wait while requests keep coming, and finish once they stop', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const dir = join(SHARED, 'datasets/scifact');
   const { db } = await openDatabase(undefined);
   const evaluation = evaluationOf({ measures: [] });

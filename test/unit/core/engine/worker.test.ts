@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readRun } from '../../../../src/core/formats/run';
 import { EngineClient, EngineError } from '../../../../src/core/engine/client';
-import { scifactWorkspace } from '../../../helpers/storeFixtures';
+import { needsShared, scifactWorkspace } from '../../../helpers/storeFixtures';
 
 const WORKER = join(__dirname, '../../../../src/core/engine/worker.ts');
 const RUN = 'bm25okapi.knarfthekant.trec';
 
 const ndcgColumn = (measures: { key: string }[]) => measures.findIndex((m) => m.key === 'ndcg_cut_10');
 
-describe('store worker', () => {
+describe('store worker', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const ws = scifactWorkspace([RUN]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
   const dbPath = join(ws.root, 'storage', 'store.sqlite');
@@ -92,7 +92,7 @@ describe('store worker', () => {
     writeFileSync(dbPath, 'not a database');
     const client = await EngineClient.start(WORKER, { dbPath, snapshotDelayMs: 60_000 });
     try {
-      assert.match(client.discarded ?? '', /corrupt/);
+      assert.match(client.discarded ?? '', /damaged/);
       const summary = await client.request('index', args);
       assert.equal(summary.runs, 1);
       assert.equal((await client.request('tree', {}))[0].splits[0].judgementCount, 4, 'judgements come back from the annotation file');
@@ -131,10 +131,15 @@ describe('store worker', () => {
       assert.equal(pair.item?.grade, null);
       assert.ok(pair.item!.text.length > 0);
       const events: number[] = [];
-      client.onSplitChanged((key, changed) => key === info.key && events.push(changed!.version));
+      client.onSplitChanged((key, changed) => key === info.key && events.push(changed?.version ?? -1));
       await client.request('judge', { datasetDir: ws.dataset, split: 'test', ...hole, grade: 1 });
       await new Promise((r) => setTimeout(r, 100));
       assert.equal(events.length, 1, 'one update per judgement');
+      // The file events of that append (the journal, its lock file) start an index pass, which reads nothing:
+      // it sends no second update (every open view would ask for its model again).
+      await client.request('index', args);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(events.slice(1), [], 'an index pass that found nothing new changes no view');
       const after = await client.request('results', { key: info.key, baseline: run });
       const treeAfter = (await client.request('tree', {}))[0].splits[0];
       assert.equal(after.judgements, treeAfter.judgementCount);
@@ -142,6 +147,37 @@ describe('store worker', () => {
       assert.equal(after.rows[0].means[ndcg], treeAfter.runs[0].means.ndcg_cut_10);
       assert.equal((await client.request('pair', { key: info.key, ...hole })).item?.grade, 1);
       await assert.rejects(client.request('diff', { key: info.key, a: run, b: '/no/such.trec' }), /no run/);
+      // New settings change every figure: the open split's views ask again.
+      await client.request('index', { ...args, measures: ['ndcg_cut.10'] });
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(events.slice(1), [-1], 'an index pass with new settings updates the views');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the Judge sidebar\'s pair comes with the pairs ahead of it, each with its note, and the query\'s relevant documents', async () => {
+    const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
+    try {
+      await client.request('index', args);
+      const info = await client.request('openSplit', { datasetDir: ws.dataset, split: 'test', extraRuns: [] });
+      const { items } = await client.request('pool', { key: info.key, runs: [info.runs[0].key], depth: 10 });
+      const [first, ...ahead] = items.slice(0, 4);
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', ...ahead[0], grade: 1, note: 'states the claim outright' });
+      const pair = await client.request('pair', { key: info.key, ...first, ahead });
+      assert.deepEqual(pair.ahead.map((p) => [p.queryId, p.docId]), ahead.map((p) => [p.queryId, p.docId]));
+      assert.equal(pair.ahead[0].grade, 1);
+      assert.equal(pair.ahead[0].note, 'states the claim outright', 'the journal\'s note of the judgement');
+      assert.equal(pair.ahead[1].note, undefined);
+      assert.ok(pair.ahead.every((p) => p.text.length > 0 && p.queryText.length > 0));
+      // Per query shown, its relevant documents: the qrels' and the one just judged, which is marked as yours.
+      const refs = pair.references.find((r) => r.queryId === ahead[0].queryId)!;
+      assert.ok(refs.docs.some((d) => d.docId === ahead[0].docId && d.yours && d.grade === 1));
+      assert.ok(refs.docs.some((d) => !d.yours && d.title.length > 0), 'and the qrels\' own, by title');
+      assert.deepEqual(new Set(pair.references.map((r) => r.queryId)), new Set([first, ...ahead].map((p) => p.queryId)));
+      // A later grade without a note has none (the note goes with the judgement it was written for).
+      await client.request('judge', { datasetDir: ws.dataset, split: 'test', ...ahead[0], grade: 0 });
+      assert.equal((await client.request('pair', { key: info.key, ...ahead[0] })).item?.note, undefined);
     } finally {
       await client.close();
     }

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { evaluate, formatTrecEval } from '../../../../src/core/eval';
 import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
-import { GOLDEN, RUNS, requireBuiltCli } from '../../support/paths';
+import { GOLDEN, needsShared, RUNS, requireBuiltCli } from '../../support/paths';
 
 /** The measures shared/golden was produced with (its README), in trec_eval -m form. */
 const GOLDEN_MEASURES = [
@@ -45,7 +45,7 @@ function measureArgs(flags: string[]): string[] {
   return flags.includes('-m') ? [] : GOLDEN_MEASURES.flatMap((m) => ['-m', m]);
 }
 
-describe('every file in shared/golden is reproduced byte for byte', () => {
+describe('every file in shared/golden is reproduced byte for byte', { skip: needsShared('golden', 'runs') }, () => {
   const all = cases();
 
   it('covers all golden outputs in the folder', () => {

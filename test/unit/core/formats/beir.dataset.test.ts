@@ -2,12 +2,11 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, openSync, readSync, closeSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { forEachCorpusDoc, forEachCorpusDocSync, readQueries, type CorpusDoc } from '../../../../src/core/formats/beir';
 import { InputError } from '../../../../src/core/formats/errors';
+import { DATASETS, needsShared } from '../../support/paths';
 
-// The shared datasets live next to the repository: ../shared from the repo root.
-const DATASETS = resolve(__dirname, '../../../../../shared/datasets');
 
 function readAll(path: string): CorpusDoc[] {
   const docs: CorpusDoc[] = [];
@@ -31,7 +30,7 @@ describe('BEIR corpus and queries on the real datasets', () => {
     ['scifact', 5183, 1109, '4983', '70490', '198309074'],
     ['nfcorpus', 3633, 3237, 'MED-10', 'MED-335', 'MED-961'],
   ] as const) {
-    it(`${name}: every document, in BEIR order, with byte offsets that point at its line`, () => {
+    it(`${name}: every document, in BEIR order, with byte offsets that point at its line`, { skip: needsShared(`datasets/${name}`) }, () => {
       const path = join(DATASETS, name, 'corpus.jsonl');
       const all = readAll(path);
       assert.equal(all.length, docs);
@@ -48,7 +47,7 @@ describe('BEIR corpus and queries on the real datasets', () => {
       for (let i = 1; i < all.length; i++) assert.equal(all[i].offset, all[i - 1].offset + all[i - 1].length + 1);
     });
 
-    it(`${name}: queries of all splits, string ids`, () => {
+    it(`${name}: queries of all splits, string ids`, { skip: needsShared(`datasets/${name}`) }, () => {
       const q = readQueries(join(DATASETS, name, 'queries.jsonl'));
       assert.equal(q.size, queries);
       for (const { id, text } of q.values()) {
@@ -58,7 +57,7 @@ describe('BEIR corpus and queries on the real datasets', () => {
     });
   }
 
-  it('decodes ASCII escapes (\\u2019) to the characters they stand for', () => {
+  it('decodes ASCII escapes (\\u2019) to the characters they stand for', { skip: needsShared('datasets/scifact') }, () => {
     const all = readAll(join(DATASETS, 'scifact', 'corpus.jsonl'));
     assert.ok(all.some((d) => d.text.includes('\u2019')));
     assert.ok(all.every((d) => !d.text.includes('\\u')));

@@ -11,7 +11,7 @@ import { InputError } from '../../../../src/core/formats/errors';
 import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun, type ReadRunOptions, type Run } from '../../../../src/core/formats/run';
 import { PARALLEL_MIN_BYTES, startRunRead } from '../../../../src/core/formats/runInParallel';
-import { requireBuiltCli, RUNS } from '../../support/paths';
+import { needsShared, requireBuiltCli, RUNS } from '../../support/paths';
 
 const ENTRY = join(__dirname, '../../../../src/core/formats/runInParallel.ts');
 const dir = mkdtempSync(join(tmpdir(), 'irw-parallel-'));
@@ -42,7 +42,7 @@ async function errorOf(p: Promise<unknown> | (() => unknown)): Promise<string> {
 }
 
 describe('reading a run on two threads', () => {
-  it('gives the run readRun gives, for real runs and any split point', async () => {
+  it('gives the run readRun gives, for real runs and any split point', { skip: needsShared('runs') }, async () => {
     for (const name of ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec']) {
       const path = join(RUNS, 'scifact', name);
       const expected = dump(readRun(path));
@@ -123,7 +123,7 @@ describe('reading a run on two threads', () => {
     assert.equal(await errorOf(inParallel(path)), await errorOf(() => readRun(path)));
   });
 
-  it('a worker that cannot start (its bundle missing) leaves the reading to this thread', async () => {
+  it('a worker that cannot start (its bundle missing) leaves the reading to this thread', { skip: needsShared('runs') }, async () => {
     const path = join(RUNS, 'scifact', 'bm25okapi.knarfthekant.trec');
     const run = await startRunRead(path, {}, join(dir, 'no-such-run-reader.js'), { minBytes: 0 }).finish();
     assert.deepEqual(dump(run), dump(readRun(path)));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { InputError } from '../../../../src/core/formats/errors';
 import { RunWriter } from '../../../../src/core/formats/runWriter';
-import { DATASETS, requireBuiltCli } from '../../support/paths';
+import { DATASETS, needsShared, requireBuiltCli } from '../../support/paths';
 
 describe('a full disk while writing a run', () => {
   it('is an error saying so, naming the file, and leaves no partial file', () => {
@@ -53,7 +53,7 @@ describe('run configuration sidecar (<run>.json)', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['a.trec', 'a.trec.json']);
   });
 
-  it('irw run records the retriever and its parameters', () => {
+  it('irw run records the retriever and its parameters', { skip: needsShared('datasets/scifact') }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'irw-sidecar-'));
     const out = join(dir, 'scifact.trec');
     const r = spawnSync(process.execPath, [requireBuiltCli(), 'run', '--dataset', join(DATASETS, 'scifact'), '--k1', '1.2', '--top-k', '10', '--out', out], { encoding: 'utf8' });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { InputError } from '../../../../src/core/formats/errors';
-import { RankedScores, RunWriter, defaultTmpPath, nextDown32, putFixed6, putUint } from '../../../../src/core/formats/runWriter';
+import { defaultTmpPath } from '../../../../src/core/durableFs';
+import { RankedScores, RunWriter, nextDown32, putFixed6, putUint } from '../../../../src/core/formats/runWriter';
 
 const dir = mkdtempSync(join(tmpdir(), 'irw-runwriter-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

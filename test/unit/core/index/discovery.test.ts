@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { discover, looksLikeRun, runLabels } from '../../../../src/core/index/discovery';
-import { SHARED } from '../../../helpers/storeFixtures';
+import { needsShared, SHARED } from '../../../helpers/storeFixtures';
 
 const root = mkdtempSync(join(tmpdir(), 'irw-discovery-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -20,7 +20,7 @@ function put(path: string, text = ''): string {
 const RUN_LINE = '1 Q0 d1 1 12.5 tag\n';
 
 describe('discovery', () => {
-  it('finds the shared BEIR datasets, their splits (test first) and the runs under runs/<dataset>/', () => {
+  it('finds the shared BEIR datasets, their splits (test first) and the runs under runs/<dataset>/', { skip: needsShared('datasets/scifact', 'datasets/nfcorpus', 'runs') }, () => {
     const found = discover([SHARED], { runsFolder: 'runs' });
     assert.deepEqual(
       found.datasets.map((d) => [d.name, d.splits.map((s) => s.split)]),

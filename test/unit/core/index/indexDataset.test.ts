@@ -11,7 +11,7 @@ import { discover } from '../../../../src/core/index/discovery';
 import { indexWorkspace } from '../../../../src/core/engine/indexer';
 import { datasetTree, readDocument, storedProblems } from '../../../../src/core/index/queries';
 import { GZ_BEIR_DOCS, MSMARCO_DOCS, TREC_DOC_COUNT, trecDoc, writeGzBeir, writeMsmarcoStyle, writeTrecStyle, writeTrecStyleCopy } from '../../../helpers/trecStyleDatasets';
-import { goldenValues, SCIFACT, SCIFACT_RUNS, SHARED } from '../../../helpers/storeFixtures';
+import { goldenValues, needsShared, SCIFACT, SCIFACT_RUNS, SHARED } from '../../../helpers/storeFixtures';
 
 const MEASURES = ['ndcg_cut.10'];
 
@@ -122,7 +122,7 @@ describe('store: datasets that are not plain BEIR folders', () => {
   });
 });
 
-describe('store: SciFact (../shared) as an MS MARCO/TREC-style folder with a gzipped collection', () => {
+describe('store: SciFact (../shared) as an MS MARCO/TREC-style folder with a gzipped collection', { skip: needsShared('datasets/scifact', 'runs', 'golden') }, () => {
   let root: string;
   let dir: string;
   let db: Database;

@@ -7,9 +7,9 @@ import { AnnotationWriter } from '../../../../src/core/judgements/annotations';
 import { openDatabase } from '../../../../src/core/index/database';
 import { indexWorkspace } from '../../../../src/core/engine/indexer';
 import { qrelsLineInfo, splitJudgements } from '../../../../src/core/index/qrelsInfo';
-import { scifactWorkspace } from '../../../helpers/storeFixtures';
+import { needsShared, scifactWorkspace } from '../../../helpers/storeFixtures';
 
-describe('store: qrels line info', () => {
+describe('store: qrels line info', { skip: needsShared('datasets/scifact') }, () => {
   const ws = scifactWorkspace([]);
   after(() => rmSync(ws.root, { recursive: true, force: true }));
 

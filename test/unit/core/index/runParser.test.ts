@@ -10,11 +10,11 @@ import { sha256File } from '../../../../src/core/fileHash';
 import { readRun } from '../../../../src/core/formats/run';
 import { RunCache } from '../../../../src/core/index/runCache';
 import { RunParserThreads } from '../../../../src/core/index/runParser';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 
 const ENTRY = join(__dirname, '../../../../src/core/index/runParser.ts');
 
-test('runs parsed in worker threads are the runs readRun gives, and are cache hits', async () => {
+test('runs parsed in worker threads are the runs readRun gives, and are cache hits', { skip: needsShared('runs') }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'irw-parser-'));
   const files = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => {
     copyFileSync(join(SHARED, 'runs/scifact', f), join(dir, f));

@@ -4,7 +4,7 @@ import { before, describe, test } from 'node:test';
 import { join } from 'node:path';
 import { addRunFiles, loadSplit } from '../../../helpers/splitState';
 import type { SplitState } from '../../../../src/core/split/state';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 import { diffModel } from '../../../../src/core/split/diff';
 import { queryDetail } from '../../../../src/core/split/queryDetail';
 
@@ -14,7 +14,7 @@ const BM25 = join(RUNS, 'bm25okapi.knarfthekant.trec');
 const DENSE = join(RUNS, 'minilm-faiss.knarfthekant.trec');
 const TFIDF = join(RUNS, 'vsm-tfidf.titles_fulltext.omar-khattab.trec');
 
-describe('diff model on SciFact', () => {
+describe('diff model on SciFact', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   let session: SplitState;
   before(async () => {
     session = await loadSplit({ datasetDir: SCIFACT, split: 'test' });

@@ -18,21 +18,25 @@ function model(rows: { key: string; label: string; mean: number; delta?: number 
   };
 }
 
-test('CSV: text cells starting with = + - @ TAB or CR are neutralised; numbers are not', () => {
-  const names = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd', 'plain'];
+test('CSV: every text cell is quoted, those starting with = + - @ TAB or CR neutralised; numbers are not', () => {
+  const names = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd', 'plain', 'x;=1+1', 'a\r\nb'];
   const m = model(names.map((label, i) => ({ key: `/runs/${i}.trec`, label, mean: 0.5, delta: -0.25 })));
-  const lines = exportResults(m, 'csv').trim().split('\n').slice(1);
-  assert.ok(lines[0].startsWith(`"'=HYPERLINK(""http://x"",""y"")",`), lines[0]);
-  assert.equal(lines[1].split(',')[0], "'+1+1");
-  assert.equal(lines[2].split(',')[0], "'-2+3");
-  assert.equal(lines[3].split(',')[0], "'@SUM(A1)");
-  assert.equal(lines[4].split(',')[0], "'\tcmd");
-  assert.equal(lines[5].slice(0, 7), `"'\rcmd"`);
-  assert.equal(lines[6].split(',')[0], 'plain');
+  const csv = exportResults(m, 'csv');
+  const lines = csv.split(/\r\n(?=")/).slice(1);
+  assert.ok(lines[0].startsWith(`"'=HYPERLINK(""http://x"",""y"")","/runs/0.trec",`), lines[0]);
+  assert.ok(lines[1].startsWith(`"'+1+1",`));
+  assert.ok(lines[2].startsWith(`"'-2+3",`));
+  assert.ok(lines[3].startsWith(`"'@SUM(A1)",`));
+  assert.ok(lines[4].startsWith(`"'\tcmd",`));
+  assert.ok(lines[5].startsWith(`"'\rcmd",`));
+  assert.ok(lines[6].startsWith('"plain",'));
+  // With ';' as the separator (de, fr, nl locales) a quoted cell stays one cell: no formula is split out of it.
+  assert.ok(lines[7].startsWith('"x;=1+1",'));
+  assert.ok(lines[8].startsWith('"a\r\nb",'));
   // A negative delta is a number the tool computed, not text from a file: left as is.
   assert.equal(lines[6].split(',')[4], '-0.25');
-  const keyed = exportResults(model([{ key: '=cmd|calc', label: 'x', mean: 0.5 }]), 'csv').trim().split('\n')[1];
-  assert.equal(keyed.split(',')[1], "'=cmd|calc");
+  const keyed = exportResults(model([{ key: '=cmd|calc', label: 'x', mean: 0.5 }]), 'csv').split('\r\n')[1];
+  assert.equal(keyed.split(',')[1], `"'=cmd|calc"`);
 });
 
 test('CSV: floating-point noise in a delta or mean is zero, without a sign', () => {
@@ -59,6 +63,14 @@ test('exports escape hostile run names', () => {
     rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]), coverage: { answered: 1, total: 1 } }],
   };
   assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
-  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e",x,1,0.5,{8},1,1$/m);
+  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e","x",1,0.5,{8},1,1\r$/m);
   assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
+});
+
+test('LaTeX: a line break in a run name (from a file name) does not break the tabular row', () => {
+  const latex = exportResults(model([{ key: '/runs/a.trec', label: 'bm25\n\nrun\rx', mean: 0.5 }, { key: '/runs/b.trec', label: 'b', mean: 0.4 }]), 'latex');
+  const rows = latex.split('\n').filter((l) => l.endsWith('\\\\'));
+  assert.equal(rows.length, 3, latex);
+  assert.match(rows[1], /^bm25 run x \(baseline\) & 0\.5000 \\\\$/);
+  assert.ok(!/\n\n/.test(latex), 'no blank line (a paragraph break) anywhere');
 });

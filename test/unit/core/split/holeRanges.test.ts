@@ -11,14 +11,14 @@ import { HoleScorer, prepareHoles } from '../../../../src/core/eval/holes';
 import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun, Run } from '../../../../src/core/formats/run';
 import { bruteForce, randomCase } from '../eval/holes/bruteForce';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
 const FILES = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'];
 const EPS = 1e-12;
 
-describe('HoleRanges on SciFact (three shared runs)', () => {
+describe('HoleRanges on SciFact (three shared runs)', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const qrels = readQrels(join(SCIFACT, 'qrels/test.tsv'));
   const runs = new Map<string, Run>(FILES.map((f) => [f, readRun(join(RUNS, f))]));
   const columns = Object.keys(RANGED);

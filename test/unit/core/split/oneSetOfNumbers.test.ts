@@ -12,7 +12,7 @@ import { resultsModel } from '../../../../src/core/split/results';
 import { RESULT_MEASURES } from '../../../../src/core/split/scores';
 import type { HoleVerdict } from '../../../../src/protocol/webview';
 import { addRunFiles, loadSplit } from '../../../helpers/splitState';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
@@ -24,7 +24,7 @@ const NDCG = RESULT_MEASURES.findIndex((m) => m.key === 'ndcg_cut_10');
 /** What a verdict says to a person: the range, the verdict, the counts (Δ itself is compared apart). */
 const said = (v: HoleVerdict) => ({ lo: v.lo, hi: v.hi, exact: v.exact, verdict: v.verdict, direction: v.direction, openQueries: v.openQueries, openHoles: v.openHoles, holes: v.holes, significant: v.significant });
 
-test('results, diff, holes and judge models agree on one pair after every judgement, and on the qrels they used', async () => {
+test('results, diff, holes and judge models agree on one pair after every judgement, and on the qrels they used', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
   await addRunFiles(s, [A, B, C]);
   const pooled = [A, B, C];

@@ -12,7 +12,7 @@ import { holmAdjust, pairedTTest, randomizationTest } from '../../../../src/core
 import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
 import type { ResultsModel } from '../../../../src/protocol/webview';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 import { boxSummary, resultsModel, significanceSteps } from '../../../../src/core/split/results';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
@@ -22,7 +22,7 @@ const DENSE = join(RUNS, 'minilm-faiss.knarfthekant.trec');
 const TFIDF = join(RUNS, 'vsm-tfidf.titles_fulltext.omar-khattab.trec');
 const col = (key: string) => RESULT_MEASURES.findIndex((m) => m.key === key);
 
-describe('results model on SciFact', () => {
+describe('results model on SciFact', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   let session: SplitState;
   let model: ResultsModel;
   before(async () => {

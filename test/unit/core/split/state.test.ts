@@ -11,7 +11,7 @@ import { addRunFiles, loadSplit } from '../../../helpers/splitState';
 import { topDocs } from '../../../../src/core/split/rankings';
 import { RESULT_MEASURES, scoreRun } from '../../../../src/core/split/scores';
 import type { ResultsModel } from '../../../../src/protocol/webview';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 import { diffModel } from '../../../../src/core/split/diff';
 import { holeRows } from '../../../../src/core/split/holes';
 import { pool as splitPool, userPool, userPoolHead } from '../../../../src/core/split/pool';
@@ -24,7 +24,7 @@ const DENSE = join(RUNS, 'minilm-faiss.knarfthekant.trec');
 const TFIDF = join(RUNS, 'vsm-tfidf.titles_fulltext.omar-khattab.trec');
 const col = (key: string) => RESULT_MEASURES.findIndex((m) => m.key === key);
 
-test('a judgement of a hole changes the annotated figures, never the original ones', async () => {
+test('a judgement of a hole changes the annotated figures, never the original ones', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
   await addRunFiles(s, [BM25, DENSE]);
   const before = resultsModel(s, BM25, { skipped: [], untrusted: false });
@@ -62,7 +62,7 @@ test('a judgement of a hole changes the annotated figures, never the original on
 });
 
 
-test('a judgement re-scores in place exactly what a full evaluation on the merged qrels gives', async () => {
+test('a judgement re-scores in place exactly what a full evaluation on the merged qrels gives', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const s = await loadSplit({ datasetDir: SCIFACT, split: 'test', measures: ['ndcg_cut.20', 'gm_map', 'num_rel', 'num_ret'] });
   await addRunFiles(s, [BM25, DENSE, TFIDF]);
   const pool = splitPool(s, [BM25, DENSE, TFIDF], 10);
@@ -108,7 +108,7 @@ test('a judgement re-scores in place exactly what a full evaluation on the merge
 });
 
 
-test('documents come from the corpus at the offsets the index holds, with their length in words', async () => {
+test('documents come from the corpus at the offsets the index holds, with their length in words', { skip: needsShared('datasets/scifact') }, async () => {
   const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
   const lines = new Map(
     readFileSync(join(SCIFACT, 'corpus.jsonl'), 'utf8')
@@ -126,7 +126,7 @@ test('documents come from the corpus at the offsets the index holds, with their 
   assert.equal(await s.corpus.read('no such document'), null);
 });
 
-describe('run labels', () => {
+describe('run labels', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   test('two run files with the same name in different folders get their folder in the label', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'irw-labels-'));
     for (const sub of ['a', 'b']) {

@@ -8,7 +8,7 @@ import { diffNeeds } from '../../../../src/core/split/diff';
 import { resultsNeeds } from '../../../../src/core/split/results';
 import { pairDeltas, trustPending, trustSteps } from '../../../../src/core/split/underHoles';
 import { runSimilarity } from '../../../../src/core/eval/similarity';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 import { diffModel } from '../../../../src/core/split/diff';
 import { impactQueue, judgingMeter } from '../../../../src/core/split/judging';
 import { pool as splitPool } from '../../../../src/core/split/pool';
@@ -19,7 +19,7 @@ const RUNS = join(SHARED, 'runs/scifact');
 const FILES = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'];
 const EPS = 1e-12;
 
-test('session: results rows and the diff carry ranges and verdicts, the impact queue a meter', async () => {
+test('session: results rows and the diff carry ranges and verdicts, the impact queue a meter', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
   await addRunFiles(s, FILES.map((f) => join(RUNS, f)));
   const base = join(RUNS, FILES[0]);
@@ -63,7 +63,7 @@ test('session: results rows and the diff carry ranges and verdicts, the impact q
   assert.equal(impactQueue(s, [base], 10), null, 'one run: nothing to compare');
 });
 
-test('ranges computed in background slices, with judgements in between, equal ranges computed at once', async () => {
+test('ranges computed in background slices, with judgements in between, equal ranges computed at once', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const files = FILES.map((f) => join(RUNS, f));
   const sliced = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
   await addRunFiles(sliced, files);

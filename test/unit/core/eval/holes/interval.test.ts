@@ -6,7 +6,8 @@ import { Qrels } from '../../../../../src/core/formats/qrels';
 import { Run } from '../../../../../src/core/formats/run';
 import { bruteForce, randomCase, scoreOf } from './bruteForce';
 
-const MEASURES = ['ndcg_cut.5', 'ndcg_cut.10', 'ndcg', 'P.5', 'recall.10', 'recall_cap.5', 'map', 'map_cut.5', 'recip_rank', 'success.5', 'Rprec', 'set_F', 'bpref', 'infAP', 'Rndcg'];
+// With field names that see the ranking at another level or depth than the evaluation (names.ts).
+const MEASURES = ['ndcg_cut.5', 'ndcg_cut.10', 'ndcg', 'P.5', 'recall.10', 'recall_cap.5', 'map', 'map_cut.5', 'recip_rank', 'success.5', 'Rprec', 'set_F', 'bpref', 'infAP', 'Rndcg', 'P(rel=2)@5', 'RR@3', 'RR(rel=2)@4', 'AP(rel=2)'];
 const near = (a: number, b: number) => Math.abs(a - b) <= 1e-12;
 
 for (const grades of [[1], [0, 1], [0, 1, 2]]) {

@@ -1,16 +1,15 @@
 // The holes on real data: SciFact test qrels with a seeded 30 % hidden, the shared MiniLM and rank_bm25 runs.
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { evaluate, perQuery } from '../../../../../src/core/eval';
 import { compareUnderHoles, HoleScorer, judgeHole, prepareHoles, runIntervals } from '../../../../../src/core/eval/holes';
 import { Qrels, readQrels } from '../../../../../src/core/formats/qrels';
 import { readRun } from '../../../../../src/core/formats/run';
 import { uniform } from '../../../../../src/core/random';
+import { needsShared, SHARED } from '../../../support/paths';
 
-const SHARED = resolve(__dirname, '../../../../../../shared');
-
-test('SciFact: judging every hole with the hidden truth lands inside every interval and equals evaluate()', () => {
+test('SciFact: judging every hole with the hidden truth lands inside every interval and equals evaluate()', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const full = readQrels(join(SHARED, 'datasets/scifact/qrels/test.tsv'));
   const rand = uniform(3);
   const visible: { qid: string; docid: string; grade: number }[] = [];

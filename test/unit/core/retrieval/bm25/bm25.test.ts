@@ -1,9 +1,10 @@
+import { DATASETS, needsShared } from '../../../support/paths';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync, openSync, writeSync, closeSync, mkdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createAnalyzer, type Analyzer } from '../../../../../src/core/retrieval/analysis/analyzer';
 import { IndexBuilder, type Bm25Index } from '../../../../../src/core/retrieval/bm25/index';
 import { Searcher, bagOfWords, idf } from '../../../../../src/core/retrieval/bm25/search';
@@ -16,7 +17,7 @@ import { RunWriter } from '../../../../../src/core/formats/runWriter';
 import { InputError } from '../../../../../src/core/formats/errors';
 import { readQueries } from '../../../../../src/core/formats/beir';
 
-const SCIFACT = resolve(__dirname, '../../../../../../shared/datasets/scifact');
+const SCIFACT = join(DATASETS, 'scifact');
 
 function build(an: Analyzer, docs: [string, string, string][], mode: 'flat' | 'multifield' = 'flat'): Bm25Index {
   const b = new IndexBuilder(an, mode);
@@ -234,11 +235,17 @@ describe('index cache', () => {
     const req = (out: string): Bm25RunRequest => ({
       dataset: ds, split: 'test', k1: 0.9, b: 0.4, fields: 'flat', topK: 10, removeQuery: true, rm3: null, queryWeights: null, cacheDir: cache, out,
     });
-    const r1 = await runBm25(req(join(dir, 'r1.trec')));
+    const phases = (p: string[]) => ({ onProgress: (e: { phase: string }) => p.push(e.phase) });
+    const first: string[] = [];
+    const r1 = await runBm25(req(join(dir, 'r1.trec')), phases(first));
     assert.equal(r1.index, 'built');
     assert.equal(r1.cacheRebuilt, 'absent');
-    const r2 = await runBm25(req(join(dir, 'r2.trec')));
+    // An empty cache folder: nothing is said to be loaded; the index is built and saved.
+    assert.deepEqual([...new Set(first)], ['hash', 'index', 'save-index', 'search']);
+    const second: string[] = [];
+    const r2 = await runBm25(req(join(dir, 'r2.trec')), phases(second));
     assert.equal(r2.index, 'cache');
+    assert.deepEqual([...new Set(second)], ['hash', 'load-index', 'search']);
     assert.equal(readFileSync(join(dir, 'r1.trec'), 'utf8'), readFileSync(join(dir, 'r2.trec'), 'utf8'));
     writeFileSync(r2.cacheFile!, 'garbage');
     const r3 = await runBm25(req(join(dir, 'r3.trec')));
@@ -293,7 +300,7 @@ describe('runs: tag, remove-query, weighted queries', () => {
     assert.deepEqual(readFileSync(keep, 'utf8').trim().split('\n').map((l) => l.split(' ')[2]), ['q1', 'd2']);
   });
 
-  it('--query-weights equal to the bag of words of each query reproduce the text run', async () => {
+  it('--query-weights equal to the bag of words of each query reproduce the text run', { skip: needsShared('datasets/scifact') }, async () => {
     const an = await createAnalyzer();
     const lines = [...readQueries(join(SCIFACT, 'queries.jsonl')).values()].map((q) => JSON.stringify({ _id: q.id, weights: Object.fromEntries(bagOfWords(an.analyze(q.text))) }));
     const wfile = join(dir, 'weights.jsonl');

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseCorpusLine } from '../../../../../src/core/formats/beir';
 import { CorpusLineScanner } from '../../../../../src/core/retrieval/bm25/corpusLine';
 import { flatText } from '../../../../../src/core/retrieval/bm25/index';
+import { DATASETS, needsShared } from '../../../support/paths';
 
-const DATASETS = resolve(__dirname, '../../../../../../shared/datasets');
 
 /** What the general reader makes of a line: the document, null (blank line) or 'error'. */
 function general(buf: Buffer): { id: string; title: string; text: string } | null | 'error' {
@@ -38,7 +38,7 @@ function agrees(line: Buffer | string, scanner = new CorpusLineScanner()): boole
 }
 
 describe('corpus line scanner (the index build reads ordinary lines from their bytes)', () => {
-  it('takes every line of SciFact and NFCorpus and reads each as JSON.parse does', () => {
+  it('takes every line of SciFact and NFCorpus and reads each as JSON.parse does', { skip: needsShared('datasets/scifact', 'datasets/nfcorpus') }, () => {
     for (const name of ['scifact', 'nfcorpus']) {
       const bytes = readFileSync(join(DATASETS, name, 'corpus.jsonl'));
       const scanner = new CorpusLineScanner();

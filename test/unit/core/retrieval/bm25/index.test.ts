@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { forEachCorpusDocSync } from '../../../../../src/core/formats/beir';
 import { createAnalyzer, type Analyzer } from '../../../../../src/core/retrieval/analysis/analyzer';
 import { IndexBuilder, type BlockLayout, type Bm25Index, type FieldsMode } from '../../../../../src/core/retrieval/bm25/index';
 import { intToByte4 } from '../../../../../src/core/retrieval/bm25/smallFloat';
 
-const DATASETS = resolve(__dirname, '../../../../../../shared/datasets');
+import { DATASETS, needsShared } from '../../../support/paths';
 
 // Packed entries everywhere (the default); wide entries everywhere; packed blocks then wide ones, with blocks
 // of a few entries so that documents cross from one layout to the other.
@@ -71,7 +71,7 @@ describe('index builder: packed and wide forward blocks give the same index', ()
     );
   });
 
-  it('NFCorpus, flat and multifield: every layout builds the identical index', () => {
+  it('NFCorpus, flat and multifield: every layout builds the identical index', { skip: needsShared('datasets/nfcorpus') }, () => {
     const docs: [string, string, string][] = [];
     forEachCorpusDocSync(join(DATASETS, 'nfcorpus', 'corpus.jsonl'), (d) => docs.push([d.id, d.title, d.text]));
     for (const mode of ['flat', 'multifield'] as const) {

@@ -1,6 +1,6 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createAnalyzer, type Analyzer } from '../../../../../src/core/retrieval/analysis/analyzer';
 import { IndexBuilder, type Bm25Index } from '../../../../../src/core/retrieval/bm25/index';
 import { buildIndex } from '../../../../../src/core/retrieval/bm25/run';
@@ -9,7 +9,7 @@ import { readQueries } from '../../../../../src/core/formats/beir';
 import { readQrels } from '../../../../../src/core/formats/qrels';
 import { uniform } from '../../../../../src/core/random';
 
-const DATASETS = resolve(__dirname, '../../../../../../shared/datasets');
+import { DATASETS, needsShared } from '../../../support/paths';
 
 /** Asserts that pruned, exhaustive and default search give the same documents and score bits, in the same order. */
 function same(searcher: Searcher, q: QueryVector, k: number, what: string): Hits {
@@ -74,8 +74,8 @@ describe('MaxScore top-k returns what exhaustive scoring returns', () => {
     same(s, new Map([['appl', 1], ['pear', -0.5]]), 5, 'negative weight');
   });
 
-  for (const name of ['scifact', 'nfcorpus']) {
-    it(`on ${name}: every test query at top-10 and top-1000`, async () => {
+  for (const name of ['scifact', 'nfcorpus'] as const) {
+    it(`on ${name}: every test query at top-10 and top-1000`, { skip: needsShared(`datasets/${name}`) }, async () => {
       const dataset = join(DATASETS, name);
       const index: Bm25Index = await buildIndex(join(dataset, 'corpus.jsonl'), an, 'flat');
       const texts = readQueries(join(dataset, 'queries.jsonl'));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { InputError } from '../../../../../src/core/formats/errors';
@@ -10,7 +10,7 @@ import type { Bm25Index, FieldsMode } from '../../../../../src/core/retrieval/bm
 import { startParallelBuild } from '../../../../../src/core/retrieval/bm25/parallelBuild';
 import { analysisWorkerEntry, buildIndex } from '../../../../../src/core/retrieval/bm25/run';
 
-const DATASETS = resolve(__dirname, '../../../../../../shared/datasets');
+import { DATASETS, needsShared } from '../../../support/paths';
 const ENTRY = analysisWorkerEntry()!;
 const tmp = mkdtempSync(join(tmpdir(), 'irw-parallel-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -45,7 +45,7 @@ describe('two-thread index build', () => {
   });
 
   for (const [name, mode] of [['scifact', 'flat'], ['nfcorpus', 'flat'], ['nfcorpus', 'multifield']] as const) {
-    it(`${name} ${mode}: the same index as one thread, cut in four and in 256 KiB chunks`, async () => {
+    it(`${name} ${mode}: the same index as one thread, cut in four and in 256 KiB chunks`, { skip: needsShared(`datasets/${name}`) }, async () => {
       const path = join(DATASETS, name, 'corpus.jsonl');
       const one = await serial(path, mode);
       assert.deepStrictEqual(await parallel(path, mode), one);

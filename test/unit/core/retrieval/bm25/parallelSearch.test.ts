@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readQueries } from '../../../../../src/core/formats/beir';
 import { readQrels } from '../../../../../src/core/formats/qrels';
@@ -10,8 +10,8 @@ import type { Bm25Index, FieldsMode } from '../../../../../src/core/retrieval/bm
 import { SearchPool } from '../../../../../src/core/retrieval/bm25/parallelSearch';
 import { buildIndex, runBm25, searchWorkerEntry, type Bm25RunRequest } from '../../../../../src/core/retrieval/bm25/run';
 import { Searcher, bagOfWords, resolveQuery, type Hits, type ResolvedQuery } from '../../../../../src/core/retrieval/bm25/search';
+import { DATASETS, needsShared } from '../../../support/paths';
 
-const DATASETS = resolve(__dirname, '../../../../../../shared/datasets');
 const ENTRY = searchWorkerEntry()!;
 const tmp = mkdtempSync(join(tmpdir(), 'irw-psearch-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -49,7 +49,7 @@ describe('search on several threads (shared index)', () => {
   });
 
   for (const [name, mode] of [['scifact', 'flat'], ['nfcorpus', 'flat'], ['nfcorpus', 'multifield']] as const) {
-    it(`${name} ${mode}: 2 and 3 threads give every query the hits of one thread, top-10 and top-1000`, async () => {
+    it(`${name} ${mode}: 2 and 3 threads give every query the hits of one thread, top-10 and top-1000`, { skip: needsShared(`datasets/${name}`) }, async () => {
       const { index, queries } = await setup(name, mode);
       const one = new Searcher(index, { k1: 0.9, b: 0.4 });
       for (const k of [10, 1000]) {
@@ -68,7 +68,7 @@ describe('search on several threads (shared index)', () => {
     });
   }
 
-  it('a worker that fails: this thread searches what it took, and the hits are the same', async () => {
+  it('a worker that fails: this thread searches what it took, and the hits are the same', { skip: needsShared('datasets/scifact') }, async () => {
     const { index, queries } = await setup('scifact', 'flat');
     const broken = join(tmp, 'broken.js');
     writeFileSync(broken, "throw new Error('no search here');\n");
@@ -78,7 +78,7 @@ describe('search on several threads (shared index)', () => {
     assert.equal(pool.searched.workers, 0);
   });
 
-  it('irw run writes the same run file with 1, 2 and 3 threads (SciFact, NFCorpus multifield)', async () => {
+  it('irw run writes the same run file with 1, 2 and 3 threads (SciFact, NFCorpus multifield)', { skip: needsShared('datasets/scifact', 'datasets/nfcorpus') }, async () => {
     for (const [name, fields] of [['scifact', 'flat'], ['nfcorpus', 'multifield']] as const) {
       const files = [1, 2, 3].map((threads) => join(tmp, `${name}-${threads}.trec`));
       for (let t = 0; t < 3; t++) {

@@ -6,13 +6,13 @@ import { after, describe, it } from 'node:test';
 import { InputError } from '../../../../../src/core/formats/errors';
 import { CorpusTexts } from '../../../../../src/core/retrieval/dense/corpusTexts';
 import { readCorpusTexts } from '../../../../../src/core/retrieval/dense/dataset';
-import { DATASETS } from '../../../support/paths';
+import { DATASETS, needsShared } from '../../../support/paths';
 
 const tmp = mkdtempSync(join(tmpdir(), 'irw-corpus-texts-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('dense: corpus texts read back by block', () => {
-  it('any block of NFCorpus gives the texts a whole read gives (CRLF, blank lines and non-ASCII included)', async () => {
+  it('any block of NFCorpus gives the texts a whole read gives (CRLF, blank lines and non-ASCII included)', { skip: needsShared('datasets/nfcorpus') }, async () => {
     const lines = readFileSync(join(DATASETS, 'nfcorpus', 'corpus.jsonl'), 'utf8').split('\n').slice(0, 300);
     lines.splice(5, 0, '');
     lines[7] += '\r';

@@ -1,16 +1,18 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATASETS } from '../../../support/paths';
+import { DATASETS, needsShared, SHARED } from '../../../support/paths';
 import { after, describe, it } from 'node:test';
 import { forEachCorpusDocSync } from '../../../../../src/core/formats/beir';
 import { InputError } from '../../../../../src/core/formats/errors';
 import { documentText } from '../../../../../src/core/retrieval/dense/dataset';
 import { loadTokenizer, longestFirst, pad } from '../../../../../src/core/retrieval/dense/tokenizer';
 import { TOKENIZER_DIR } from '../../../../helpers/modelFolders';
+import { BERT_DATA } from '../../../../helpers/bertTokenizer';
 
-// Real bert-base-uncased WordPiece files (those of all-MiniLM-L6-v2); reference encodings from their README.
+// Real bert-base-uncased WordPiece files (those of all-MiniLM-L6-v2, test/data/bert-base-uncased, tokenizer.json
+// generated from them: test/helpers/bertTokenizer.ts); reference encodings from their README.
 const HELLO = [101, 7592, 2088, 102];
 const DENSE = [101, 9742, 26384, 2007, 1038, 2213, 17788, 2128, 1011, 5464, 3475, 1005, 1056, 20610, 999, 102];
 const DENSE_TEXT = "Dense retrieval with BM25 re-ranking isn't trivial!";
@@ -44,7 +46,13 @@ describe('tokenizer: real BERT WordPiece files', () => {
     });
   }
 
-  it('vocab.txt alone tokenizes 300 real SciFact documents exactly as tokenizer.json', () => {
+  const REAL = join(SHARED, 'tokenizers', 'bert-base-uncased-wordpiece');
+  it('the generated tokenizer.json is the real one; the committed files are the real ones', { skip: needsShared('tokenizers') }, () => {
+    assert.deepEqual(JSON.parse(readFileSync(join(TOKENIZER_DIR, 'tokenizer.json'), 'utf8')), JSON.parse(readFileSync(join(REAL, 'tokenizer.json'), 'utf8')));
+    for (const f of ['vocab.txt', 'tokenizer_config.json', 'special_tokens_map.json']) assert.ok(readFileSync(join(BERT_DATA, f)).equals(readFileSync(join(REAL, f))), f);
+  });
+
+  it('vocab.txt alone tokenizes 300 real SciFact documents exactly as tokenizer.json', { skip: needsShared('datasets/scifact') }, () => {
     let n = 0;
     forEachCorpusDocSync(join(DATASETS, 'scifact', 'corpus.jsonl'), (doc) => {
       if (n++ >= 300) return;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATASETS, RUNS } from '../../../support/paths';
+import { DATASETS, needsShared, RUNS } from '../../../support/paths';
 import { after, before, describe, it } from 'node:test';
 import { evaluate } from '../../../../../src/core/eval';
 import { readQrels, type Qrels } from '../../../../../src/core/formats/qrels';
@@ -17,7 +17,7 @@ import { fuse } from '../../../../../src/core/retrieval/fusion/fuse';
 const SCIFACT = join(DATASETS, 'scifact');
 const DENSE = join(RUNS, 'scifact', 'minilm-faiss.knarfthekant.trec');
 
-describe('fusion on real SciFact runs', () => {
+describe('fusion on real SciFact runs', { skip: needsShared('datasets/scifact', 'runs') }, () => {
   const tmp = mkdtempSync(join(tmpdir(), 'irw-fusion-scifact-'));
   after(() => rmSync(tmp, { recursive: true, force: true }));
   let qrels: Qrels;

@@ -1,0 +1,42 @@
+/* global MutationObserver, requestAnimationFrame, performance -- these functions run inside a webview's page */
+// What a webview showed and when, timed inside its page (so the driver's polling adds nothing): the time of
+// the frame drawn after each change of body[data-qrels-version] (the judgements a view shows) and of
+// body[data-pair] (the pair the Judge sidebar shows), and the time stamp of each keydown. Times are epoch
+// milliseconds (performance.timeOrigin + …), comparable across the workbench's frames.
+
+/** Starts recording in `frame` (a playwright Frame, Workbench.webviewFrame). */
+export async function recordShown(frame) {
+  await frame.evaluate(() => {
+    const w = window;
+    const now = () => performance.timeOrigin + performance.now();
+    const seen = { version: document.body.dataset.qrelsVersion, pair: document.body.dataset.pair };
+    // What is on screen already counts from now (it was drawn before).
+    w.__irwShown = {
+      versions: seen.version === undefined ? [] : [{ version: Number(seen.version), t: now() }],
+      pairs: seen.pair ? [{ pair: seen.pair, t: now() }] : [],
+      keys: [],
+    };
+    new MutationObserver(() => {
+      // Recorded when the frame showing it is drawn, as it is then (a value replaced before was never shown).
+      requestAnimationFrame(() => {
+        const t = now();
+        const version = document.body.dataset.qrelsVersion;
+        const pair = document.body.dataset.pair;
+        if (version !== seen.version) w.__irwShown.versions.push({ version: Number(version), t });
+        // A pair is shown when it is drawn; the note that the next one is coming is not one.
+        if (pair !== seen.pair && pair) w.__irwShown.pairs.push({ pair, t });
+        seen.version = version;
+        seen.pair = pair;
+      });
+    }).observe(document.body, { attributes: true, attributeFilter: ['data-qrels-version', 'data-pair'] });
+    document.addEventListener('keydown', (e) => w.__irwShown.keys.push({ key: e.key, t: performance.timeOrigin + e.timeStamp }), true);
+  });
+}
+
+/**
+ * What `frame` recorded so far: { versions: [{version, t}], pairs: [{pair, t}], keys: [{key, t}] }, with the
+ * qrels version and pair it shows now.
+ */
+export function shown(frame) {
+  return frame.evaluate(() => ({ ...window.__irwShown, version: Number(document.body.dataset.qrelsVersion), pair: document.body.dataset.pair }));
+}
