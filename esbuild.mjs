@@ -1,11 +1,22 @@
 // Bundles the extension host, the CLI / child-process entry and the webviews.
 // Type-checking is separate (`npm run typecheck`): esbuild only strips types.
 import * as esbuild from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+// The commit a build comes from, for the provenance every run's sidecar records (null outside a git checkout).
+const commit = (() => {
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return dirty ? `${head}+modified` : head;
+  } catch {
+    return null;
+  }
+})();
 // A bundle whose entry is gone must not linger in dist/ (the .vsix would ship it).
 if (!watch) rmSync('dist', { recursive: true, force: true });
 
@@ -19,7 +30,7 @@ const node = {
   logLevel: 'info',
   // Native / WASM packages stay outside the bundle and are loaded from node_modules at run time.
   external: ['vscode', 'onnxruntime-node', 'sql.js'],
-  define: { IRW_VERSION: JSON.stringify(version) },
+  define: { IRW_VERSION: JSON.stringify(version), IRW_COMMIT: JSON.stringify(commit) },
 };
 
 /** Leaves main.ts's other commands out of a bundle: their require() gets a module that says so. */

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { MeasureSpecError } from '../core/eval';
 import { checkCoverage } from '../core/eval/coverage';
 import { CORRECTIONS, PAIRED_TESTS } from '../core/eval/stats';
@@ -10,6 +10,9 @@ import { readRun } from '../core/formats/run';
 import { InputError } from '../core/formats/errors';
 import { readAnnotations } from '../core/judgements/annotations';
 import { ProgressReporter } from '../core/progress/reporter';
+import { checkRun, type ProvenanceWarning } from '../core/provenance/check';
+import { shortHash } from '../core/provenance/files';
+import { datasetOfQrels, describeQrels, type QrelsRecord } from '../core/provenance/record';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
 
 const HELP = `usage: irw compare QRELS RUN RUN... [options]
@@ -117,14 +120,14 @@ export const compareCommand: Command = {
       if (performance.now() - started >= after) reporter.update(stage, done, total, 'steps');
     };
     try {
-      return run(values, qrelsPath, runPaths, format, progress);
+      return await run(values, qrelsPath, runPaths, format, progress);
     } finally {
       reporter.stop();
     }
   },
 };
 
-function run(values: Record<string, string | boolean | string[] | undefined>, qrelsPath: string, runPaths: string[], format: Format, progress: TableProgress): number {
+async function run(values: Record<string, string | boolean | string[] | undefined>, qrelsPath: string, runPaths: string[], format: Format, progress: TableProgress): Promise<number> {
   const str = (k: string) => values[k] as string | undefined;
   const maxRetrieved = number('M', str('M'), TABLE_DEFAULTS.maxRetrieved, true);
   if (str('M') !== undefined && maxRetrieved < 1) throw new UsageError(`-M needs a positive integer, got '${str('M')}'`);
@@ -141,6 +144,8 @@ function run(values: Record<string, string | boolean | string[] | undefined>, qr
     if (warning) process.stderr.write(`irw compare: warning: ${visibleControls(p)}: ${visibleControls(warning)}\n`);
     return r;
   });
+  const warnings = await provenanceWarnings(qrelsPath, runPaths);
+  for (const w of warnings) process.stderr.write(`irw compare: warning: ${visibleControls(w.run)}: ${visibleControls(w.message)}\n`);
   let compare: TableOptions['compare'] = 0;
   if (values['all-pairs']) compare = 'all-pairs';
   else if (str('baseline') !== undefined) {
@@ -172,7 +177,7 @@ function run(values: Record<string, string | boolean | string[] | undefined>, qr
   // Tags can repeat (two runs of one system): label by file when they do.
   const tags = runs.map((r) => r.tag);
   const labels = tags.map((t, i) => (tags.indexOf(t) === tags.lastIndexOf(t) ? t : `${t} (${basename(runPaths[i])})`));
-  process.stdout.write(render(table, labels, format, qrelsPath));
+  process.stdout.write(render(table, labels, format, qrelsPath, await describeQrels(qrelsPath, undefined, qrels), warnings));
   if (values['fail-if-worse']) {
     const worse = table.pairs.filter((p) => p.b === compare && p.significant && p.delta < 0);
     for (const p of worse) {
@@ -373,9 +378,15 @@ export function csvRows(t: ResultsTable, labels: string[]): (string | number)[][
   return rows;
 }
 
-function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: string): string {
+/** Runs made on other data than the qrels' dataset, or before the qrels changed (their sidecars' provenance). */
+async function provenanceWarnings(qrelsPath: string, runPaths: string[]): Promise<ProvenanceWarning[]> {
+  const on = { qrels: resolve(qrelsPath), dataset: datasetOfQrels(qrelsPath) };
+  return (await Promise.all(runPaths.map((p) => checkRun(p, on)))).flat();
+}
+
+function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: string, qrels: QrelsRecord, warnings: ProvenanceWarning[]): string {
   if (format === 'json') {
-    return `${JSON.stringify({ qrels: qrelsPath, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
+    return `${JSON.stringify({ qrels: qrelsPath, qrelsState: qrels, warnings, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
   }
   if (format === 'csv') return csvRows(t, labels).map((row) => csvRecord(row.map((c) => (typeof c === 'number' && !Number.isFinite(c) ? String(c) : c)))).join('');
   const style = STYLES[format];
@@ -387,6 +398,10 @@ function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: st
     `${o.resamples} bootstrap resamples (percentile, seed ${o.seed})`,
     ...(o.poolDepth ? [`holes: unjudged in the top ${o.poolDepth} of any run compared`] : []),
     ...(o.maxRetrieved ? [`rankings cut at ${o.maxRetrieved} (-M)`] : []),
+    // Which qrels state the figures used, and runs whose recorded data is not this dataset's.
+    `qrels ${qrelsPath}`,
+    `${qrels.judgements} judgements of ${qrels.queries} queries in the qrels, sha256 ${shortHash(qrels.sha256)}`,
+    ...(warnings.length ? [`${warnings.length} provenance warning${warnings.length > 1 ? 's' : ''} (runs made on other data: see stderr)`] : []),
   ];
   const caption = notes.join('; ');
   if (format === 'markdown') {

@@ -5,6 +5,7 @@ import { FUSION_DEFAULTS, checkFusion, runFuse, type FusionSpec } from '../core/
 import { checkOutPath } from '../core/formats/runWriter';
 import { ProgressReporter } from '../core/progress/reporter';
 import { stageOf } from '../core/progress/stages';
+import { cliCommand } from '../core/provenance/record';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
 
 const HELP = `usage: irw fuse RUN RUN... --out FILE [options]
@@ -109,7 +110,7 @@ export const fuseCommand: Command = {
     progress.update(`${stageOf({ phase: 'read-runs' }).label} and ${stageOf({ phase: 'fuse' }).label}`, 0);
     let r;
     try {
-      r = runFuse({ runs: positionals.map((p) => resolve(p)), fusion, tag: values.tag ?? null, out: resolve(values.out) });
+      r = await runFuse({ runs: positionals.map((p) => resolve(p)), fusion, tag: values.tag ?? null, out: resolve(values.out), command: cliCommand(['fuse', ...argv]) });
     } finally {
       progress.stop();
     }

@@ -1,6 +1,7 @@
 // First: signals are caught from the moment the CLI starts (see signals.ts).
 import { cancelSignal, EXIT_CLOSED_PIPE, outputClosed, releaseSignals } from './signals';
 import { isInputError } from '../core/formats/errors';
+import { product } from '../core/provenance/product';
 import { EXIT, UsageError, type Command } from './common';
 import { didYouMean } from '../core/nearest';
 
@@ -18,6 +19,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Command }> = {
     summary: "list BEIR's datasets, or download one (md5-checked, resumable) into the workspace layout",
     load: () => (require('./datasets') as typeof import('./datasets')).datasetsCommand,
   },
+  tune: { summary: 'tune BM25 (k1, b, RM3) or a fusion on one measure, with k-fold cross-validation over queries', load: () => (require('./tune') as typeof import('./tune')).tuneCommand },
+  explain: { summary: 'why a run ranks a document where it does: its score broken down (BM25 terms, fusion inputs, model)', load: () => (require('./explain') as typeof import('./explain')).explainCommand },
   compare: { summary: 'results table with significance tests, intervals and settled/open comparisons', load: () => (require('./compare') as typeof import('./compare')).compareCommand },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -81,8 +84,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-declare const IRW_VERSION: string | undefined;
-const VERSION = typeof IRW_VERSION === 'string' ? IRW_VERSION : 'dev';
+const VERSION = product().version;
 
 /** Runs `irw` with these arguments and sets the process's exit code. */
 export function start(argv: string[]): void {

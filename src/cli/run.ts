@@ -7,6 +7,7 @@ import { stageOf } from '../core/progress/stages';
 import { RM3_DEFAULTS } from '../core/retrieval/bm25/rm3';
 import { checkRequest, runBm25, type Bm25RunRequest } from '../core/retrieval/bm25/run';
 import { isNeuralJob, runNeuralJob, type NeuralJob, type NeuralProgress } from '../core/retrieval/neuralJob';
+import { cliCommand } from '../core/provenance/record';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
 import { NEURAL_HELP, NEURAL_OPTIONS, NEURAL_RETRIEVERS, neuralSummary, parseNeuralJob, type NeuralRetriever } from './neuralRun';
 import { stderrReadReport } from './readReport';
@@ -160,6 +161,7 @@ export const runCommand: Command = {
     }
     // Runs in this process (no second Node start-up); the editor uses the child process in src/runner/.
     const target = isNeuralJob(req) ? req.request : req;
+    target.command = cliCommand(['run', ...argv]);
     const progress = new ProgressReporter(process.stderr);
     const onProgress = (p: NeuralProgress) => {
       const stage = stageOf(p);

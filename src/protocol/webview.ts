@@ -8,7 +8,12 @@
  * state with `event`s (no id). Requests and events are typed per view: ViewRequests[view][method] and
  * ViewEvents[view][kind].
  */
-export const WEBVIEW_PROTOCOL_VERSION = 3;
+import type { PairExplanation } from '../core/engine/explainRequests';
+import type { QueryEdit, WhatIfResult } from '../core/retrieval/bm25/whatIf';
+import type { Explanation } from '../core/retrieval/explain';
+export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
+
+export const WEBVIEW_PROTOCOL_VERSION = 4;
 
 export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
 
@@ -20,6 +25,8 @@ export interface MeasureColumn {
   tested: boolean;
   /** Lower is better (Hole@10). */
   lowerIsBetter?: boolean;
+  /** Averaged over the queries the run answers (coverage measures), not over the split's: shown with the coverage. */
+  onAnswered?: boolean;
 }
 
 export interface RunRef {
@@ -28,6 +35,7 @@ export interface RunRef {
   label: string;
 }
 
+/** One comparison's tests, b - a (in the Results table: the run minus the baseline). */
 export interface Comparison {
   delta: number;
   tP: number;
@@ -37,6 +45,24 @@ export interface Comparison {
   wins: number;
   ties: number;
   losses: number;
+  /** The p-values adjusted by the model's `correction` over its family of comparisons (= the Holm ones under Holm). */
+  tPAdj?: number;
+  randPAdj?: number;
+  /** Paired percentile bootstrap 95 % interval of delta (10,000 resamples, the model's seed). */
+  ci?: { lo: number; hi: number };
+}
+
+/** Which comparisons the Results table tests: each run against the baseline, or every pair (irw compare --all-pairs). */
+export type CompareMode = 'baseline' | 'all-pairs';
+/** The correction over each measure's family of comparisons (src/core/eval/stats CORRECTIONS). */
+export type CorrectionName = 'holm' | 'bh' | 'bonferroni';
+
+/** All-pairs mode: runs a and b (keys), their tests b - a by measure index, and settled or open under the holes. */
+export interface PairResult {
+  a: string;
+  b: string;
+  tests: (Comparison | null)[] | null;
+  settled: (HoleVerdict | null)[] | null;
 }
 
 /** Per-query average length (words of title + text) of the top-10 documents, summarised as a box plot. */
@@ -175,6 +201,11 @@ export interface ResultsModel {
   alpha: number;
   trials: number;
   seed: number;
+  /** The comparisons tested and the correction (absent: against the baseline, Holm). */
+  compare?: CompareMode;
+  correction?: CorrectionName;
+  /** With compare 'all-pairs': every pair of runs in row order (vsBaseline is then null). */
+  pairs?: PairResult[] | null;
   /**
    * The tests are being computed for the judgements in effect (after a judgement, or on a large split):
    * vsBaseline holds the last ones computed (on `significanceOn`), or null before the first.
@@ -191,6 +222,19 @@ export interface ResultsModel {
   untrusted: boolean;
   /** How a query a run does not answer is counted in means and tests: 'zero' = as 0 (trec_eval -c). */
   missingQueries: 'zero';
+  /** What the figures were computed on, and runs made on other data (absent while it is computed). */
+  provenance?: ResultsProvenance;
+}
+
+/** The qrels state the figures used (hash and counts), and warnings from the runs' recorded provenance. */
+export interface ResultsProvenance {
+  /**
+   * The split's qrels file as the figures read it; null for a split of the user's judgements only. `now`: the
+   * file as it is on disk, when it has changed since (the figures are those of the qrels as read until the
+   * workspace index reads the file again).
+   */
+  qrels: { path: string; sha256: string; judgements: number; queries: number; now?: { sha256: string; judgements: number; queries: number } } | null;
+  warnings: { run: string; message: string }[];
 }
 
 /** Setting irWorkbench.judging.gradeLabels: per dataset folder name ("*": any other), grade -> label. */
@@ -274,6 +318,8 @@ export interface HoleRow extends RunRef {
   /** The same after the user's judgements. */
   holeBeirAnnotated: number;
   holeQueryAnnotated: number;
+  /** The figures are over the `answered` queries of the split's `total` (a query the run does not answer has no top 10). */
+  coverage: { answered: number; total: number };
 }
 
 export interface HolesModel {
@@ -351,12 +397,20 @@ export interface AnnotationState {
 export interface ViewRequests {
   results: {
     setBaseline: { params: { key: string }; result: null };
+    /** Which comparisons are tested and how they are corrected (the panel keeps it across reloads). */
+    setTesting: { params: { compare: CompareMode; correction: CorrectionName }; result: null };
     export: { params: { format: ExportFormat }; result: { path: string | null } };
     openDiff: { params: { a: string; b: string }; result: null };
     openHoles: { params: Record<string, never>; result: null };
   };
   diff: {
     query: { params: { queryId: string; depth: number }; result: QueryDetail };
+    /** Why each run ranks the document where it does; a run that cannot be explained gets why. */
+    explain: { params: { queryId: string; docId: string }; result: DiffExplanation };
+    /** The query edited and re-run with run `side`'s own settings, evaluated on the current qrels beside a and b. */
+    whatIf: { params: { queryId: string; side: 'a' | 'b'; edit: QueryEdit }; result: WhatIfResult };
+    /** Saves the what-if edits of run `side` as a queries file (a save dialog); null when cancelled. */
+    saveWhatIf: { params: { side: 'a' | 'b' }; result: { path: string; command: string } | null };
     judge: { params: { queryId: string; docId: string; grade: number }; result: null };
   };
   holes: {
@@ -377,13 +431,27 @@ export interface ViewRequests {
     undo: { params: { queue: number }; result: { index: number } };
     /** The same pool in another order (impact: what decides the first two pooled runs; sample: drawn where it narrows their estimate). */
     setOrder: { params: { order: QueueOrder }; result: null };
+    /** The current pair's blind explanation: the query terms the document holds (BM25 defaults), no run. */
+    /** The blind explanation of the pair on screen (named by the page, as a grade is). */
+    explain: { params: { queryId: string; docId: string }; result: PairExplanation };
   };
+}
+
+/** One run's explanation of a document, or why there is none. */
+export type RunExplanation = Explanation | { error: string };
+
+export interface DiffExplanation {
+  queryId: string;
+  docId: string;
+  a: RunExplanation;
+  b: RunExplanation;
 }
 
 export interface ViewEvents {
   results: { model: ResultsModel };
   diff: { model: DiffModel };
-  holes: { model: HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null }[] } };
+  /** queue: the pool's first pairs; `title`: the document's title ('' when it has none or is not in the corpus). */
+  holes: { model: HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null; title?: string }[] } };
   annotate: { state: AnnotationState };
 }
 
@@ -413,6 +481,33 @@ export type ToView<V extends ViewName> = ResponseMessage | EventMessage<V>;
 
 export function isFromView(m: unknown): m is { v: number; type: string } {
   return typeof m === 'object' && m !== null && (m as { v?: unknown }).v === WEBVIEW_PROTOCOL_VERSION && typeof (m as { type?: unknown }).type === 'string';
+}
+
+/**
+ * What a panel is of, put in its page by the host and kept by the page in VS Code's view state, so that a window
+ * reload brings the panel back (a WebviewPanelSerializer per panel): the split, and per panel what it shows.
+ * The page adds what the person chose in it (`restore`): the Results panel's comparisons, the Holes panel's
+ * pool and order; sort, scroll and selection stay the page's own.
+ */
+export interface PanelIdentity {
+  datasetDir: string;
+  split: string;
+  /** Diff: the two runs (b - a). */
+  a?: string;
+  b?: string;
+}
+
+/** The view state key of the identity, and of what the page chose. */
+export const PANEL_STATE = 'irwPanel';
+export const RESTORE_STATE = 'irwRestore';
+
+/** What the Results and Holes pages record of the person's choices, for the host to apply on a reload. */
+export interface PanelChoices {
+  compare?: CompareMode;
+  correction?: CorrectionName;
+  pooled?: string[];
+  depth?: number;
+  order?: QueueOrder;
 }
 
 /** The commands a page may run through `command:` links (its empty states); webviewOptions allows no others. */

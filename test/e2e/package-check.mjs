@@ -1,5 +1,5 @@
 // Checks an extension as code-server installed it from the .vsix: it holds only what runs (bundles, icon,
-// manifest, README/CHANGELOG, and the external packages esbuild leaves out, for one platform), the bundles are the
+// manifest, README/CHANGELOG, the docs section a command opens, and the external packages esbuild leaves out, for one platform), the bundles are the
 // production build, and every package a bundle requires is in the package and loads under the workbench's Node.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +15,8 @@ function allowed(platform, arch) {
   const ort = 'node_modules/onnxruntime-node';
   return [
     /^package\.json$/, /^readme\.md$/i, /^changelog\.md$/i, /^license\.txt$/i, /^\.vsixmanifest$/,
+    // Opened by Run BEIR Eval's How to Get a Model.
+    /^docs\/cli\.md$/,
     /^dist\/[\w-]+\.js$/, /^dist\/webview\/.+\.(js|css)$/, /^media\//,
     /^node_modules\/sql\.js\/(package\.json|LICENSE|dist\/sql-wasm\.(js|wasm))$/,
     ...(platform === undefined ? [] : [
@@ -25,7 +27,7 @@ function allowed(platform, arch) {
 }
 
 /** What must be there for the extension to work at all. */
-const REQUIRED = ['package.json', 'LICENSE.txt', 'dist/extension.js', 'dist/runner.js', 'dist/engine.js', 'dist/cli.js',
+const REQUIRED = ['package.json', 'LICENSE.txt', 'docs/cli.md', 'dist/extension.js', 'dist/runner.js', 'dist/engine.js', 'dist/cli.js',
   'dist/webview/results.js', 'media/webview.css', 'node_modules/sql.js/dist/sql-wasm.wasm'];
 
 function files(dir, root = dir) {

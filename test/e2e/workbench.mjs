@@ -225,10 +225,22 @@ export class Workbench {
     }, { timeout });
   }
 
-  /** Closes editors, panels' focus and any open quick input: a scenario starts from a quiet workbench. */
+  /**
+   * Closes editors, panels' focus and any open quick input, and clears the Datasets view's selection (commands
+   * take their split from it): a scenario starts from a quiet workbench.
+   */
   async reset() {
     await this.page.keyboard.press('Escape');
     await this.runCommand('View: Close All Editors', { screenshot: false });
+    await this.clearTreeSelection();
+  }
+
+  /** Deselects the selected row of the sidebar's trees: Ctrl+click on it, then Escape in the list if it stays. */
+  async clearTreeSelection() {
+    const selected = this.page.locator('.part.sidebar .monaco-list-row.selected').filter({ visible: true });
+    if ((await selected.count()) === 0) return;
+    await selected.first().click({ modifiers: ['Control'] });
+    if ((await selected.count()) > 0) await this.page.keyboard.press('Escape');
   }
 }
 

@@ -12,9 +12,12 @@ export interface Fixture {
   model: GeneratedModel;
 }
 
+/** The settings a test folder declares unless it says otherwise (a folder must declare them: modelFolder.ts). */
+export const PLAIN_SETTINGS = { pooling: 'mean', normalize: false, maxLength: 512, similarity: 'dot' };
+
 export function tinyBiEncoder(root: string, name: string, config: Record<string, unknown>, spec: Partial<ModelSpec> = {}, files?: string[]): Fixture {
   const model = biEncoder({ ...TINY, hidden: 16, seed: 3, ...spec });
-  return { dir: writeModelFolder(join(root, name), model, config, files), model };
+  return { dir: writeModelFolder(join(root, name), model, { ...PLAIN_SETTINGS, ...config }, files), model };
 }
 
 export function tinyCrossEncoder(root: string, name: string, config: Record<string, unknown> = {}, spec: Partial<ModelSpec> = {}): Fixture {

@@ -30,6 +30,11 @@ export interface ModelSpec {
   padNoise?: number;
   /** Cross-encoders: logits per pair (declared as a symbolic dimension when not 1). */
   labels?: number;
+  /**
+   * A position-embedding table of this many rows (zeros: outputs are unchanged), so that a sequence longer than
+   * the model's positions fails inside onnxruntime as a real encoder's does.
+   */
+  positions?: number;
 }
 
 export interface GeneratedModel {
@@ -69,6 +74,11 @@ class GraphBuilder {
       dataType: F,
       rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
     });
+    return name;
+  }
+
+  int0(name: string, value: number): string {
+    this.inits.push({ name, dims: [], dataType: I64, int64Data: [value] });
     return name;
   }
 
@@ -115,6 +125,12 @@ function trunk(g: GraphBuilder, spec: ModelSpec, names: [string, string, string]
   if (spec.tokenTypes !== false) {
     const t = g.op('Gather', [g.weight('type_embeddings', [2, h], out.type), names[2]], [intAttr('axis', 0)]);
     x = g.op('Add', [x, t]);
+  }
+  if (spec.positions) {
+    const seqLen = g.op('Gather', [g.op('Shape', [names[0]]), g.int0('seq_axis', 1)], [intAttr('axis', 0)]);
+    const ids = g.op('Range', [g.int0('zero64', 0), seqLen, g.int0('one64', 1)]);
+    const table = g.weight('position_embeddings', [spec.positions, h], new Float32Array(spec.positions * h));
+    x = g.op('Add', [x, g.op('Gather', [table, ids], [intAttr('axis', 0)])]);
   }
   const maskF = g.op('Cast', [names[1]], [intAttr('to', F)]);
   const mask3 = g.op('Unsqueeze', [maskF, g.ints('axis_last', [-1])]); // [b,s,1]

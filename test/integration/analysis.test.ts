@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { IrWorkbenchApi } from '../../src/extension/extension';
-import { activateExtension, datasetUri, waitFor } from './helpers';
+import { activateExtension, datasetUri, restoreStubs, stub, waitFor } from './helpers';
 
 interface ResultsModelLike {
   dataset: string;
@@ -45,6 +45,7 @@ suite('Analysis panels', () => {
     runs = await fixtureRuns();
   });
   teardown(async () => {
+    restoreStubs();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -127,6 +128,23 @@ suite('Analysis panels', () => {
     assert.ok(model.deltas.every((d) => d < 0), 'the second run loses every query to the perfect one');
     assert.ok(model.holes.every((h) => h === 1), 'every query has an unjudged document in the second run');
     await waitFor('the diff panel tab', () => webviewTab(/^Diff: second vs bm25-perfect$/));
+  });
+
+  test('with a Results panel of a split active, Show Holes, Judge Holes and Show Run Diff take its split; the Diff asks only for b', async () => {
+    const scifact = datasetUri('scifact').fsPath;
+    await vscode.commands.executeCommand('irWorkbench.showResults', { dataset: scifact, split: 'test' });
+    await waitFor('the results panel active', () => webviewTab(/^Results: scifact \(test\)$/)?.isActive);
+    const asked: string[] = [];
+    stub(vscode.window, 'showQuickPick', (items: { key?: string; label: string }[], o: { title?: string }) => {
+      asked.push(o?.title ?? '');
+      return Promise.resolve(items.find((i) => i.key === runs.worse));
+    });
+    const holes = await vscode.commands.executeCommand<{ dataset: string; split: string }>('irWorkbench.showHoles');
+    assert.deepEqual([holes?.dataset, holes?.split, asked], ['scifact', 'test', []], 'no dataset or split asked');
+    // The Holes panel is now the active one, of the same split.
+    const diff = await vscode.commands.executeCommand<{ a: { key: string }; b: { key: string } }>('irWorkbench.showRunDiff');
+    assert.deepEqual(asked, ['Run diff: run b (compared with bm25-perfect)'], 'one pick: b against the baseline');
+    assert.deepEqual([diff?.a.key, diff?.b.key], [runs.perfect, runs.worse]);
   });
 
   test('Show Holes opens the holes panel with both Hole@10 definitions and the depth-10 pool', async () => {

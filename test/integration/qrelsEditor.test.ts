@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { overrides } from '../../src/extension/analysis/qrelsEditor';
-import { activateExtension, datasetUri, waitFor } from './helpers';
+import { activateExtension, datasetUri, restoreStubs, stub, waitFor } from './helpers';
 
 async function hoverText(uri: vscode.Uri, line: number): Promise<string> {
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line, 0));
@@ -15,6 +15,7 @@ suite('Qrels editor', () => {
     await activateExtension();
   });
   teardown(async () => {
+    restoreStubs();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -50,5 +51,34 @@ suite('Qrels editor', () => {
     assert.deepEqual(overrides(lines, [{ queryId, docId, grade: -1, at: null }]), [{ line, text: `yours: unjudged (−1) (was ${original})` }]);
     assert.deepEqual(overrides(lines, [{ queryId, docId, grade: Number(original), at: null }]), [{ line, text: `yours: ${original}` }]);
     assert.deepEqual(overrides(lines, []), []);
+  });
+
+  test('the grade picker names each grade with its label and, after a judgement of yours, offers Revert to original', async () => {
+    const scifact = datasetUri('scifact');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(scifact, 'qrels', 'test.tsv'));
+    // Another line the other suites do not judge: the one before the last.
+    const line = doc.lineCount - (doc.lineAt(doc.lineCount - 1).text.trim() ? 2 : 3);
+    const [queryId, docId, original] = doc.lineAt(line).text.trim().split('\t');
+    const args = { datasetDir: scifact.fsPath, split: 'test', queryId, docId };
+    const shown: (vscode.QuickPickItem & { grade: number })[][] = [];
+    let pick = (items: (vscode.QuickPickItem & { grade: number })[]) => items.find((i) => i.grade === 0);
+    stub(vscode.window, 'showQuickPick', (items: (vscode.QuickPickItem & { grade: number })[]) => {
+      shown.push(items);
+      return Promise.resolve(pick(items));
+    });
+    assert.equal(await vscode.commands.executeCommand('irWorkbench.changeGrade', args), 0);
+    // SciFact's scale is 0-1; the labels are the setting's default ("*").
+    assert.deepEqual(shown[0].map((i) => [i.label, i.description]), [['0 not relevant', undefined], ['1 relevant', 'current (original)']]);
+    pick = (items) => items.find((i) => i.label === '$(discard) Revert to original');
+    assert.equal(await vscode.commands.executeCommand('irWorkbench.changeGrade', args), Number(original));
+    assert.deepEqual(shown[1].map((i) => [i.label, i.description]), [
+      ['0 not relevant', 'current (yours)'],
+      ['1 relevant', undefined],
+      ['$(discard) Revert to original', `original ${original} relevant`],
+    ]);
+    // Back on the original grade: nothing to revert.
+    pick = () => undefined;
+    await vscode.commands.executeCommand('irWorkbench.changeGrade', args);
+    assert.ok(!shown[2].some((i) => /Revert/.test(i.label)), 'no revert once the grade is the original');
   });
 });

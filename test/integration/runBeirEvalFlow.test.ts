@@ -3,7 +3,7 @@
 // that holds no model is not saved to the settings and the error names the setting; the error's Open File
 // reveals a folder in the Explorer and opens a file at its line.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateExtension, datasetUri, onRestore, restoreStubs, stub, waitFor } from './helpers';
@@ -21,6 +21,19 @@ function captureErrors(answer?: string): ErrorShown[] {
     shown.push({ message, items });
     return Promise.resolve(answer && items.includes(answer) ? answer : undefined);
   });
+  return shown;
+}
+
+/** Warnings and errors the extension shows, answered in turn from `answers`. */
+function answerMessages(answers: (string | undefined)[]): (ErrorShown & { kind: 'warning' | 'error' })[] {
+  const shown: (ErrorShown & { kind: 'warning' | 'error' })[] = [];
+  const answer = (kind: 'warning' | 'error') => (message: string, ...items: string[]) => {
+    shown.push({ kind, message, items });
+    const a = answers.shift();
+    return Promise.resolve(a && items.includes(a) ? a : undefined);
+  };
+  stub(vscode.window, 'showWarningMessage', answer('warning'));
+  stub(vscode.window, 'showErrorMessage', answer('error'));
   return shown;
 }
 
@@ -100,23 +113,24 @@ suite('Run BEIR Eval: flows', () => {
     const run = vscode.commands.executeCommand('irWorkbench.runBeirEval', { dataset: datasetUri('scifact').fsPath });
     const split = await inputs.next();
     assert.equal(split.title, 'Run BEIR Eval');
-    assert.deepEqual([split.step, split.totalSteps], [1, 2]);
+    // No count while an answer to come can change it (the retriever and its parameters add steps).
+    assert.deepEqual([split.step, split.totalSteps], [1, undefined]);
     assert.deepEqual(split.buttons, [], 'no Back on the first step');
     assert.deepEqual(split.items.map((i) => i.label).sort(), ['test', 'train']);
     split.pick('test');
     const retriever = await inputs.next();
     assert.equal(retriever.title, 'Run BEIR Eval');
-    assert.deepEqual([retriever.step, retriever.totalSteps], [2, 2]);
+    assert.deepEqual([retriever.step, retriever.totalSteps], [2, undefined]);
     retriever.pick('BM25');
     const params = await inputs.next();
-    assert.deepEqual([params.title, params.step, params.totalSteps], ['Run BEIR Eval', 3, 3]);
+    assert.deepEqual([params.title, params.step, params.totalSteps], ['Run BEIR Eval', 3, undefined]);
     params.pick('Custom k1 and b…');
     const k1 = await inputs.next();
-    assert.deepEqual([k1.title, k1.step, k1.totalSteps], ['Run BEIR Eval', 4, 5]);
+    assert.deepEqual([k1.title, k1.step, k1.totalSteps], ['Run BEIR Eval', 4, 6]);
     assert.match(k1.prompt!, /k1/);
     k1.back();
     const paramsAgain = await inputs.next();
-    assert.deepEqual([paramsAgain.step, paramsAgain.totalSteps], [3, 5]);
+    assert.deepEqual([paramsAgain.step, paramsAgain.totalSteps], [3, 6]);
     assert.equal(paramsAgain.activeItems[0]?.label, 'Custom k1 and b…', 'the answer given before going back is highlighted');
     paramsAgain.back();
     const retrieverAgain = await inputs.next();
@@ -130,35 +144,105 @@ suite('Run BEIR Eval: flows', () => {
     assert.equal(await run, undefined, 'Escape ends the flow');
   });
 
-  test('a picked model folder that holds no model is not saved; the error names the setting', async () => {
+  test('BM25 with RM3 and a top-k picked in the flow: the run has them; the count never grows on the way forward', async function () {
+    this.timeout(180_000);
+    const inputs = fakeInputs();
+    const shown: [number | undefined, number | undefined][] = [];
+    const next = async () => {
+      const i = await inputs.next();
+      shown.push([i.step, i.totalSteps]);
+      return i;
+    };
+    const scifact = datasetUri('scifact').fsPath;
+    const run = vscode.commands.executeCommand<{ runFile: string; numQ: number } | undefined>('irWorkbench.runBeirEval', { dataset: scifact });
+    (await next()).pick('test');
+    (await next()).pick('BM25');
+    const params = await next();
+    assert.ok(params.items.some((i) => i.label === 'k1 0.9, b 0.4, flat + RM3'), 'RM3 with Anserini\'s defaults is offered');
+    params.pick('Custom RM3…');
+    const fbTerms = await next();
+    assert.match(fbTerms.prompt!, /feedback terms/);
+    assert.equal(fbTerms.value, '10');
+    fbTerms.type('5');
+    const fbDocs = await next();
+    assert.equal(fbDocs.value, '10');
+    fbDocs.type('3');
+    const weight = await next();
+    weight.type('1.5');
+    assert.ok(weight.validationMessage, 'a weight above 1 is refused');
+    weight.type('0.6');
+    const topK = await next();
+    assert.match(topK.prompt!, /Hits per query/);
+    assert.equal(topK.value, '1000');
+    topK.type('20');
+    const figures = await run;
+    assert.ok(figures, 'the run was evaluated');
+    assert.deepEqual(shown, [[1, undefined], [2, undefined], [3, undefined], [4, 7], [5, 7], [6, 7], [7, 7]]);
+    assert.match(figures.runFile, /bm25-flat-rm3\.test\./);
+    const perQuery = new Map<string, number>();
+    for (const line of readFileSync(figures.runFile, 'utf8').split('\n').filter(Boolean)) {
+      const q = line.split(/\s+/)[0];
+      perQuery.set(q, (perQuery.get(q) ?? 0) + 1);
+    }
+    assert.equal(perQuery.size, 300);
+    assert.equal(Math.max(...perQuery.values()), 20, 'top-k 20');
+    // RM3 changed the ranking: plain BM25 at the same depth ranks otherwise.
+    const plain = await vscode.commands.executeCommand<{ runFile: string } | undefined>('irWorkbench.runBeirEval', { dataset: scifact, split: 'test', retriever: 'bm25', topK: 20 });
+    assert.ok(plain);
+    assert.doesNotMatch(plain.runFile, /rm3/);
+    const docs = (f: string) => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => l.split(/\s+/).slice(0, 3).join(' '));
+    assert.equal(docs(plain.runFile).length, 300 * 20);
+    assert.notDeepEqual(docs(figures.runFile), docs(plain.runFile));
+  });
+
+  test('dense with no model set: Browse…, Open Settings and the docs on getting a model; a bad folder is not saved', async () => {
     const config = vscode.workspace.getConfiguration('irWorkbench');
     assert.equal(config.inspect('models.dense')?.workspaceValue, undefined);
     const empty = join(datasetUri('scifact').fsPath, '..', 'no-model');
     mkdirSync(empty, { recursive: true });
-    stub(vscode.window, 'showOpenDialog', () => Promise.resolve([vscode.Uri.file(empty)]));
-    const errors = captureErrors();
-    const result = await vscode.commands.executeCommand('irWorkbench.runBeirEval', { dataset: datasetUri('scifact').fsPath, split: 'test', retriever: 'dense' });
-    assert.equal(result, undefined);
-    await waitFor('the error', () => errors.length > 0);
-    assert.match(errors[0].message, /no model\.onnx in the model folder/);
-    assert.match(errors[0].message, /irWorkbench\.models\.dense/);
-    assert.doesNotMatch(errors[0].message, /--model/);
-    assert.equal(vscode.workspace.getConfiguration('irWorkbench').inspect('models.dense')?.workspaceValue, undefined, 'not saved');
-    // The next run asks again.
-    let asked = 0;
+    const dialogs: string[] = [];
     stub(vscode.window, 'showOpenDialog', () => {
-      asked++;
-      return Promise.resolve(undefined);
+      dialogs.push('open');
+      return Promise.resolve([vscode.Uri.file(empty)]);
     });
-    await vscode.commands.executeCommand('irWorkbench.runBeirEval', { dataset: datasetUri('scifact').fsPath, split: 'test', retriever: 'dense' });
-    assert.equal(asked, 1);
+    const messages = answerMessages(['Browse…', undefined]);
+    const args = { dataset: datasetUri('scifact').fsPath, split: 'test', retriever: 'dense' };
+    assert.equal(await vscode.commands.executeCommand('irWorkbench.runBeirEval', args), undefined);
+    await waitFor('two messages', () => messages.length === 2);
+    assert.equal(messages[0].kind, 'warning');
+    assert.match(messages[0].message, /needs a bi-encoder model, .*model\.onnx.*\. None is set in irWorkbench\.models\.dense\.$/);
+    assert.deepEqual(messages[0].items, ['Browse…', 'Open Settings', 'How to Get a Model']);
+    assert.deepEqual(dialogs, ['open'], 'Browse… opened the folder dialog');
+    assert.equal(messages[1].kind, 'error');
+    // Two sentences, apart, on one line (a notification shows no line breaks).
+    assert.match(messages[1].message, /no model\.onnx in the model folder\. Pick .*irWorkbench\.models\.dense/);
+    assert.doesNotMatch(messages[1].message, /\n|--model/);
+    assert.deepEqual(messages[1].items, ['Browse…', 'Open Settings', 'How to Get a Model', 'Open File']);
+    assert.equal(vscode.workspace.getConfiguration('irWorkbench').inspect('models.dense')?.workspaceValue, undefined, 'not saved');
+
+    // Open Settings opens the setting; How to Get a Model opens the docs at their section.
+    const commands: { id: string; arg: unknown }[] = [];
+    const execute = vscode.commands.executeCommand;
+    stub(vscode.commands, 'executeCommand', (id: string, ...rest: unknown[]) => {
+      commands.push({ id, arg: rest[0] });
+      return id === 'workbench.action.openSettings' ? Promise.resolve() : execute(id, ...rest);
+    });
+    answerMessages(['Open Settings']);
+    await vscode.commands.executeCommand('irWorkbench.runBeirEval', args);
+    await waitFor('the settings', () => commands.find((c) => c.id === 'workbench.action.openSettings'));
+    assert.deepEqual(commands.find((c) => c.id === 'workbench.action.openSettings')!.arg, 'irWorkbench.models.dense');
+    answerMessages(['How to Get a Model']);
+    await vscode.commands.executeCommand('irWorkbench.runBeirEval', args);
+    const editor = await waitFor('the docs', () => (vscode.window.activeTextEditor?.document.uri.fsPath.endsWith(join('docs', 'cli.md')) ? vscode.window.activeTextEditor : undefined));
+    assert.equal(editor!.document.lineAt(editor!.selection.active.line).text, '### Getting an ONNX model');
+    assert.deepEqual(dialogs, ['open'], 'no dialog unless Browse… was pressed');
   });
 
   test('Open File on an error about a folder reveals it in the Explorer', async () => {
     const empty = join(datasetUri('scifact').fsPath, '..', 'no-model');
     mkdirSync(empty, { recursive: true });
     stub(vscode.window, 'showOpenDialog', () => Promise.resolve([vscode.Uri.file(empty)]));
-    const errors = captureErrors('Open File');
+    const messages = answerMessages(['Browse…', 'Open File']);
     const commands: { id: string; arg: unknown }[] = [];
     const execute = vscode.commands.executeCommand;
     stub(vscode.commands, 'executeCommand', (id: string, ...rest: unknown[]) => {
@@ -166,8 +250,7 @@ suite('Run BEIR Eval: flows', () => {
       return execute(id, ...rest);
     });
     await vscode.commands.executeCommand('irWorkbench.runBeirEval', { dataset: datasetUri('scifact').fsPath, split: 'test', retriever: 'dense' });
-    await waitFor('the error', () => errors.length > 0);
-    assert.deepEqual(errors[0].items, ['Open File']);
+    await waitFor('the error', () => messages.length === 2);
     const reveal = await waitFor('revealInExplorer', () => commands.find((c) => c.id === 'revealInExplorer'));
     assert.equal((reveal!.arg as vscode.Uri).fsPath, empty);
     assert.equal(vscode.window.activeTextEditor, undefined, 'no editor tried to open the folder');

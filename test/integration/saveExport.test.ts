@@ -19,8 +19,10 @@ suite('Exports', () => {
       const results = join(workspaceRoot().fsPath, 'results');
       rmSync(results, { recursive: true, force: true });
       let defaultUri: vscode.Uri | undefined;
+      let existed = false;
       stub(vscode.window, 'showSaveDialog', (o: vscode.SaveDialogOptions) => {
         defaultUri = o.defaultUri;
+        existed = existsSync(results);
         return Promise.resolve(o.defaultUri);
       });
       const messages: { message: string; items: string[] }[] = [];
@@ -36,6 +38,7 @@ suite('Exports', () => {
       });
       const path = await saveExport({ fileName: 'scifact.test.md', fallbackDir: datasetUri('scifact').fsPath, filters: { markdown: ['md'] }, title: 'Export', content: () => Promise.resolve('| a |\n') });
       assert.equal(defaultUri?.fsPath, join(results, 'scifact.test.md'));
+      assert.ok(existed, 'results/ exists when the dialog opens in it');
       assert.equal(path, join(results, 'scifact.test.md'));
       assert.ok(existsSync(path!));
       assert.equal(readFileSync(path!, 'utf8'), '| a |\n');
@@ -45,4 +48,13 @@ suite('Exports', () => {
       else assert.equal((await waitFor('reveal', () => revealed[0]))?.fsPath, path);
     });
   }
+
+  test('a cancelled export leaves no empty results/ behind', async () => {
+    const results = join(workspaceRoot().fsPath, 'results');
+    rmSync(results, { recursive: true, force: true });
+    stub(vscode.window, 'showSaveDialog', () => Promise.resolve(undefined));
+    const path = await saveExport({ fileName: 'x.md', fallbackDir: datasetUri('scifact').fsPath, filters: {}, title: 'Export', content: () => Promise.resolve('') });
+    assert.equal(path, null);
+    assert.ok(!existsSync(results));
+  });
 });

@@ -98,3 +98,45 @@ test('hostile titles, snippets and query text render as text', async () => {
   assert.equal(await v.page.locator('#app script').count(), 0);
   assert.equal(await pwned(v.page), undefined);
 });
+
+test('the direction is named with the runs, and which qrels the figures are on (issue 24)', async () => {
+  const v = await openView(fx.browser, 'diff');
+  await v.event('diff', 'model', model);
+  await v.page.locator('#verdict').waitFor();
+  assert.equal(await v.page.locator('h1').textContent(), 'Run diff: Δ nDCG@10 = minilm-faiss.knarfthekant − bm25okapi.knarfthekant');
+  assert.match((await v.page.locator('#means').textContent())!, /nDCG@10 on the original qrels: a bm25okapi\.knarfthekant 0\.\d{4}, b minilm-faiss\.knarfthekant 0\.\d{4}\. Bars: b − a per query/);
+  assert.match((await v.page.locator('#verdict').textContent())!, /^Δ \+0\.\d{4} on the original qrels; over every grading of the holes left \[−0\.\d\d, \+0\.\d\d\]: (settled|open over the top-10 pool: \d+ holes in \d+ queries can flip the sign)/);
+  const judged = { ...model, judgements: 3, qrels: { state: 'annotated' as const, judgements: 3, version: 3 }, meanA: 0.5, originalA: 0.4 };
+  await v.event('diff', 'model', judged);
+  await v.page.locator('#means', { hasText: 'on the qrels with your 3 judgements: a' }).waitFor();
+  assert.match((await v.page.locator('#means').textContent())!, /; on the original qrels: a 0\.4000, b 0\.\d{4}\./);
+});
+
+test('at 1280x800 beside the sidebar the detail is beside the list; a judgement updates both in place', async () => {
+  const v = await openView(fx.browser, 'diff', { viewport: { width: 920, height: 760 } });
+  await v.event('diff', 'model', model);
+  const first = model.queries[0];
+  await v.page.locator(`#queries tr[data-query="${first}"]`).click();
+  await v.answer('query', await queryDetail(fx.split, A, B, first, 10));
+  await v.page.locator('#list-b .doc').first().waitFor();
+  const list = (await v.page.locator('#list').boundingBox())!;
+  const detail = (await v.page.locator('#detail').boundingBox())!;
+  assert.ok(detail.x >= list.x + list.width - 1 && detail.y < list.y + list.height && detail.y + 40 < 760, `list ${JSON.stringify(list)}, detail ${JSON.stringify(detail)}`);
+  const fit = await v.page.evaluate(() => [document.documentElement.scrollWidth - window.innerWidth, ...[...document.querySelectorAll('#queries')].map((t) => t.scrollWidth - t.parentElement!.clientWidth)]);
+  assert.deepEqual(fit.map((x) => Math.max(0, x)), [0, 0], 'nothing wider than its box');
+  // Scroll the list, keep a row: a new model (a judgement elsewhere) keeps both.
+  await v.page.locator('#list').evaluate((e) => {
+    e.scrollTop = 400;
+    (window as unknown as { __row: Element }).__row = document.querySelector('#queries tr:nth-child(20)')!;
+  });
+  const moved = { ...model, deltas: model.deltas.map((d, i) => (i === 19 ? d - 1e-3 : d)) };
+  await v.event('diff', 'model', moved);
+  const detailAgain = await v.answer('query', await queryDetail(fx.split, A, B, first, 10));
+  assert.equal(detailAgain.params!.queryId, first, 'the selected query is asked again');
+  await until(async () => (await v.page.locator('#queries tr:nth-child(20) td:nth-child(3)').textContent()) === signed(moved.deltas[19]), () => 'the moved delta');
+  const kept = await v.page.evaluate(() => ({ top: document.getElementById('list')!.scrollTop, same: (window as unknown as { __row: Element }).__row === document.querySelector('#queries tr:nth-child(20)') }));
+  assert.deepEqual(kept, { top: 400, same: true });
+  assert.equal(await v.page.locator('#list-b .doc').count(), 10, 'the detail stays');
+});
+
+const signed = (d: number) => (Math.abs(d) < 5e-5 ? Math.abs(d).toFixed(4) : `${d > 0 ? '+' : '\u2212'}${Math.abs(d).toFixed(4)}`);

@@ -55,17 +55,17 @@ test('holes panel: both definitions labelled; pool controls and inline grades po
   await v.event('holes', 'model', m);
   await v.page.locator('#holes').waitFor();
   const head = await v.page.locator('#holes thead th').allTextContents();
-  assert.ok(head.some((t) => t.startsWith('Hole@10 (BEIR: judged for no query)')));
-  assert.ok(head.some((t) => t.startsWith('unjudged@10 (not judged for the query)')));
+  assert.deepEqual(head, ['Run', 'Hole@10 original', 'with yours', 'Unjudged@10 original', 'with yours', 'Queries']);
+  assert.match((await v.page.locator('#holes-note').textContent())!, /BEIR\) is the share of the top 10 judged for no query at all; Unjudged@10 \(trec_eval 10's unj\.10\) is the share not judged for that query/);
   const dense = m.rows.find((r) => r.key === RUNS[1])!;
   assert.equal(await v.page.locator(`#holes tr[data-run="${RUNS[1]}"] td`).nth(1).textContent(), dense.holeBeir.toFixed(4));
   assert.match((await v.page.locator('#pool-size').textContent())!, new RegExp(`^${m.poolSize} distinct \\(query, document\\) pairs pooled from the top 10 of 2 runs`));
-  assert.equal(await v.page.locator('#queue tbody tr').count(), 200);
+  assert.equal(await v.page.locator('#queue tr[data-pair]').count(), 200);
   await v.page.locator('#pool-runs vscode-checkbox').first().click();
   const req = await v.answer('setPool', null);
   assert.deepEqual(req.params, { runs: [RUNS[1]], depth: 10, order: 'blind' });
   const first = m.queue[0];
-  const row = v.page.locator('#queue tbody tr').first();
+  const row = v.page.locator('#queue tr[data-pair]').first();
   await row.locator('.grade.hole').click();
   await row.locator('[data-pick="0"]').click();
   const judged = await v.answer('judge', null);
@@ -304,4 +304,56 @@ test('annotation sidebar: hostile document text stays text and scrolls; the empt
     ['Show Holes…', 'command:irWorkbench.showHoles'],
   ]);
   for (const [, href] of links) assert.ok(PAGE_COMMANDS.includes(href!.slice('command:'.length)), `${href} is allowed by enableCommandUris`);
+});
+
+test('holes panel: coverage beside Hole@10; the list grouped by query with titles (issue 24)', async () => {
+  const v = await openView(fx.browser, 'holes');
+  const m = holesModel();
+  const queue = m.queue.slice(0, 30).map((p, i) => ({ ...p, title: `Title ${i}` }));
+  const partial = { ...m, qrels: { state: 'annotated' as const, judgements: 2, version: 2 }, rows: m.rows.map((r, i) => (i === 0 ? { ...r, coverage: { answered: 153, total: 300 } } : r)), queue };
+  await v.event('holes', 'model', partial);
+  await v.page.locator('#queue').waitFor();
+  assert.equal(await v.page.locator(`#holes tr[data-run="${RUNS[0]}"] td.coverage`).textContent(), '153/300 ⚠');
+  assert.match((await v.page.locator('#holes-note').textContent())!, /"with yours": with your 2 judgements\./);
+  // One heading per query, its text once; a row per document with its title.
+  const queries = [...new Set(queue.map((p) => p.queryId))];
+  assert.equal(await v.page.locator('#queue tr.group').count(), queries.length);
+  assert.equal(await v.page.locator('#queue .query-text', { hasText: fx.split.queries.get(queries[0])!.text }).count(), 1);
+  assert.equal(await v.page.locator('#queue tr[data-pair] td.doc-title').first().textContent(), 'Title 0');
+});
+
+test('holes panel: a judgement updates it in place: the same nodes, no jump, the focus kept (issue 24)', async () => {
+  const v = await openView(fx.browser, 'holes', { viewport: { width: 1000, height: 500 } });
+  const m = { ...holesModel(), qrels: { state: 'annotated' as const, judgements: 1, version: 1 } };
+  await v.event('holes', 'model', m);
+  await v.page.locator('#queue').waitFor();
+  const pair = m.queue[12];
+  const row = v.page.locator(`#queue tr[data-pair="${pair.queryId}\t${pair.docId}"]`);
+  await row.locator('button.grade').focus();
+  await v.page.evaluate(() => {
+    window.scrollTo(0, 600);
+    const w = window as unknown as { __nodes: Element[] };
+    w.__nodes = [document.getElementById('queue')!, document.getElementById('holes')!, document.activeElement!];
+  });
+  const y = await v.page.evaluate(() => window.scrollY);
+  assert.ok(y > 400, `scrolled: ${y}`);
+  // The engine's model after a judgement of the pair above (and, later, the same model again).
+  const after = { ...m, qrels: { ...m.qrels, judgements: 2, version: 2 }, remaining: m.remaining - 1, queue: m.queue.map((p, i) => (i === 11 ? { ...p, grade: 1 } : p)) };
+  for (const next of [after, after]) {
+    await v.event('holes', 'model', next);
+    await until(async () => (await v.page.locator('#holes-note').textContent())!.includes('your 2 judgements'), () => 'the new model');
+    const kept = await v.page.evaluate(() => {
+      const w = window as unknown as { __nodes: Element[] };
+      return { same: w.__nodes.map((n) => n.isConnected), focus: document.activeElement === w.__nodes[2], y: window.scrollY };
+    });
+    assert.deepEqual(kept, { same: [true, true, true], focus: true, y });
+  }
+  const judged = m.queue[11];
+  assert.equal(await v.page.locator(`#queue tr[data-pair="${judged.queryId}\t${judged.docId}"] button.grade`).textContent(), '1');
+  assert.match((await v.page.locator('#pool-size').textContent())!, new RegExp(`${m.remaining - 1} still unjudged`));
+  // The focused grade button still grades its own pair.
+  await v.page.keyboard.press('Enter');
+  const judging = v.answer('judge', null);
+  await v.page.locator(`#queue tr[data-pair="${pair.queryId}\t${pair.docId}"] [data-pick="1"]`).click();
+  assert.deepEqual((await judging).params, { queryId: pair.queryId, docId: pair.docId, grade: 1 });
 });

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { splitWithRuns } from '../helpers/splitState';
 import type { ResultsModel } from '../../src/protocol/webview';
-import { HOSTILE, launch, openView, pwned } from './harness';
+import { HOSTILE, launch, openView, pwned, until } from './harness';
 import { SHARED } from '../unit/support/paths';
 import { resultsModel } from '../../src/core/split/results';
 
@@ -30,8 +30,9 @@ test('renders runs x measures with markers, significance, lengths; no CSP violat
   assert.deepEqual(await table.locator('thead th').allTextContents(), ['Run', 'Queries', 'nDCG@10', 'R@100', 'MAP', 'MRR@10', 'P@10', 'Judged@10', 'Hole@10', '']);
   const dense = table.locator('tbody tr', { hasText: 'minilm-faiss' });
   assert.match((await dense.locator('td[data-measure="ndcg_cut_10"]').textContent())!, /^0\.6451\*† \[0\.\d\d, 1\.00\]$/, 'the mean, its markers, its range over the holes');
-  assert.match((await table.locator('tbody tr.baseline').textContent())!, /bm25okapi\.knarfthekant \(baseline\)300\/3000\.5597/);
-  assert.equal(await v.page.locator('#significance tbody tr').count(), 2 * 5, 'two runs x five tested measures');
+  assert.match((await table.locator('tbody tr.baseline').textContent())!, /^bm25okapi\.knarfthekantbaseline300\/3000\.5597/);
+  assert.equal(await table.locator('tbody tr').first().getAttribute('data-run'), model.baseline, 'the baseline row comes first');
+  assert.equal(await v.page.locator('#significance tr[data-a]').count(), 2 * 5, 'two runs x five tested measures');
   assert.equal(await v.page.locator('#lengths tbody tr').count(), 3);
   assert.equal(await v.page.locator('svg rect.box').count(), 3);
   assert.match((await v.page.locator('#skipped').textContent())!, /x\.trec: bad/);
@@ -46,7 +47,7 @@ test('baseline, export and diff controls post typed requests; errors are shown',
   const req = await v.answer('export', { path: '/tmp/results.tex' });
   assert.deepEqual(req.params, { format: 'latex' });
   await v.page.locator('#status', { hasText: 'Saved /tmp/results.tex' }).waitFor();
-  await v.page.locator('#results tbody tr', { hasText: 'minilm-faiss' }).locator('vscode-button').click();
+  await v.page.locator('#results tbody tr', { hasText: 'minilm-faiss' }).locator('button[data-action="diff"]').click();
   const diff = await v.answer('openDiff', null);
   assert.deepEqual(diff.params, { a: model.baseline, b: model.rows[1].key });
   await v.page.locator('#open-holes').click();
@@ -88,9 +89,202 @@ test('hostile run names and file names render as text; restricted mode says why'
   };
   await v.event('results', 'model', hostile);
   await v.page.locator('#results').waitFor();
-  assert.ok((await v.page.locator('#results').textContent())!.includes(HOSTILE));
+  // A long name is shown cut, as text, and whole in its tooltip.
+  const cut = v.page.locator('#results tbody td.run bdi.name').nth(1);
+  assert.equal(await cut.getAttribute('title'), HOSTILE);
+  assert.ok(HOSTILE.startsWith((await cut.textContent())!.split('…')[0]));
   assert.equal(await v.page.locator('#app img').count(), 0);
   assert.equal(await v.page.locator('#app script').count(), 0);
   assert.equal(await pwned(v.page), undefined);
   assert.match((await v.page.locator('#untrusted').textContent())!, /starts no retrieval process and loads no model/);
+});
+
+// Issue 24: one set of numbers, each saying which qrels it is on; the table fits 1280x800 beside the sidebar;
+// every pair with a chosen correction; Δ with intervals against the baseline; a judgement updates in place.
+
+/** The split with `n` of minilm's unjudged top-10 documents judged relevant (a new split each time: judging changes it). */
+async function judgedModel(n: number, testing?: Parameters<typeof resultsModel>[3]): Promise<ResultsModel> {
+  const files = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f));
+  const s = await splitWithRuns(join(SHARED, 'datasets/scifact'), 'test', files);
+  const run = s.run(files[1]);
+  for (const q of s.qrels('original').queryIds()) {
+    if (s.judgementCount >= n) break;
+    const at = run.queryIndex(q);
+    const doc = [...run.docIds.subarray(run.offsets[at], run.offsets[at] + 10)].map((d) => run.docs.string(d)).find((d) => s.grade(q, d) === null);
+    if (doc) s.judge(q, doc, 1);
+  }
+  return resultsModel(s, files[0], { skipped: [] }, testing);
+}
+
+test('with judgements every figure says which qrels it is on; both states labelled where both are shown', async () => {
+  const m = await judgedModel(2);
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', m);
+  await v.page.locator('#significance').waitFor();
+  assert.match((await v.page.locator('#qrels').textContent())!, /^Figures on the qrels with your 2 judgements; beneath each, in grey \("orig"\), on the original qrels\./);
+  // Each measure column says which line is which.
+  const subs = await v.page.locator('#results thead th .sub').allTextContents();
+  assert.deepEqual(subs, Array(7).fill('yours / orig'));
+  const dense = m.rows.find((r) => r.label.startsWith('minilm'))!;
+  const cell = v.page.locator(`#results tr[data-run="${dense.key}"] td[data-measure="ndcg_cut_10"]`);
+  assert.equal(await cell.locator('.num').textContent(), dense.annotated![0].toFixed(4));
+  assert.equal(await cell.locator('.orig').textContent(), dense.means[0].toFixed(4));
+  assert.notEqual(dense.annotated![0].toFixed(4), dense.means[0].toFixed(4), 'the judgements moved it');
+  assert.match((await cell.getAttribute('title'))!, /^nDCG@10 0\.\d{4} on the qrels with your 2 judgements; 0\.\d{4} on the original qrels\nΔ = minilm-faiss\.knarfthekant − bm25okapi\.knarfthekant: \+0\.\d{4} \[\+0\.\d{4}, \+0\.\d{4}\]/);
+  assert.equal(await v.page.locator('#significance-on').textContent(), 'Tests on the qrels with your 2 judgements.');
+  // The direction of every Δ, with the run names: the significance groups, the plot.
+  const groups = await v.page.locator('#significance tr.group').allTextContents();
+  assert.deepEqual(groups, ['Δ = minilm-faiss…rfthekant − bm25okapi.knarfthekant', 'Δ = vsm-tfidf.ti…r-khattab − bm25okapi.knarfthekant']);
+  assert.match((await v.page.locator('#plot-caption').textContent())!, /^Δ nDCG@10 = run − bm25okapi\.knarfthekant, .* on the qrels with your 2 judgements\.$/);
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('fits 1280x800 with the sidebar open: no table wider than its box, nothing beyond the viewport, the run column stays put', async () => {
+  const m = await judgedModel(1);
+  // The editor beside a 300-pixel sidebar and the activity bar.
+  const v = await openView(browser, 'results', { viewport: { width: 920, height: 760 } });
+  await v.event('results', 'model', m);
+  await v.page.locator('#significance').waitFor();
+  const fit = await v.page.evaluate(() => ({
+    boxes: [...document.querySelectorAll('.table-scroll')].map((e) => ({ id: e.firstElementChild!.id, over: e.scrollWidth - e.clientWidth })),
+    page: document.documentElement.scrollWidth - window.innerWidth,
+    beyond: [...document.querySelectorAll('#app *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.tagName + (e.id ? `#${e.id}` : '')),
+  }));
+  assert.deepEqual(fit.boxes.filter((b) => b.over > 0), [], JSON.stringify(fit.boxes));
+  assert.equal(fit.page, 0);
+  assert.deepEqual(fit.beyond, []);
+  // Judged@10, Hole@10 and the Diff buttons are on screen.
+  for (const sel of ['#results th:has-text("Hole@10")', '#results button[data-action="diff"]']) {
+    const box = (await v.page.locator(sel).first().boundingBox())!;
+    assert.ok(box.x + box.width <= 920, `${sel} at ${box.x + box.width}`);
+  }
+  // A long name is cut in the middle, whole in its tooltip; the run column is sticky.
+  const tfidf = v.page.locator('#results tbody td.run bdi', { hasText: 'vsm-tfidf' });
+  assert.equal(await tfidf.textContent(), 'vsm-tfidf.ti…r-khattab');
+  assert.equal(await tfidf.getAttribute('title'), 'vsm-tfidf.titles_fulltext.omar-khattab');
+  assert.equal(await v.page.locator('#results tbody td.run').first().evaluate((e) => getComputedStyle(e).position), 'sticky');
+});
+
+test('the ranges are behind a toggle, kept in the view state', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  const range = v.page.locator('#results td[data-measure="ndcg_cut_10"] .cell-range').first();
+  await v.page.locator('#results').waitFor();
+  assert.equal(await range.isVisible(), false, 'hidden at first');
+  await v.page.locator('#show-ranges').click();
+  assert.equal(await range.isVisible(), true);
+  assert.equal(await v.page.evaluate(() => (window as unknown as { __state: { ranges: boolean } }).__state.ranges), true);
+});
+
+test('every pair with the correction chosen: the request, then each pair b − a with its tests', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  await v.page.locator('#compare').click();
+  await v.page.locator('#compare vscode-option[value="all-pairs"]').click();
+  const req = await v.answer('setTesting', null);
+  assert.deepEqual(req.params, { compare: 'all-pairs', correction: 'holm' });
+  const all = await judgedModel(0, { testing: { compare: 'all-pairs', correction: 'bh' } });
+  await v.event('results', 'model', all);
+  await v.page.locator('#significance tr.group').first().waitFor();
+  assert.equal(await v.page.locator('h2', { hasText: 'Every pair of runs' }).count(), 1);
+  assert.deepEqual(await v.page.locator('#significance tr.group').allTextContents(), [
+    'Δ = minilm-faiss…rfthekant − bm25okapi.knarfthekant',
+    'Δ = vsm-tfidf.ti…r-khattab − bm25okapi.knarfthekant',
+    'Δ = vsm-tfidf.ti…r-khattab − minilm-faiss…rfthekant',
+  ]);
+  assert.equal(await v.page.locator('#significance tr[data-a]').count(), 3 * 5);
+  // Benjamini-Hochberg's adjusted p-values are the ones shown.
+  const pair = all.pairs![2];
+  const shown = await v.page.locator(`#significance tbody[data-key="${pair.a}\t${pair.b}"] tr[data-a]`).first().locator('td').nth(3).getAttribute('data-value');
+  assert.equal(Number(shown), pair.tests![0]!.tPAdj);
+  assert.match((await v.page.locator('#legend').textContent())!, /after Benjamini-Hochberg over the comparisons/);
+});
+
+test('Δ against the baseline: each run\'s Δ with its 95 % interval, on the measure picked', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  await v.page.locator('#plot-caption').waitFor();
+  const data = () => v.page.evaluate(() => {
+    const c = (document.getElementById('delta-plot') as unknown as { irwChart: { data: { labels: string[]; datasets: { data: [number, number][] }[] } } }).irwChart;
+    return { labels: c.data.labels, ci: c.data.datasets[0].data };
+  });
+  const others = model.rows.filter((r) => r.key !== model.baseline);
+  let d = await data();
+  assert.deepEqual(d.labels.map((l) => l.replace(/[\u2068\u2069]/g, '')), ['minilm-faiss…rfthekant', 'vsm-tfidf.ti…r-khattab']);
+  assert.deepEqual(d.ci, others.map((r) => [r.vsBaseline![0]!.ci!.lo, r.vsBaseline![0]!.ci!.hi]));
+  await v.page.locator('#plot-measure').click();
+  await v.page.locator('#plot-measure vscode-option[value="P_10"]').click();
+  await until(async () => (d = await data()).ci[0][0] === others[0].vsBaseline![4]!.ci!.lo, () => 'the P@10 intervals');
+  assert.match((await v.page.locator('#plot-caption').textContent())!, /^Δ P@10 = run − /);
+});
+
+test('a judgement updates the table in place: the same nodes, the scroll, the focus and the tests stay', async () => {
+  const before = await judgedModel(1);
+  const after = await judgedModel(2);
+  const v = await openView(browser, 'results', { viewport: { width: 920, height: 400 } });
+  await v.event('results', 'model', before);
+  await v.page.locator('#significance').waitFor();
+  const dense = before.rows.find((r) => r.label.startsWith('minilm'))!.key;
+  const cell = v.page.locator(`#results tr[data-run="${dense}"] td[data-measure="ndcg_cut_10"]`);
+  await cell.click();
+  await v.page.evaluate(() => {
+    window.scrollTo(0, 300);
+    (window as unknown as { __cell: Element }).__cell = document.activeElement!;
+  });
+  const y = await v.page.evaluate(() => window.scrollY);
+  assert.ok(y > 200, `scrolled: ${y}`);
+  // The new judgement's figures come first, its tests later: the last tests stay meanwhile.
+  await v.event('results', 'model', { ...after, significancePending: true, significanceOn: before.significanceOn, rows: after.rows.map((r, i) => ({ ...r, vsBaseline: before.rows[i].vsBaseline })) });
+  await until(async () => (await cell.locator('.num').textContent()) === after.rows.find((r) => r.key === dense)!.annotated![0].toFixed(4), () => 'the new figure');
+  const kept = await v.page.evaluate(() => ({
+    same: (window as unknown as { __cell: Element }).__cell === document.activeElement && document.activeElement?.isConnected,
+    y: window.scrollY,
+  }));
+  assert.deepEqual(kept, { same: true, y });
+  assert.equal(await v.page.locator('#significance').count(), 1, 'the tests are not blanked');
+  assert.match((await v.page.locator('#significance-on').textContent())!, /^Tests on the qrels with your 1 judgement — updating for the qrels with your 2 judgements…$/);
+});
+
+test('the page keeps what a window reload needs in the view state: its split, the comparisons, sort and scroll', async () => {
+  const panel = { datasetDir: '/w/scifact', split: 'test' };
+  const v = await openView(browser, 'results', { settings: { panel }, viewport: { width: 920, height: 400 } });
+  const state = () => v.page.evaluate(() => (window as unknown as { __state: Record<string, unknown> }).__state);
+  assert.deepEqual((await state()).irwPanel, panel, 'the identity, before any model');
+  await v.event('results', 'model', { ...model, compare: 'baseline', correction: 'bonferroni' });
+  await v.page.locator('#results thead th', { hasText: 'MAP' }).click();
+  await v.page.evaluate(() => window.scrollTo(0, 250));
+  await until(async () => (await state()).scroll === 250, () => 'the scroll saved');
+  const s = await state();
+  assert.deepEqual(s.irwRestore, { compare: 'baseline', correction: 'bonferroni' });
+  assert.deepEqual(s.sorts, { results: { col: 4, dir: -1 } });
+  assert.deepEqual(s.irwPanel, panel, 'kept whatever the page saves');
+});
+
+test('under the table: the qrels the figures used, a changed qrels file, and runs made on other data; file text stays text', async () => {
+  const v = await openView(browser, 'results');
+  const sha = (c: string) => c.repeat(64);
+  const withProvenance: ResultsModel = {
+    ...model,
+    judgements: 2,
+    provenance: {
+      qrels: { path: `/data/${HOSTILE}/qrels/test.tsv`, sha256: sha('a'), judgements: 339, queries: 300 },
+      warnings: [{ run: `/runs/${HOSTILE}.trec`, message: `made on the corpus /other/${HOSTILE}/corpus.jsonl (sha256 bbbbbbbbbbbb), not on this dataset's` }],
+    },
+  };
+  await v.event('results', 'model', withProvenance);
+  await v.page.locator('#qrels-state').waitFor();
+  assert.match((await v.page.locator('#qrels-state').textContent())!, /test\.tsv \(sha256 aaaaaaaaaaaa, 339 judgements of 300 queries\); annotated figures add 2 of yours\.$/);
+  assert.equal(await v.page.locator('#qrels-changed').count(), 0, 'no warning while the file is as the figures read it');
+  assert.match((await v.page.locator('#provenance-warnings').textContent())!, /Runs made on other data than this split's:.*made on the corpus \/other\//s);
+
+  const changed = structuredClone(withProvenance);
+  changed.provenance!.qrels!.now = { sha256: sha('c'), judgements: 340, queries: 300 };
+  await v.event('results', 'model', changed);
+  await v.page.locator('#qrels-changed').waitFor();
+  assert.match((await v.page.locator('#qrels-changed').textContent())!, /changed since these figures were computed: it now holds 340 judgements of 300 queries \(sha256 cccccccccccc\)/);
+  assert.equal(await v.page.locator('#app img').count(), 0);
+  assert.equal(await v.page.locator('#app script').count(), 0);
+  assert.equal(await pwned(v.page), undefined);
+  assert.ok((await v.page.locator('#provenance').textContent())!.includes(HOSTILE));
+  assert.deepEqual(await v.problems(), []);
 });

@@ -24,8 +24,15 @@ before(async () => {
 after(() => browser?.close());
 
 const color = (page: Page, selector: string) => page.locator(selector).first().evaluate((e) => getComputedStyle(e).color);
-const GREEN = 'rgb(56, 138, 52)';
-const RED = 'rgb(229, 20, 0)';
+/** A colour of the panels' palette (media/webview.css :root) as the page computes it. */
+const palette = (page: Page, name: string) =>
+  page.evaluate((n) => {
+    const e = document.body.appendChild(document.createElement('span'));
+    e.style.color = `var(${n})`;
+    const c = getComputedStyle(e).color;
+    e.remove();
+    return c;
+  }, name);
 
 test('significance markers and p-values take the colour of the sign of Δ', async () => {
   const v = await openView(browser, 'results');
@@ -39,11 +46,14 @@ test('significance markers and p-values take the colour of the sign of Δ', asyn
   const cell = (run: string) => `#results tr[data-run="${CSS.escape(run)}"] td[data-measure="ndcg_cut_10"] .marks`;
   const CSS = { escape: (s: string) => s.replace(/["\\]/g, '\\$&') };
   assert.equal(await v.page.locator(cell(model.rows[tfidf].key)).textContent(), '*†');
+  const [GREEN, RED] = [await palette(v.page, '--irw-good'), await palette(v.page, '--irw-bad')];
+  assert.notEqual(GREEN, RED);
   assert.equal(await color(v.page, cell(model.rows[tfidf].key)), RED, 'a significant loss is red');
   assert.equal(await color(v.page, cell(model.rows[dense].key)), GREEN, 'a significant win is green');
-  const sigRow = v.page.locator('#significance tbody tr', { hasText: 'vsm-tfidf' }).filter({ hasText: 'nDCG@10' });
-  assert.match((await sigRow.locator('td').nth(2).textContent())!, /^\u22120\.\d{4}$/);
-  assert.equal(await color(v.page, '#significance tbody tr:has-text("vsm-tfidf"):has-text("nDCG@10") td:nth-child(4)'), RED);
+  const group = `#significance tbody[data-key$="${model.rows[tfidf].key}"]`;
+  const sigRow = v.page.locator(`${group} tr[data-a]`).filter({ hasText: 'nDCG@10' });
+  assert.match((await sigRow.locator('td').nth(1).textContent())!, /^\u22120\.\d{4}$/);
+  assert.equal(await color(v.page, `${group} tr[data-a]:has-text("nDCG@10") td:nth-child(4)`), RED);
   assert.deepEqual(await v.problems(), []);
 });
 
@@ -55,11 +65,11 @@ test('a zero Δ (or float noise) is neutral: no +0.0000 or −0.0000, no colour'
   };
   await v.event('results', 'model', noisy);
   await v.page.locator('#significance').waitFor();
-  const deltas = await v.page.locator('#significance tbody td:nth-child(3)').allTextContents();
+  const deltas = await v.page.locator('#significance tr[data-a] td:nth-child(2)').allTextContents();
   assert.ok(deltas.length > 0 && deltas.every((d) => d === '0.0000'), deltas.join(' '));
   assert.equal(await v.page.locator('#significance tbody td.better, #significance tbody td.worse, #results .marks.better, #results .marks.worse').count(), 0);
-  assert.notEqual(await color(v.page, '#results .marks:not(:empty)'), GREEN);
-  assert.notEqual(await color(v.page, '#results .marks:not(:empty)'), RED);
+  assert.notEqual(await color(v.page, '#results .marks:not(:empty)'), await palette(v.page, '--irw-good'));
+  assert.notEqual(await color(v.page, '#results .marks:not(:empty)'), await palette(v.page, '--irw-bad'));
 });
 
 test('decimals align in a column whatever markers follow them', async () => {
@@ -121,9 +131,9 @@ test('coverage per run: answered/total, a warning below 100 %, and a note on how
   assert.match((await cell('vsm-tfidf').getAttribute('title'))!, /147 it misses count as 0 in its means and in the significance tests/);
   assert.equal(await cell('bm25okapi').locator('.num').textContent(), '300/300');
   assert.equal(await cell('bm25okapi').locator('.marks').textContent(), '');
-  assert.equal(await color(v.page, '#results tbody tr:has-text("vsm-tfidf") td.coverage .marks'), 'rgb(191, 136, 3)', 'the warning colour');
+  assert.equal(await color(v.page, '#results tbody tr:has-text("vsm-tfidf") td.coverage .marks'), await palette(v.page, '--irw-warn'), 'the warning colour');
   const note = (await v.page.locator('#coverage-note').textContent())!;
-  assert.match(note, /^⚠ 1 run answers only part of test \(vsm-tfidf\S* 51 %\)\. A query a run does not answer counts as 0 in the means and in the significance tests \(trec_eval -c\)\.$/);
+  assert.match(note, /^⚠ 1 run answers only part of test \(vsm-tfidf\S* 51 %\)\. A query a run does not answer counts as 0 in the means and in the significance tests \(trec_eval -c\)\. Judged@10 and Hole@10 are over the queries each run answers\.$/);
   // Decimals of the coverage column align too, warning or not.
   const rights = await v.page.locator('#results td.coverage .num').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
   assert.ok(Math.max(...rights) - Math.min(...rights) < 0.5, rights.join(', '));

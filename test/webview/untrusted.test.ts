@@ -125,7 +125,7 @@ test('holes panel and judging sidebar: isolated names, narrow pages', async () =
   await h.page.locator('#holes').waitFor();
   assert.ok(await readsAsWritten(h.page, 'h1', '(test)'));
   await h.event('holes', 'model', holes(LONG));
-  await h.page.locator('#queue tbody tr').first().waitFor();
+  await h.page.locator('#queue tr[data-pair]').first().waitFor();
   await assertNarrow(h.page, 'holes');
   const a = await openView(fx.browser, 'annotate', { viewport: { width: 400, height: 800 } });
   await a.event('annotate', 'state', annotation(RLO));

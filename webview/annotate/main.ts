@@ -12,6 +12,7 @@
 import type { AnnotationItem, AnnotationState, QueueOrder, ReferenceDoc } from '../../src/protocol/webview.js';
 import { fix4, h, name, replace } from '../components/dom.js';
 import { gradeClass, gradeText } from '../components/grades.js';
+import { pairExplanationNode } from '../components/explain.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
 import { keyed, patch, setText } from '../components/patch.js';
@@ -65,7 +66,10 @@ const note = h('input', {
   attrs: { id: 'note', type: 'text', 'aria-label': 'Note for the next grade', placeholder: 'Note (optional): saved with the grade', maxlength: '2000' },
 });
 const status = h('div', { className: 'muted', attrs: { id: 'status', role: 'status', 'aria-live': 'polite' } });
-const pairPane = h('main', { attrs: { id: 'pair' } }, queryLabel, queryText, reference, docLabel, documentBox, meterSlot, figures);
+/** "Which query terms does it hold?": the shown pair's blind explanation, on demand (never which run retrieved it). */
+const explainBox = h('div', { attrs: { id: 'explain-box' } });
+const explainSlot = h('div', {}, button('Which query terms does it hold?', explainShown, { secondary: true, id: 'explain-pair-button', title: 'The query terms the document holds and what each weighs under BM25 (no run, no rank)' }), explainBox);
+const pairPane = h('main', { attrs: { id: 'pair' } }, queryLabel, queryText, reference, docLabel, documentBox, explainSlot, meterSlot, figures);
 const bar = h('footer', { attrs: { id: 'bar' } },
   h('div', { className: 'toolbar' },
     gradeBar,
@@ -156,6 +160,7 @@ function display(index: number): void {
   const it = items.get(at) ?? null;
   shown = it;
   shownSince = Infinity;
+  explainBox.replaceChildren();
   setText(progress, `${at + 1} of ${session.total}`);
   if (!it) {
     delete document.body.dataset.pair;
@@ -283,6 +288,20 @@ function grade(g: number, key?: KeyboardEvent): void {
     showGrade(it);
     say('That was the last pair of the queue.');
   }
+}
+
+function explainShown(): void {
+  const it = shown;
+  if (!it) return;
+  replace(explainBox, h('p', { className: 'muted' }, 'explaining…'));
+  host.request('explain', { queryId: it.queryId, docId: it.docId }).then(
+    (p) => {
+      if (shown === it) replace(explainBox, pairExplanationNode(p, { title: it.title, body: it.text }));
+    },
+    (e: Error) => {
+      if (shown === it) replace(explainBox, h('p', { className: 'error' }, e.message));
+    },
+  );
 }
 
 /** The next pair, no grade (it stays a hole). */

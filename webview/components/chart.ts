@@ -70,3 +70,73 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
     },
   };
 }
+
+export interface IntervalChart {
+  chart: Chart<'bar', [number, number][], string>;
+  /** One row per label: the estimate and its interval, coloured; `axis`: what the values are. */
+  update(labels: string[], rows: { value: number; lo: number; hi: number; color: string }[], axis: string): void;
+}
+
+/**
+ * Estimates with intervals, one row each (a forest plot): a floating bar from lo to hi and a narrow one at the
+ * estimate, on a value axis with its zero line. Bars, so no other chart.js controller is needed.
+ */
+export function intervalChart(canvas: HTMLCanvasElement): IntervalChart {
+  const chart = new Chart<'bar', [number, number][], string>(canvas, {
+    type: 'bar',
+    data: { labels: [], datasets: [{ data: [], label: 'interval' }, { data: [], label: 'estimate' }] },
+    options: {
+      animation: false,
+      indexAxis: 'y',
+      responsive: true,
+      maintainAspectRatio: false,
+      datasets: { bar: { grouped: false } },
+      plugins: {
+        tooltip: {
+          enabled: true,
+          callbacks: {
+            label: (c) => {
+              const [lo, hi] = c.raw as [number, number];
+              return c.datasetIndex === 0 ? `95 % interval [${lo.toFixed(4)}, ${hi.toFixed(4)}]` : `Δ ${((lo + hi) / 2).toFixed(4)}`;
+            },
+          },
+        },
+      },
+      scales: { x: { title: { display: true, text: '' } }, y: { ticks: { autoSkip: false } } },
+    },
+  });
+  const theme = () => {
+    const fg = themeColor('--vscode-foreground', '#ccc');
+    const border = themeColor('--vscode-editorWidget-border', 'rgba(128, 128, 128, 0.3)');
+    const x = chart.options.scales!.x!;
+    const y = chart.options.scales!.y!;
+    x.ticks = { ...x.ticks, color: fg };
+    y.ticks = { ...y.ticks, color: fg };
+    (x as { title: { color?: string } }).title.color = fg;
+    // The zero line stands out: it is what "better" and "worse" are read against.
+    x.grid = { ...x.grid, color: (ctx: { tick?: { value: number } }) => (ctx.tick?.value === 0 ? fg : border) } as typeof x.grid;
+    y.grid = { ...y.grid, color: border };
+  };
+  theme();
+  onThemeChange(() => {
+    theme();
+    chart.update();
+  });
+  Object.defineProperty(canvas, 'irwChart', { value: chart });
+  return {
+    chart,
+    update(labels, rows, axis) {
+      const span = Math.max(1e-9, ...rows.map((r) => r.hi - r.lo)) / 150;
+      chart.data.labels = labels;
+      const [ci, est] = chart.data.datasets;
+      ci.data = rows.map((r) => [r.lo, r.hi]);
+      ci.backgroundColor = 'transparent';
+      ci.borderColor = rows.map((r) => r.color);
+      ci.borderWidth = 2;
+      est.data = rows.map((r) => [r.value - span, r.value + span]);
+      est.backgroundColor = rows.map((r) => r.color);
+      (chart.options.scales!.x as { title: { text: string } }).title.text = axis;
+      chart.update();
+    },
+  };
+}

@@ -53,8 +53,83 @@ export const pValue = (p: number) => (p < 1e-4 ? '<0.0001' : p.toFixed(4));
  * characters in it cannot reorder what follows; `.name` keeps it on one line with an ellipsis and the whole
  * text in the tooltip, so a 100,000-character name cannot widen the page.
  */
-export function name(text: string, id?: string): HTMLElement {
-  return h('bdi', { className: 'name', title: text, attrs: id ? { id } : {} }, text);
+export function name(text: string, id?: string, shown = text): HTMLElement {
+  return h('bdi', { className: 'name', title: text, attrs: id ? { id } : {} }, shown);
+}
+
+/**
+ * A run name short enough for a narrow column, cut in the middle but never where it tells runs apart: the
+ * start is kept up to a few characters past what it shares with its closest sibling (starting with "…" after
+ * a long shared start), and the end after the cut, so "vsm-tfidf.titles_fulltext.omar-khattab" beside
+ * "bm25okapi.knarfthekant" becomes "vsm-tfidf.tit…r-khattab". At most `max` characters; the whole name goes in
+ * the tooltip (name()).
+ */
+export function shortName(label: string, siblings: readonly string[], max = 28): string {
+  if (label.length <= max) return label;
+  const others = siblings.filter((s) => s !== label);
+  const shared = others.length ? Math.max(...others.map((o) => commonPrefix(label, o))) : 0;
+  // What tells it apart: six characters past the shared start.
+  const telling = shared + 6;
+  if (telling <= max - 4) {
+    const head = Math.max(telling, Math.ceil((max - 1) * 0.55));
+    return `${label.slice(0, head)}…${label.slice(label.length - (max - 1 - head))}`;
+  }
+  // A long shared start: "…" for it, then what differs, then the end.
+  const from = shared - 2;
+  const head = Math.ceil((max - 2) * 0.6);
+  const tail = max - 2 - head;
+  if (from + head >= label.length - tail) return `…${label.slice(label.length - (max - 1))}`;
+  return `…${label.slice(from, from + head)}…${label.slice(label.length - tail)}`;
+}
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * Brings `from` (in the page) to look like `to` (built afresh) by changing only what differs: the nodes stay,
+ * so scroll positions, focus and a table's sort survive a new model, and the page does not jump. Children with
+ * a `data-key` are matched by it (table rows), others by position. Listeners are not copied: a view updated
+ * this way acts through delegated listeners or on nodes it does not morph. A node marked `data-own` keeps its
+ * children: the page fills it itself (an editor, an explanation asked for).
+ */
+export function morph(from: Element, to: Element): void {
+  for (const a of [...from.attributes]) if (!to.hasAttribute(a.name) && !OWN.has(a.name)) from.removeAttribute(a.name);
+  for (const a of [...to.attributes]) if (from.getAttribute(a.name) !== a.value) from.setAttribute(a.name, a.value);
+  if (from.hasAttribute('data-own')) return;
+  const next = [...to.childNodes];
+  const keyed = new Map<string, ChildNode>();
+  for (const n of from.childNodes) if (keyOf(n) !== null) keyed.set(keyOf(n)!, n);
+  let at = 0;
+  for (const n of next) {
+    const key = keyOf(n);
+    const cur = from.childNodes[at] as ChildNode | undefined;
+    const match = key !== null ? keyed.get(key) : cur && keyOf(cur) === null ? cur : undefined;
+    if (match && same(match, n)) {
+      if (match !== cur) from.insertBefore(match, cur ?? null);
+      if (n instanceof Element) morph(match as Element, n);
+      else if (match.nodeValue !== n.nodeValue) match.nodeValue = n.nodeValue;
+      if (key !== null) keyed.delete(key);
+    } else {
+      from.insertBefore(n, cur ?? null);
+    }
+    at++;
+  }
+  while (from.childNodes.length > at) from.lastChild!.remove();
+}
+
+/** Attributes the page sets on its own nodes as the user works (a clicked cell's tabindex): a new model keeps them. */
+const OWN = new Set(['tabindex']);
+
+const keyOf = (n: Node): string | null => (n instanceof Element ? n.getAttribute('data-key') : null);
+
+/** Same kind of node: the same tag (and key), or both text. */
+function same(a: Node, b: Node): boolean {
+  if (a.nodeType !== b.nodeType) return false;
+  if (!(a instanceof Element) || !(b instanceof Element)) return true;
+  return a.tagName === b.tagName && keyOf(a) === keyOf(b);
 }
 
 /** A difference at four decimals with its sign; one that rounds to zero is unsigned and neutral. */

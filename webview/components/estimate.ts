@@ -29,10 +29,10 @@ export function estimateNode(e: EstimateView, signed = false): HTMLElement {
   return h('span', { className: 'estimate', title: estimateTitle(e), attrs: { 'data-estimate': String(e.estimate) } }, ` ${estimateText(e, signed)}`);
 }
 
-/** The verdict of b - a from the estimate's interval, naming the better run. */
-export function estimateVerdictNode(e: EstimateView, a: string, b: string): HTMLElement {
+/** The verdict of b - a from the estimate's interval, naming the better run (as `short` shows it, if given). */
+export function estimateVerdictNode(e: EstimateView, a: string, b: string, short?: (label: string) => string): HTMLElement {
   const v = e.verdict ?? 'undecided';
-  const body = v === 'a better' ? [name(a), ' better'] : v === 'b better' ? [name(b), ' better'] : v === 'within' ? ['within \u00b10.01'] : ['undecided'];
+  const body = v === 'a better' ? [name(a, undefined, short?.(a)), ' better'] : v === 'b better' ? [name(b, undefined, short?.(b)), ' better'] : v === 'within' ? ['within \u00b10.01'] : ['undecided'];
   return h('span', { className: `est-verdict ${v.replace(' ', '-')}`, title: `From the 95 % interval of the estimate of Δ (b \u2212 a). ${ESTIMATE_METHOD}`, attrs: { 'data-verdict': v } }, ...body, ' (95 %)');
 }
 

@@ -24,19 +24,28 @@ function terms(query: string): Set<string> {
 export function highlight(text: string, query: string): (string | HTMLElement)[] {
   const want = terms(query);
   if (want.size === 0) return [text];
+  return markTerms(text, (t) => (want.has(t) ? 'term' : null));
+}
+
+/**
+ * `text` with each word whose analysed term `classOf` gives a class marked (<mark class=...>), the rest as text.
+ * An explanation marks terms by how much they contribute.
+ */
+export function markTerms(text: string, classOf: (term: string) => string | null): (string | HTMLElement)[] {
   const out: (string | HTMLElement)[] = [];
   let at = 0;
   const n = tokenize(text, spans);
-  const found: [number, number][] = [];
+  const found: [number, number, string][] = [];
   for (let i = 0; i < n; i++) {
     const start = spans.data[2 * i];
     const end = spans.data[2 * i + 1];
     const t = analyzer.term(text.slice(start, end));
-    if (t && want.has(t)) found.push([start, end]);
+    const cls = t === null ? null : classOf(t);
+    if (cls) found.push([start, end, cls]);
   }
-  for (const [start, end] of found) {
+  for (const [start, end, cls] of found) {
     if (start > at) out.push(text.slice(at, start));
-    out.push(h('mark', { className: 'term' }, text.slice(start, end)));
+    out.push(h('mark', { className: cls }, text.slice(start, end)));
     at = end;
   }
   if (at < text.length) out.push(text.slice(at));

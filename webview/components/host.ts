@@ -1,5 +1,9 @@
+import { panelIdentity } from './settings.js';
 import {
+  PANEL_STATE,
+  RESTORE_STATE,
   WEBVIEW_PROTOCOL_VERSION,
+  type PanelChoices,
   type EventMessage,
   type FromView,
   type ParamsOf,
@@ -43,6 +47,11 @@ export class Host<V extends ViewName> {
         if (typeof version === 'number') document.body.dataset.qrelsVersion = String(version);
       }
     });
+    // The panel's identity goes into the view state at once: a reload before any choice still restores it.
+    if (panelIdentity) {
+      const own = this.state;
+      this.state = own;
+    }
     this.post({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
   }
 
@@ -54,13 +63,24 @@ export class Host<V extends ViewName> {
     });
   }
 
-  /** View state VS Code keeps while the panel is hidden (e.g. the selected query). */
+  /**
+   * View state VS Code keeps while the panel is hidden and across a window reload (e.g. the selected query);
+   * the panel's identity and choices are kept with it whatever a view sets.
+   */
   get state(): Record<string, unknown> {
-    return (this.api.getState() as Record<string, unknown> | undefined) ?? {};
+    const { [PANEL_STATE]: _id, [RESTORE_STATE]: _choices, ...own } = (this.api.getState() as Record<string, unknown> | undefined) ?? {};
+    return own;
   }
 
   set state(s: Record<string, unknown>) {
-    this.api.setState(s);
+    const kept = (this.api.getState() as Record<string, unknown> | undefined) ?? {};
+    this.api.setState({ ...s, [PANEL_STATE]: panelIdentity ?? kept[PANEL_STATE], [RESTORE_STATE]: kept[RESTORE_STATE] });
+  }
+
+  /** Records the person's choices in the panel (its comparisons, its pool) for the host to apply on a reload. */
+  choose(c: PanelChoices): void {
+    const kept = (this.api.getState() as Record<string, unknown> | undefined) ?? {};
+    this.api.setState({ ...kept, [PANEL_STATE]: panelIdentity ?? kept[PANEL_STATE], [RESTORE_STATE]: { ...(kept[RESTORE_STATE] as object | undefined), ...c } });
   }
 
   private post(m: FromView<V>): void {

@@ -1,6 +1,6 @@
 // Trust under holes, as the panels show it: a score's range over every grading of the holes left, a
 // comparison's verdict (settled or open) and the judging meter. Run names go through name() (isolated text).
-import type { HoleVerdict, JudgingMeter, ScoreRange } from '../../src/protocol/webview.js';
+import type { HoleVerdict, JudgingMeter, QrelsLabel, ScoreRange } from '../../src/protocol/webview.js';
 import { h, name } from './dom.js';
 import { meterEstimateNode } from './estimate.js';
 
@@ -28,6 +28,22 @@ export function verdictText(v: HoleVerdict, depth = 10): string {
   return v.verdict === 'settled' ? `sign fixed for every grading of the top-${depth} pool` : `open over the top-${depth} pool: ${v.openHoles} holes in ${v.openQueries} queries can flip the sign`;
 }
 
+/** The verdict in a table cell: "settled" or "open · N holes", the whole sentence in the tooltip. */
+export function verdictNode(v: HoleVerdict): HTMLElement {
+  return h('span', { className: `verdict ${v.verdict}`, title: `${verdictText(v)}; ${significanceText(v)}` },
+    v.verdict === 'settled' ? 'settled' : `open · ${v.openHoles} holes`);
+}
+
+/** Which qrels a figure is on, in words: "the original qrels" or "the qrels with your N judgements". */
+export function qrelsText(l: QrelsLabel): string {
+  return l.state === 'original' ? 'the original qrels' : `the qrels with your ${l.judgements} judgement${l.judgements === 1 ? '' : 's'}`;
+}
+
+/** The direction of a difference, named: "Δ nDCG@10 = b − a" with the runs' names (isolated text). */
+export function deltaOf(measure: string, b: string, a: string, short?: (label: string) => string): HTMLElement {
+  return h('span', { className: 'delta-of' }, `Δ${measure ? ` ${measure}` : ''} = `, name(b, undefined, short?.(b)), ' \u2212 ', name(a, undefined, short?.(a)));
+}
+
 /** Whether judging the holes can lose, or gain, the t-test's significance. */
 export function significanceText(v: HoleVerdict): string {
   return v.canLose ? 'significance can be lost' : v.canGain ? 'significance can be gained' : v.significant ? 'significance holds at the extremes' : 'not significant at the extremes';
@@ -41,7 +57,7 @@ export function meterNode(m: JudgingMeter): HTMLElement {
       ? [`comparison open: ${v.openHoles} holes in ${v.openQueries} queries can still flip it`]
       : [`settled after ${m.judged} judgements: `, ...(v.direction === 0 ? ['a tie under every grading'] : [name(v.direction === 1 ? m.b.label : m.a.label), ' better under every grading of the top-10 pool'])];
   return h('div', { className: `meter ${v.verdict}`, attrs: { id: 'meter', role: 'status' } },
-    h('div', { className: 'muted' }, `${m.measure}: `, name(m.a.label), ' vs ', name(m.b.label), `, Δ ${rangeText(v.lo, v.hi, true)} over the holes of the top-10 pool`),
+    h('div', { className: 'muted' }, deltaOf(m.measure, m.b.label, m.a.label), `: ${rangeText(v.lo, v.hi, true)} over the holes of the top-10 pool, on ${qrelsText(m.qrels)}`),
     h('strong', {}, ...body),
     meterEstimateNode(m));
 }

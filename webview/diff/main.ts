@@ -1,13 +1,17 @@
-// Run diff: per-query nDCG@10 delta (b - a) as a sorted bar chart; a query's two top-k lists side by side.
+// Run diff: per-query nDCG@10 delta (b - a) as a sorted bar chart, the queries' list beside the selected
+// query's two top-k lists. Updated in place (morph) when a judgement changes the model: the list keeps its
+// scroll, the page its focus.
 import type { DiffModel, QueryDetail, RankedDoc } from '../../src/protocol/webview.js';
 import { barChart, onThemeChange, themeColor, type BarChart } from '../components/chart.js';
-import { fix4, h, name, replace, signed4 } from '../components/dom.js';
+import { fix4, h, morph, name, replace, shortName, signed4 } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
+import { diffExplanationNode } from '../components/explain.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
 import { estimateNode, estimateVerdictNode } from '../components/estimate.js';
 import { checkbox, dropdown } from '../components/toolkit.js';
-import { rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
+import { deltaOf, qrelsText, rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
+import { whatIfNode } from '../components/whatIf.js';
 
 type Filter = 'wins' | 'losses' | 'ties' | 'holes';
 const app = document.getElementById('app')!;
@@ -21,14 +25,32 @@ let selected: string | undefined = host.state.selected as string | undefined;
 let depth = 10;
 /** Order of the chart and list: by Δ (the model's), or most divergent rankings first (lowest RBO). */
 let sortBy: 'delta' | 'divergence' = host.state.sortBy === 'divergence' ? 'divergence' : 'delta';
+/** Where the list was scrolled to (kept across a window reload with the selection and the order). */
+let listScroll = typeof host.state.listScroll === 'number' ? host.state.listScroll : 0;
+const save = () => (host.state = { selected, sortBy, listScroll });
 
-const header = h('div');
+const header = h('div', { attrs: { id: 'header' } });
+const filtersBar = h('div', { className: 'toolbar', attrs: { id: 'filters' } });
 const canvas = h('canvas', { attrs: { id: 'deltas', 'aria-label': 'Per-query delta bar chart' } });
-const list = h('div', { className: 'query-list' });
+const list = h('div', { className: 'query-list', attrs: { id: 'list' } });
 const detail = h('div', { attrs: { id: 'detail' } });
 const status = h('div', { className: 'muted', attrs: { id: 'status', role: 'status' } });
-replace(app, header, h('div', { className: 'chart' }, canvas), status, list, detail);
-const chart: BarChart = barChart(canvas, (i) => select(model!.queries[visible[i * perBar]]), 'Δ nDCG@10');
+// The detail beside the list (not below it): at 1280x800 both are on screen with the chart above.
+replace(app, header, filtersBar, h('div', { className: 'chart' }, canvas), status, h('div', { className: 'diff-panes' }, list, detail));
+const chart: BarChart = barChart(canvas, (i) => select(model!.queries[visible[i * perBar]]), 'Δ nDCG@10 (b − a)');
+let scrolled = 0;
+list.addEventListener('scroll', () => {
+  cancelAnimationFrame(scrolled);
+  scrolled = requestAnimationFrame(() => {
+    listScroll = list.scrollTop;
+    save();
+  });
+});
+list.addEventListener('click', (e) => {
+  const tr = (e.target as Element).closest<HTMLElement>('tr[data-query]');
+  if (tr) select(tr.dataset.query!);
+});
+let filtersOf = '';
 /** Queries per bar: 1, unless there are more queries than the canvas has pixels (then contiguous runs of the
  * sorted deltas share a bar, drawn at their middle value; chart.js takes ~0.3 s for 10,000 bars). */
 let perBar = 1;
@@ -43,22 +65,30 @@ function keep(i: number): boolean {
 }
 
 function show(m: DiffModel): void {
+  const same = model !== undefined && JSON.stringify(m) === JSON.stringify(model);
+  const first = model === undefined;
   model = m;
+  if (same) return;
   const wins = m.deltas.filter((d) => d > EPS).length;
   const losses = m.deltas.filter((d) => d < -EPS).length;
-  replace(header,
-    h('h1', {}, 'Run diff: ', name(m.b.label), ' vs ', name(m.a.label)),
-    // Where the user's judgements move a figure, both are given and labelled (the bars use the annotated ones).
-    h('p', { className: 'muted' }, name(m.dataset), ` (${m.split}), ${m.queries.length} queries. ${m.measure}${m.judgements > 0 ? ` with your ${m.judgements} judgements` : ''}: `,
-      name(m.a.label), ` ${fix4(m.meanA)}${m.judgements > 0 ? ` (original ${fix4(m.originalA)})` : ''}, `,
-      name(m.b.label), ` ${fix4(m.meanB)}${m.judgements > 0 ? ` (original ${fix4(m.originalB)})` : ''}. Bars are `,
-      name(m.b.label), ' minus ', name(m.a.label), m.judgements > 0 ? ', with your judgements' : '', '; click one to compare the rankings.'),
+  const runs = [m.a.label, m.b.label];
+  const short = (l: string) => shortName(l, runs, 30);
+  const yours = m.judgements > 0;
+  morph(header, h('div', { attrs: { id: 'header' } },
+    h('h1', {}, 'Run diff: ', deltaOf(m.measure, m.b.label, m.a.label, short)),
+    // Where the user's judgements move a figure, both are given and labelled (the bars use the ones in effect).
+    h('p', { className: 'muted', attrs: { id: 'means' } }, name(m.dataset), ` (${m.split}), ${m.queries.length} queries. ${m.measure} on ${qrelsText(m.qrels)}: `,
+      'a ', name(m.a.label, undefined, short(m.a.label)), ` ${fix4(m.meanA)}, b `, name(m.b.label, undefined, short(m.b.label)), ` ${fix4(m.meanB)}`,
+      yours ? `; on the original qrels: a ${fix4(m.originalA)}, b ${fix4(m.originalB)}` : '', '. Bars: b − a per query; click one to compare the rankings.'),
     m.range ? h('p', { attrs: { id: 'verdict' } },
-      `Δ ${m.measure} ${signed4(m.range.delta).text}, over every grading of the holes left `, h('strong', {}, rangeText(m.range.lo, m.range.hi, true)),
+      `Δ ${signed4(m.range.delta).text} on ${qrelsText(m.qrels)}; over every grading of the holes left `, h('strong', {}, rangeText(m.range.lo, m.range.hi, true)),
       ': ', h('strong', { className: `verdict ${m.range.verdict}` }, verdictText(m.range)), ` (${significanceText(m.range)}).`,
-      m.intervalA && m.intervalB ? h('span', { className: 'muted', attrs: { id: 'mean-ranges' } }, ' Means over the holes: ', name(m.a.label), rangeNode(m.intervalA), ', ', name(m.b.label), rangeNode(m.intervalB), '.') : null) : null,
-    m.estimate && m.estimate.judged > 0 ? h('p', { attrs: { id: 'estimate' } }, `Estimated with the holes of both top ${m.estimate.depth} judged: Δ `, estimateNode(m.estimate, true), ': ', h('strong', {}, estimateVerdictNode(m.estimate, m.a.label, m.b.label)), '.') : null,
-    h('div', { className: 'toolbar', attrs: { id: 'filters' } },
+      m.intervalA && m.intervalB ? h('span', { className: 'muted', attrs: { id: 'mean-ranges' } }, ' Means over the holes: a', rangeNode(m.intervalA), ', b', rangeNode(m.intervalB), '.') : null) : null,
+    m.estimate && m.estimate.judged > 0 ? h('p', { attrs: { id: 'estimate' } }, `Estimated with the holes of both top ${m.estimate.depth} judged: Δ `, estimateNode(m.estimate, true), ': ', h('strong', {}, estimateVerdictNode(m.estimate, m.a.label, m.b.label)), '.') : null));
+  const of = JSON.stringify([wins, losses, m.queries.length, m.rbo !== undefined, m.rboMean]);
+  if (of !== filtersOf) {
+    filtersOf = of;
+    replace(filtersBar,
       ...([['wins', `wins (${wins})`], ['losses', `losses (${losses})`], ['ties', `ties (${m.queries.length - wins - losses})`], ['holes', 'has holes']] as [Filter, string][]).map(([f, label]) =>
         checkbox(label, filters.has(f), (on) => {
           if (on) filters.add(f);
@@ -72,12 +102,15 @@ function show(m: DiffModel): void {
         { value: 'divergence', label: 'most divergent rankings first (1 − RBO)' },
       ], sortBy, (v) => {
         sortBy = v === 'divergence' ? 'divergence' : 'delta';
-        host.state = { selected, sortBy };
+        save();
         redraw();
       }, 'Rank-biased overlap of the two top-100 lists (p = 0.9, extrapolated), no judgements needed'), { id: 'sort' }) : null,
-      m.rboMean !== undefined ? h('span', { className: 'muted', attrs: { id: 'rbo-mean' } }, `mean RBO ${m.rboMean.toFixed(3)}`) : null));
+      m.rboMean !== undefined ? h('span', { className: 'muted', attrs: { id: 'rbo-mean' } }, `mean RBO ${m.rboMean.toFixed(3)}`) : null);
+  }
   redraw();
   if (selected && m.queries.includes(selected)) void load(selected);
+  // After a reload, the list where it was read (its rows come in the frames after the first).
+  if (first && listScroll > 0) requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => (list.scrollTop = listScroll))));
 }
 
 function redraw(): void {
@@ -94,22 +127,28 @@ function redraw(): void {
   // The list is for reading and keyboard moves; the chart holds every query, the list the first LISTED.
   const row = (i: number) => {
     const d = signed4(m.deltas[i]);
-    return h('tr', { className: m.queries[i] === selected ? 'selected' : '', attrs: { 'data-query': m.queries[i] }, on: { click: () => select(m.queries[i]) } },
+    return h('tr', { className: m.queries[i] === selected ? 'selected' : '', attrs: { 'data-query': m.queries[i], 'data-key': m.queries[i] } },
       h('td', {}, name(m.queries[i])),
       h('td', { className: 'text query-text', title: m.texts[i] }, h('bdi', {}, m.texts[i])),
       h('td', { className: d.cls }, d.text),
-      h('td', { className: 'rbo', title: 'Rank-biased overlap of the two top-100 lists' }, rbo ? `RBO ${rbo[i].toFixed(2)}` : ''),
-      h('td', { className: 'range', title: 'Range of the delta over every grading of this query\'s holes' }, m.perQuery ? rangeText(m.perQuery.lo[i], m.perQuery.hi[i], true) : ''),
-      h('td', {}, m.holes[i] ? 'holes' : ''));
+      h('td', { className: 'rbo', title: 'RBO: rank-biased overlap of the two top-100 lists' }, rbo ? rbo[i].toFixed(2) : ''),
+      // The range says whether holes are left: one value when none can move it, "holes" otherwise.
+      h('td', { className: 'range', title: m.holes[i] ? 'Range of b − a over every grading of this query\'s holes (unjudged documents in either top 10)' : 'No hole in either top 10' },
+        m.perQuery ? rangeText(m.perQuery.lo[i], m.perQuery.hi[i], true) : m.holes[i] ? 'holes' : ''));
   };
-  const tbody = h('tbody', {}, ...visible.slice(0, FIRST_ROWS).map(row));
-  replace(list, h('table', { attrs: { id: 'queries' } }, tbody), visible.length > LISTED ? h('p', { className: 'muted' }, `… and ${visible.length - LISTED} more in the chart`) : null);
+  // The rows already listed are updated in place (the list keeps its scroll); new ones come after the first frame.
+  const listed = list.querySelector('#queries tbody')?.childElementCount ?? 0;
+  const now = Math.max(FIRST_ROWS, Math.min(listed, LISTED));
+  morph(list, h('div', { className: 'query-list', attrs: { id: 'list' } },
+    h('table', { attrs: { id: 'queries' } }, h('tbody', {}, ...visible.slice(0, now).map(row))),
+    visible.length > LISTED ? h('p', { className: 'muted' }, `… and ${visible.length - LISTED} more in the chart`) : null));
+  const tbody = list.querySelector('#queries tbody')!;
   // The rows below the first screens after the first frame (laying out 500 rows took ~35 ms of a 10,000-query
   // diff's ~120 ms first draw); a redraw before then drops them.
   cancelAnimationFrame(moreRows);
-  if (visible.length > FIRST_ROWS) {
+  if (visible.length > now && now < LISTED) {
     moreRows = requestAnimationFrame(() => {
-      moreRows = requestAnimationFrame(() => tbody.append(...visible.slice(FIRST_ROWS, LISTED).map(row)));
+      moreRows = requestAnimationFrame(() => tbody.append(...visible.slice(now, LISTED).map(row)));
     });
   }
   // The detail pane shows only a query the filters keep.
@@ -150,7 +189,7 @@ onThemeChange(() => {
 function select(queryId: string): void {
   selected = queryId;
   depth = 10;
-  host.state = { selected, sortBy };
+  save();
   for (const tr of list.querySelectorAll('tr')) tr.classList.toggle('selected', tr.getAttribute('data-query') === queryId);
   paintChart();
   void load(queryId);
@@ -180,13 +219,13 @@ function docRow(d: RankedDoc, q: QueryDetail): HTMLElement {
     );
   };
   const other = d.otherRank === null ? 'absent from the other run' : `rank ${d.otherRank} in the other run`;
-  return h('div', { className: 'doc', attrs: { 'data-doc': d.docId, 'data-move': d.move } },
+  return h('div', { className: 'doc', attrs: { 'data-doc': d.docId, 'data-move': d.move, 'data-key': d.docId } },
     h('div', {},
       h('span', { className: 'muted' }, `${d.rank}. `),
       h('span', { className: `move ${d.move}`, title: `${MOVE_TEXT[d.move]}; ${other}` }, MOVE[d.move]),
       ' ', gradeButton(d.grade, q.grades, judge, model!.dataset), ' ',
       h('bdi', { className: 'title' }, ...(d.title ? highlight(d.title, q.text) : [d.docId])),
-      ' ', name(d.docId)),
+      ' ', name(d.docId), ' ', whyButton(d)),
     h('div', { className: 'snippet', attrs: { dir: 'auto' } }, ...highlight(d.snippet, q.text)));
 }
 
@@ -197,22 +236,73 @@ function queryRange(queryId: string): HTMLElement | null {
   if (i < 0 || !m.perQuery) return null;
   const [lo, hi] = [m.perQuery.lo[i], m.perQuery.hi[i]];
   return h('p', { className: 'muted', attrs: { id: 'query-range' } },
-    `Δ ${signed4(m.deltas[i]).text}; over every grading of this query's holes `, h('strong', {}, rangeText(lo, hi, true)),
+    `b − a ${signed4(m.deltas[i]).text} on ${qrelsText(m.qrels)}; over every grading of this query's holes `, h('strong', {}, rangeText(lo, hi, true)),
     lo > 1e-12 || hi < -1e-12 ? ': the sign is settled.' : hi - lo > 1e-12 ? ': judging them can change the sign.' : '.');
 }
 
 function renderDetail(q: QueryDetail): void {
   const m = model!;
-  replace(detail,
+  // The same query again (a judgement refreshed it): updated in place; another query: built anew.
+  if (detail.dataset.key !== q.queryId) {
+    detail.replaceChildren();
+    detail.dataset.key = q.queryId;
+  }
+  morph(detail, h('div', { attrs: { id: 'detail', 'data-key': q.queryId } },
     h('h2', {}, 'Query ', name(q.queryId)),
     h('p', { attrs: { id: 'query-text', dir: 'auto' } }, q.text),
     queryRange(q.queryId),
     h('div', { className: 'columns' },
-      h('div', { attrs: { id: 'list-a' } }, h('h2', {}, 'a: ', name(m.a.label), ` (${fix4(q.scoreA)})`), ...q.a.map((d) => docRow(d, q))),
-      h('div', { attrs: { id: 'list-b' } }, h('h2', {}, 'b: ', name(m.b.label), ` (${fix4(q.scoreB)})`), ...q.b.map((d) => docRow(d, q)))),
-    h('p', { className: 'muted' }, '▲ b ranks it higher, ▼ lower, + new in b\'s top list, ✕ dropped from it; ? is an unjudged document (a hole): click a grade to judge.'),
-    h('button', { className: 'grade', attrs: { id: 'more' }, on: { click: () => { depth += 10; void load(q.queryId); } } }, `Show ${depth + 10}`));
+      h('div', { attrs: { id: 'list-a' } }, h('h2', {}, 'a: ', name(m.a.label, undefined, shortName(m.a.label, [m.b.label], 24)), ` (${fix4(q.scoreA)})`), ...q.a.map((d) => docRow(d, q))),
+      h('div', { attrs: { id: 'list-b' } }, h('h2', {}, 'b: ', name(m.b.label, undefined, shortName(m.b.label, [m.a.label], 24)), ` (${fix4(q.scoreB)})`), ...q.b.map((d) => docRow(d, q)))),
+    h('p', { className: 'muted' }, '▲ b ranks it higher, ▼ lower, + new in b\'s top list, ✕ dropped from it; ? is an unjudged document (a hole): click a grade to judge; why? explains its rank in each run.'),
+    h('button', { className: 'grade', attrs: { id: 'more', 'data-action': 'more' } }, `Show ${depth + 10}`),
+    // The explanation and the what-if editor are the page's own (a refresh keeps what was typed and asked).
+    h('div', { attrs: { id: 'extras', 'data-key': 'extras', 'data-own': '' } })));
+  shownDetail = q;
+  const extras = detail.querySelector('#extras')!;
+  const editor = whatIfFor(q);
+  if (extras.firstChild !== explainBox || extras.lastChild !== editor) extras.replaceChildren(explainBox, editor);
 }
+
+/** The explanation of the last document asked about, and the what-if editor of the selected query (kept across redraws). */
+const explainBox = h('div', { attrs: { id: 'explain-box' } });
+let whatIf: { queryId: string; node: HTMLElement } | undefined;
+/** The query detail on screen. */
+let shownDetail: QueryDetail | undefined;
+
+function whyButton(d: RankedDoc): HTMLElement {
+  return h('button', { className: 'why', title: 'Why is it ranked here in a and there in b?', attrs: { 'data-why': d.docId } }, 'why?');
+}
+
+/** Why the shown query's document `docId` is ranked where it is in a and in b. */
+function explain(docId: string): void {
+  const q = shownDetail;
+  const d = q && [...q.a, ...q.b].find((x) => x.docId === docId);
+  if (!q || !d) return;
+  replace(explainBox, h('p', { className: 'muted' }, 'explaining…'));
+  host.request('explain', { queryId: q.queryId, docId }).then(
+    (e) => replace(explainBox, diffExplanationNode(e, { a: model!.a.label, b: model!.b.label }, { title: d.title, snippet: d.snippet })),
+    (e: Error) => replace(explainBox, h('p', { className: 'error' }, e.message)));
+}
+
+function whatIfFor(q: QueryDetail): HTMLElement {
+  if (whatIf?.queryId !== q.queryId) {
+    replace(explainBox);
+    whatIf = { queryId: q.queryId, node: whatIfNode(q.queryId, q.text, { a: model!.a.label, b: model!.b.label }, {
+      run: (side, edit) => host.request('whatIf', { queryId: q.queryId, side, edit }),
+      save: (side) => host.request('saveWhatIf', { side }),
+    }) };
+  }
+  return whatIf.node;
+}
+
+detail.addEventListener('click', (e) => {
+  const why = (e.target as Element).closest<HTMLElement>('[data-why]');
+  if (why) return explain(why.dataset.why!);
+  if (!(e.target as Element).closest('#more') || selected === undefined) return;
+  depth += 10;
+  void load(selected);
+});
 
 document.addEventListener('keydown', (e) => {
   if (!model || visible.length === 0 || e.target instanceof HTMLInputElement) return;

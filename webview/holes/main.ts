@@ -1,11 +1,10 @@
-// Holes panel: Hole@10 per run both ways, and the depth-k pool of unjudged pairs of the chosen runs.
-// Built once and updated in place: a judgement changes a few figures and one row of the queue, so only those
-// are rebuilt, and the scroll, the focus and the open grade picker of another row stay.
-import type { QueueOrder, ViewEvents } from '../../src/protocol/webview.js';
-import { fix4, h, isolate, name } from '../components/dom.js';
+// Holes panel: Hole@10 per run both ways, and the depth-k pool of unjudged pairs of the chosen runs. Built
+// afresh when the pool's runs, depth or order change; a new model with the same pool (a judgement) updates the
+// figures and the list in place (morph): the page keeps its scroll and focus and does not jump.
+import type { ViewEvents } from '../../src/protocol/webview.js';
+import { fix4, h, isolate, morph, name, replace, shortName } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
 import { Host } from '../components/host.js';
-import { keyed, patch, setText } from '../components/patch.js';
 import { button, checkbox, dropdown } from '../components/toolkit.js';
 import { meterNode } from '../components/trust.js';
 
@@ -13,12 +12,6 @@ type Model = ViewEvents['holes']['model'];
 const app = document.getElementById('app')!;
 const host = new Host<'holes'>({ model: render });
 const status = h('span', { className: 'muted', attrs: { id: 'status', role: 'status' } });
-
-/** The pool as the panel's controls set it (from the last model, then the user's clicks). */
-let pooled = new Set<string>();
-let depth = 10;
-let order: QueueOrder = 'blind';
-let shown: Model | undefined;
 
 function report(p: Promise<unknown>, done?: string): void {
   p.then(
@@ -33,83 +26,125 @@ function report(p: Promise<unknown>, done?: string): void {
   );
 }
 
-const setPool = () => report(host.request('setPool', { runs: [...pooled], depth, order }));
+/**
+ * The listed pairs, grouped by query (its text once, in the group's heading; in the impact and sampling orders a
+ * query may come back further down): each document with its title, then its grade.
+ */
+function queueTable(m: Model): HTMLElement {
+  const groups: { queryId: string; queryText: string; pairs: Model['queue']; key: string }[] = [];
+  const seen = new Map<string, number>();
+  for (const p of m.queue) {
+    const last = groups.at(-1);
+    if (last && last.queryId === p.queryId) last.pairs.push(p);
+    else {
+      // A query's k-th group in the list: the key that matches it to the shown one when the model changes.
+      const k = (seen.get(p.queryId) ?? 0) + 1;
+      seen.set(p.queryId, k);
+      groups.push({ queryId: p.queryId, queryText: p.queryText, pairs: [p], key: `${p.queryId}\t${k}` });
+    }
+  }
+  return h('div', { className: 'table-scroll', attrs: { id: 'queue-region' } }, h('table', { attrs: { id: 'queue' } },
+    h('thead', {}, h('tr', {}, ...['Document', 'Title', 'Grade'].map((t) => h('th', { className: 'text' }, t)))),
+    ...groups.map((g) => h('tbody', { attrs: { 'data-query': g.queryId, 'data-key': g.key } },
+      h('tr', { className: 'group' }, h('th', { className: 'text', attrs: { colspan: '3', scope: 'rowgroup' } }, 'Query ', name(g.queryId), ' ', h('bdi', { className: 'query-text', title: g.queryText }, g.queryText))),
+      ...g.pairs.map((p) =>
+        h('tr', { attrs: { 'data-pair': `${p.queryId}\t${p.docId}`, 'data-key': `${p.queryId}\t${p.docId}` } },
+          h('td', { className: 'text' }, name(p.docId)),
+          h('td', { className: 'text doc-title', title: p.title ?? '' }, h('bdi', {}, p.title ?? '')),
+          h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`), m.dataset))))))));
+}
 
-const title = h('h1');
-const holeRows = h('tbody');
-const poolRuns = h('div', { className: 'toolbar', attrs: { id: 'pool-runs' } });
-const depthSlot = h('span');
-const poolSize = h('span', { attrs: { id: 'pool-size' } });
-const orderSlot = h('span');
-const meterSlot = h('div');
-const queueRows = h('tbody');
-const listed = h('div');
-
-const page = [
-  title,
-  h('p', { className: 'muted' },
+function note(m: Model): HTMLElement {
+  const judgements = m.qrels?.judgements ?? 0;
+  return h('p', { className: 'muted', attrs: { id: 'holes-note' } },
     'A hole is a retrieved document without a judgement. Hole@10 (BEIR) is the share of the top 10 judged for no query at all; ' +
-    'unjudged@10 (trec_eval 10\'s unj.10) is the share not judged for that query, 1 - Judged@10 where a run returns 10 or more. Both average over the split\'s queries; "annotated" counts your judgements.'),
-  h('table', { attrs: { id: 'holes' } },
-    h('thead', {}, h('tr', {}, ...['Run', 'Hole@10 (BEIR: judged for no query)', 'annotated', 'unjudged@10 (not judged for the query)', 'annotated'].map((t) => h('th', {}, t)))),
-    holeRows),
-  h('h2', {}, 'Annotation pool'),
-  poolRuns,
-  h('div', { className: 'toolbar' },
-    h('span', {}, 'Depth'), depthSlot, poolSize,
-    h('span', {}, 'Order'), orderSlot,
-    button('Judge in the sidebar', () => report(host.request('annotate', {})), { id: 'annotate' }),
-    status),
-  meterSlot,
-  h('table', { attrs: { id: 'queue' } },
-    h('thead', {}, h('tr', {}, ...['Query', 'Text', 'Document', 'Grade'].map((t) => h('th', { className: 'text' }, t)))),
-    queueRows),
-  listed,
-];
+    'Unjudged@10 (trec_eval 10\'s unj.10) is the share not judged for that query, 1 - Judged@10 where a run returns 10 or more. Both average over the queries a run answers (Queries: a query it does not answer has no top 10 to judge). ' +
+    (judgements > 0 ? `"original": on the original qrels; "with yours": with your ${judgements} judgement${judgements === 1 ? '' : 's'}.` : 'No judgements of yours yet: both columns are on the original qrels.'));
+}
+
+function holesTable(m: Model): HTMLElement {
+  const judgements = m.qrels?.judgements ?? 0;
+  return h('div', { className: 'table-scroll', attrs: { id: 'holes-region' } }, h('table', { attrs: { id: 'holes' } },
+    h('thead', {}, h('tr', {},
+      h('th', { className: 'run' }, 'Run'),
+      h('th', { title: 'BEIR Hole@10: judged for no query, on the original qrels' }, 'Hole@10 original'),
+      h('th', { title: `with your ${judgements} judgements` }, 'with yours'),
+      h('th', { title: 'unj.10: not judged for the query, on the original qrels' }, 'Unjudged@10 original'),
+      h('th', { title: `with your ${judgements} judgements` }, 'with yours'),
+      h('th', { title: "Queries of the split the run answers / the split's queries" }, 'Queries'))),
+    h('tbody', {}, ...m.rows.map((r) => {
+      const partial = r.coverage.answered < r.coverage.total;
+      return h('tr', { attrs: { 'data-run': r.key, 'data-key': r.key } }, h('td', { className: 'run', title: r.key }, name(r.label, undefined, shortName(r.label, m.rows.map((x) => x.label), 24))),
+        h('td', {}, fix4(r.holeBeir)), h('td', {}, fix4(r.holeBeirAnnotated)),
+        h('td', {}, fix4(r.holeQuery)), h('td', {}, fix4(r.holeQueryAnnotated)),
+        h('td', { className: `coverage${partial ? ' partial' : ''}`, title: partial ? `Answers ${r.coverage.answered} of the ${r.coverage.total} queries: its figures are over those ${r.coverage.answered}.` : `Answers all ${r.coverage.total} queries.` },
+          `${r.coverage.answered}/${r.coverage.total}${partial ? ' ⚠' : ''}`));
+    }))));
+}
+
+const poolSize = (m: Model) => h('span', { attrs: { id: 'pool-size' } }, `${m.poolSize} distinct (query, document) pairs pooled from the top ${m.depth} of ${m.pooled.length} runs; ${m.remaining} still unjudged.`);
+
+function meterRegion(m: Model): HTMLElement {
+  return h('div', { attrs: { id: 'meter-region' } },
+    m.order !== 'blind' && m.order !== undefined && !m.meter ? h('p', { className: 'muted', attrs: { id: 'meter' } }, `Pool two runs or more for the ${m.order === 'sample' ? 'sampling' : 'impact'} order: it works on the comparison of the first two.`) : null,
+    m.meter ? meterNode(m.meter) : null);
+}
+
+// The impact and sampling orders list only the pairs still unjudged.
+const listedNote = (m: Model) =>
+  h('p', { className: 'muted', attrs: { id: 'listed' } }, m.queue.length < (m.order === 'impact' || m.order === 'sample' ? m.remaining : m.poolSize) ? `The first ${m.queue.length} pairs are listed; the sidebar takes them all.` : '');
+
+/** What the controls are built from: a model that changes none of it is shown in place. */
+let built = '';
 
 function render(m: Model): void {
-  if (!shown) app.replaceChildren(...page);
-  shown = m;
-  pooled = new Set(m.pooled);
-  depth = m.depth;
-  order = m.order ?? 'blind';
-  patch(title, JSON.stringify([m.dataset, m.split]), () => ['Holes: ', name(m.dataset), ` (${m.split})`]);
-  keyed(holeRows, m.rows, (r) => r.key, (r) =>
-    h('tr', { attrs: { 'data-run': r.key } }, h('td', { title: r.key }, name(r.label)), h('td', {}, fix4(r.holeBeir)), h('td', {}, fix4(r.holeBeirAnnotated)),
-      h('td', {}, fix4(r.holeQuery)), h('td', {}, fix4(r.holeQueryAnnotated))));
-  patch(poolRuns, JSON.stringify([m.rows.map((r) => [r.key, r.label]), m.pooled]), () => m.rows.map((r) => checkbox(isolate(r.label), pooled.has(r.key), (on) => {
-    pooled = new Set(pooled);
-    if (on) pooled.add(r.key);
-    else pooled.delete(r.key);
-    setPool();
-  })));
-  patch(depthSlot, String(m.depth), () => [Object.assign(dropdown([5, 10, 20].map((d) => ({ value: String(d), label: `top ${d}` })), String(m.depth), (v) => {
-    depth = Number(v);
-    setPool();
-  }), { id: 'depth' })]);
-  setText(poolSize, `${m.poolSize} distinct (query, document) pairs pooled from the top ${m.depth} of ${m.pooled.length} runs; ${m.remaining} still unjudged.`);
-  patch(orderSlot, order, () => [Object.assign(dropdown([
-    { value: 'blind', label: 'blind (hash of the document)' },
-    { value: 'impact', label: 'impact (what decides the first two runs)' },
-    { value: 'sample', label: 'sample (where the estimate of the first two runs narrows)' },
-  ], order, (v) => {
-    order = v === 'impact' || v === 'sample' ? v : 'blind';
-    setPool();
-  }, 'Impact: holes first whose judgement can most narrow the range of the first two pooled runs\' comparison. Sample: holes of their top 100 drawn at random where judging them narrows the estimate of that comparison most (seeded, so its estimate stays unbiased). Both blind to which run retrieved them'), { id: 'order' })]);
-  patch(meterSlot, JSON.stringify([m.order, m.meter ?? null]), () => [
-    m.order !== 'blind' && m.order !== undefined && !m.meter ? h('p', { className: 'muted', attrs: { id: 'meter' } }, `Pool two runs or more for the ${m.order === 'sample' ? 'sampling' : 'impact'} order: it works on the comparison of the first two.`) : null,
-    m.meter ? meterNode(m.meter) : null,
-  ]);
-  keyed(queueRows, m.queue, (p) => `${p.queryId}\t${p.docId}`, (p) =>
-    h('tr', { attrs: { 'data-pair': `${p.queryId}\t${p.docId}` } },
-      h('td', { className: 'text' }, name(p.queryId)),
-      h('td', { className: 'text', title: p.queryText }, h('bdi', {}, p.queryText.length > 80 ? `${p.queryText.slice(0, 79)}…` : p.queryText)),
-      h('td', { className: 'text' }, name(p.docId)),
-      h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`), m.dataset))),
-  // A row is what it shows: the pair, its text, its grade and the scale offered.
-  (p) => JSON.stringify([p.queryText, p.grade, m.grades, m.dataset]));
-  // The impact and sampling orders list only the pairs still unjudged.
-  patch(listed, JSON.stringify([m.queue.length, m.order, m.remaining, m.poolSize]), () => [
-    m.queue.length < (m.order === 'impact' || m.order === 'sample' ? m.remaining : m.poolSize) ? h('p', { className: 'muted' }, `The first ${m.queue.length} pairs are listed; the sidebar takes them all.`) : null,
-  ]);
+  // Kept for a window reload: the panel comes back with this pool and order.
+  host.choose({ pooled: m.pooled, depth: m.depth, order: m.order ?? 'blind' });
+  const controls = JSON.stringify([m.dataset, m.split, m.rows.map((r) => [r.key, r.label]), m.pooled, m.depth, m.order ?? 'blind', m.grades]);
+  if (controls === built) {
+    for (const [id, node] of [['holes-note', note(m)], ['holes-region', holesTable(m)], ['pool-size', poolSize(m)], ['meter-region', meterRegion(m)], ['queue-region', queueTable(m)], ['listed', listedNote(m)]] as const) {
+      morph(document.getElementById(id)!, node);
+    }
+    return;
+  }
+  built = controls;
+  let pooled = new Set(m.pooled);
+  let depth = m.depth;
+  let order = m.order ?? 'blind';
+  const setPool = () => report(host.request('setPool', { runs: [...pooled], depth, order }));
+  replace(
+    app,
+    h('h1', {}, 'Holes: ', name(m.dataset), ` (${m.split})`),
+    note(m),
+    holesTable(m),
+    h('h2', {}, 'Annotation pool'),
+    h('div', { className: 'toolbar', attrs: { id: 'pool-runs' } },
+      ...m.rows.map((r) => checkbox(isolate(r.label), pooled.has(r.key), (on) => {
+        pooled = new Set(pooled);
+        if (on) pooled.add(r.key);
+        else pooled.delete(r.key);
+        setPool();
+      }))),
+    h('div', { className: 'toolbar' },
+      h('span', {}, 'Depth'),
+      dropdown([5, 10, 20].map((d) => ({ value: String(d), label: `top ${d}` })), String(m.depth), (v) => {
+        depth = Number(v);
+        setPool();
+      }),
+      poolSize(m),
+      h('span', {}, 'Order'),
+      Object.assign(dropdown([
+        { value: 'blind', label: 'blind (hash of the document)' },
+        { value: 'impact', label: 'impact (what decides the first two runs)' },
+        { value: 'sample', label: 'sample (where the estimate of the first two runs narrows)' },
+      ], order, (v) => {
+        order = v === 'impact' || v === 'sample' ? v : 'blind';
+        setPool();
+      }, 'Impact: holes first whose judgement can most narrow the range of the first two pooled runs\' comparison. Sample: holes of their top 100 drawn at random where judging them narrows the estimate of that comparison most (seeded, so its estimate stays unbiased). Both blind to which run retrieved them'), { id: 'order' }),
+      button('Judge in the sidebar', () => report(host.request('annotate', {})), { id: 'annotate' }),
+      status),
+    meterRegion(m),
+    queueTable(m),
+    listedNote(m),
+  );
 }

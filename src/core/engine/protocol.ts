@@ -1,9 +1,12 @@
 import type { Judgement } from '../judgements/annotations';
+import type { QueryEdit, WhatIfResult } from '../retrieval/bm25/whatIf';
+import type { Explanation } from '../retrieval/explain';
+import type { PairExplanation } from './explainRequests';
 import type { EvaluationSettings } from './settings';
 import type { Problem } from '../formats/problems';
 import type { DatasetNode, DocumentText, IndexSummary } from '../index/nodes';
 import type { QrelsLineInfo, UserJudgement } from '../index/qrelsInfo';
-import type { DiffModel, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents } from '../../protocol/webview';
+import type { DiffModel, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents, CompareMode, CorrectionName } from '../../protocol/webview';
 import type { PairState } from '../split/judging';
 
 export type { PairState };
@@ -32,7 +35,7 @@ export interface SplitInfo {
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 export interface EngineRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -55,6 +58,7 @@ export interface EngineRequests {
     result: { lines: number };
   };
   /** Checks that `source` is a valid run, then copies it to `targetDir` (created if needed). */
+  /** Copies a run file into a runs folder as it is (the next index pass reads it as any run there). */
   importRun: { args: { source: string; targetDir: string }; result: { path: string } };
   /** Whether `path` is as the store last read or wrote it (size and mtime), so a watcher event for it needs no re-index. */
   isCurrent: { args: { path: string }; result: boolean };
@@ -66,7 +70,7 @@ export interface EngineRequests {
    * The results table against `baseline`. Significance not yet computed is left out (significancePending) and
    * computed in the background; a `split` event says when it is there.
    */
-  results: { args: { key: string; baseline: string }; result: Omit<ResultsModel, 'untrusted'> };
+  results: { args: { key: string; baseline: string; compare?: CompareMode; correction?: CorrectionName }; result: Omit<ResultsModel, 'untrusted'> };
   diff: { args: { key: string; a: string; b: string }; result: DiffModel };
   queryDetail: { args: { key: string; a: string; b: string; queryId: string; depth: number }; result: QueryDetail };
   /** The holes panel: Hole@10 of every run, and the depth-k pool of the chosen runs (first `listed` items). */
@@ -95,6 +99,14 @@ export interface EngineRequests {
   memory: { args: Record<string, never>; result: { heapUsed: number; external: number; splitsHeld: number; splitsShown: number } };
   /** Saves the database snapshot now (it is otherwise saved lazily). */
   flush: { args: Record<string, never>; result: { bytes: number } };
+  /** Why a run ranks a document where it does (explainRequests.ts), with provenance warnings. */
+  explain: { args: { key: string; run: string; queryId: string; docId: string }; result: Explanation };
+  /** The Judge sidebar's blind explanation of a pair: the query terms the document holds, no run. */
+  explainPair: { args: { key: string; queryId: string; docId: string }; result: PairExplanation };
+  /** One query of a BM25 run edited and re-run with the run's settings, evaluated beside the `compare` runs. */
+  whatIf: { args: { key: string; run: string; queryId: string; edit: QueryEdit; compare: string[] }; result: WhatIfResult };
+  /** The what-if edits of a run saved as a queries file of the whole split (for irw run --queries). */
+  saveWhatIf: { args: { key: string; run: string; out: string }; result: { path: string; queries: number; edited: number } };
 }
 
 export type RequestKind = keyof EngineRequests;

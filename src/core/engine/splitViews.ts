@@ -1,9 +1,9 @@
 import { diffEstimateNeeds, diffModel, diffNeeds } from '../split/diff';
 import { estimatePending, estimateSteps } from '../split/estimates';
-import { holesModel } from '../split/holes';
+import { holesModel, withTitles } from '../split/holes';
 import { judgingQueue, pairState, type PairState } from '../split/judging';
 import { queryDetail } from '../split/queryDetail';
-import { estimateNeeds, resultsModel, resultsNeeds, significancePending, significanceSteps } from '../split/results';
+import { DEFAULT_TESTING, estimateNeeds, resultsModel, resultsNeeds, significancePending, significanceSteps } from '../split/results';
 import { similaritySteps } from '../split/similarity';
 import type { SplitState } from '../split/state';
 import { trustPending, trustSteps } from '../split/underHoles';
@@ -64,13 +64,14 @@ export class SplitViews {
 
   results(a: Args<'results'>): Result<'results'> {
     const s = this.state(a.key);
-    const model = resultsModel(s, a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true });
+    const testing = { compare: a.compare ?? DEFAULT_TESTING.compare, correction: a.correction ?? DEFAULT_TESTING.correction };
+    const model = resultsModel(s, a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true, testing });
     const baseline = model.baseline || undefined;
-    const needs = resultsNeeds(s, baseline);
+    const needs = resultsNeeds(s, baseline, testing);
     const estimates = estimateNeeds(s, baseline);
-    if ((baseline !== undefined && significancePending(s, baseline)) || trustPending(s, needs) || estimatePending(s, estimates)) {
+    if ((baseline !== undefined && significancePending(s, baseline, testing)) || trustPending(s, needs) || estimatePending(s, estimates)) {
       this.background(a.key, s, function* () {
-        if (baseline !== undefined) yield* significanceSteps(s, baseline);
+        if (baseline !== undefined) yield* significanceSteps(s, baseline, testing);
         yield* trustSteps(s, needs);
         yield* estimateSteps(s, estimates);
       });
@@ -100,8 +101,9 @@ export class SplitViews {
     return queryDetail(s, a.a, a.b, a.queryId, Math.max(1, Math.min(1000, a.depth)));
   }
 
-  holes(a: Args<'holes'>): Result<'holes'> {
-    return holesModel(this.state(a.key), a);
+  holes(a: Args<'holes'>): Promise<Result<'holes'>> {
+    const s = this.state(a.key);
+    return withTitles(s, holesModel(s, a));
   }
 
   pool(a: Args<'pool'>): Result<'pool'> {

@@ -204,10 +204,10 @@ export class SplitModels {
   }
 
   private storeMeans(runId: number, split: string, state: SplitState, path: string): void {
-    const { original, annotated, queries } = state.summary(path);
-    const insert = this.db.prepare('INSERT INTO run_means (run_id, split, measure, original, annotated, query_count) VALUES (?, ?, ?, ?, ?, ?)');
+    const { original, annotated, queries, answered } = state.summary(path);
+    const insert = this.db.prepare('INSERT INTO run_means (run_id, split, measure, original, annotated, query_count, answered) VALUES (?, ?, ?, ?, ?, ?, ?)');
     try {
-      for (const [measure, value] of Object.entries(original)) insert.run([runId, split, measure, value, annotated[measure], queries]);
+      for (const [measure, value] of Object.entries(original)) insert.run([runId, split, measure, value, annotated[measure], queries, answered]);
     } finally {
       insert.free();
     }

@@ -1,13 +1,12 @@
-import { copyFileSync, existsSync, mkdirSync, statSync, type Stats } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'sql.js';
 import { isInputError } from '../formats/errors';
-import { readRun } from '../formats/run';
+import { importRunFile } from '../provenance/importRun';
 import { AnnotationWriter, annotationPaths, validateJudgement } from '../judgements/annotations';
 import { openDatabase, Snapshotter } from '../index/database';
 import { exportJudgements } from '../judgements/exportJudgements';
-import { isCurrent, recordOwnAppend } from '../index/fileState';
+import { isCurrent, recordedHash, recordOwnAppend } from '../index/fileState';
 import { indexWorkspace } from './indexer';
 import { evaluationOf, type EvaluationSettings } from './settings';
 import { problemFrom, type Problem } from '../formats/problems';
@@ -17,6 +16,7 @@ import { gradeScale, judgementNotes, qrelsLineInfo, splitJudgements } from '../i
 import { RunParserThreads } from '../index/runParser';
 import { SplitModels } from './splits';
 import { SplitViews } from './splitViews';
+import { ExplainRequests } from './explainRequests';
 import { scalar } from '../index/sql';
 
 /**
@@ -41,6 +41,7 @@ class Store {
   private evaluation: Required<EvaluationSettings>;
   private readonly models: SplitModels;
   private readonly views: SplitViews;
+  private readonly explains: ExplainRequests;
   /** Started with the engine, so that a first index of new runs does not wait for their threads to start. */
   private readonly runParsers = config.runParser ? new RunParserThreads(config.runParser) : undefined;
 
@@ -52,6 +53,17 @@ class Store {
     this.evaluation = typeof saved === 'string' ? (JSON.parse(saved) as Required<EvaluationSettings>) : evaluationOf({ measures: [] });
     this.models = new SplitModels(db, () => this.evaluation);
     this.views = new SplitViews(this.models, (key, info) => send({ kind: 'split', key, version: info.version, info }));
+    this.explains = new ExplainRequests((dir, split) => {
+      const s = this.models.state(dir, split);
+      return (
+        s && {
+          qrels: () => s.qrels('annotated'),
+          run: (k) => (s.hasRun(k) ? s.run(k) : undefined),
+          relevanceLevel: s.relevanceLevel,
+          qrelsAsRead: (path) => ({ qrels: s.qrels('original'), sha256: recordedHash(this.db, path) }),
+        }
+      );
+    });
     this.runParsers?.startAhead();
   }
 
@@ -98,20 +110,24 @@ class Store {
         return { lines: exportJudgements(this.db, { ...m.args, datasetId: id }) };
       }
       case 'importRun':
-        return this.serial(async () => {
-          readRun(m.args.source); // refuse a file trec_eval would refuse, with its file:line message
-          mkdirSync(m.args.targetDir, { recursive: true });
-          const path = join(m.args.targetDir, basename(m.args.source));
-          copyFileSync(m.args.source, path);
-          return { path };
-        });
+        return this.serial(() => importRunFile(m.args.source, m.args.targetDir, 'IR Workbench: Import TREC Run'));
       case 'openSplit':
         return this.serial(async () => this.views.open(m.args));
       case 'viewsOpen':
         this.models.pin(m.args.keys);
         return null;
-      case 'results':
-        return this.views.results(m.args);
+      case 'results': {
+        const model = await this.views.results(m.args);
+        return { ...model, provenance: await this.explains.resultsProvenance(m.args.key, model.rows.map((r) => r.key)) };
+      }
+      case 'explain':
+        return this.explains.explain(m.args);
+      case 'explainPair':
+        return this.explains.explainPair(m.args);
+      case 'whatIf':
+        return this.explains.whatIf(m.args);
+      case 'saveWhatIf':
+        return this.explains.saveWhatIf(m.args);
       case 'diff':
         return this.views.diff(m.args);
       case 'queryDetail':

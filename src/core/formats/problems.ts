@@ -31,9 +31,10 @@ export const MAX_BAD_LINES = 100;
 /**
  * Every bad line of a file that failed to read (`first`: what the strict read threw), found in one more pass
  * by `read`, which passes each bad line to its callback and goes on. The first MAX_BAD_LINES become problems,
- * each followed by `consequence`; when there are more than one, a last problem on the file gives the count,
- * so the user fixes them all before saving once. A failure that is not about lines (unreadable, empty) is
- * the one problem `first` gives.
+ * each followed by `consequence`; when there are more than one, the first also gives the count, so the user
+ * fixes them all before saving once. One problem per bad line and no other: a count of its own would be one
+ * more in the Problems badge, pinned to line 1, which is good. A failure that is not about lines (unreadable,
+ * empty) is the one problem `first` gives.
  */
 export function badLineProblems(file: string, first: unknown, read: (onBadLine: (e: InputError) => void) => void, consequence: string): Problem[] {
   const listed: Problem[] = [];
@@ -50,7 +51,7 @@ export function badLineProblems(file: string, first: unknown, read: (onBadLine: 
   for (const p of listed) p.message += consequence;
   if (total > 1) {
     const shown = total > MAX_BAD_LINES ? `; the first ${MAX_BAD_LINES} are listed` : '';
-    listed.push({ file, line: 0, severity: 'error', message: `${total.toLocaleString('en-US')} bad lines in this file${shown}.${consequence}` });
+    listed[0].message += ` ${total.toLocaleString('en-US')} bad lines in this file${shown}.`;
   }
   return listed;
 }

@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { AtomicFile, removeLeftovers } from '../durableFs';
 import { encodeId, encodeIdInto } from './idTable';
 import { InputError, unwritable } from './errors';
+import { irMetadata } from '../provenance/irMetadata';
+import type { Provenance } from '../provenance/record';
 
 /**
  * Streaming TREC run writer ("qid Q0 docid rank score tag" lines). Lines go to a temporary file next to the
@@ -27,8 +29,11 @@ export class RunWriter {
     readonly path: string,
     readonly tag: string,
     tmpPath?: string,
-    /** What made the run (retriever and parameters): written on commit to `<path>.json`, which the store reads. */
-    private readonly config?: object,
+    /**
+     * What made the run: its settings (the request) and `provenance` (provenance/record.ts), written on commit
+     * to `<path>.json` with the ir_metadata block derived from them.
+     */
+    private readonly config?: RunConfig,
     /**
      * 'fixed6': 6 decimals, as Anserini writes them. 'ranked': 6 decimals where trec_eval reads them back in the
      * given order, else a 32-bit float score written exactly (see `RankedScores`); for rankings whose order is
@@ -89,7 +94,7 @@ export class RunWriter {
       this.flush();
       if (this.config) {
         sidecar = AtomicFile.open(`${this.path}.json`);
-        sidecar.write(sidecarText({ ...this.config, tag: this.tag, finishedAt: new Date().toISOString() }));
+        sidecar.write(`${JSON.stringify(sidecarJson(this.config, this.tag), null, 2)}\n`);
       }
       const file = this.openFile();
       this.file = null;
@@ -236,6 +241,17 @@ export function putUint(buf: Buffer, at: number, n: number): number {
 }
 
 /**
+ * Number(x.toFixed(6)) without the string: the score a run file's "fixed6" text reads back as (the same
+ * rounding as putFixed6, falling back to toFixed where it does).
+ */
+export function fixed6(x: number): number {
+  const p = (x < 0 ? -x : x) * 1e6;
+  const n = Math.round(p);
+  if (!(p < 2 ** 40) || Math.abs(Math.abs(p - n) - 0.5) < 1e-3) return Number(x.toFixed(6));
+  return x < 0 ? -n / 1e6 : n / 1e6;
+}
+
+/**
  * Writes `x.toFixed(6)` at `at` without making the string; returns the end. toFixed picks the integer n nearest
  * to x * 10^6 computed exactly (the larger on a tie); the double product is within half an ulp of it, so its
  * nearest integer is n unless the product lies next to a half: those, and values too large for the margin, go
@@ -317,8 +333,23 @@ function shortestFloat32(x: number): string {
   return String(Number(x.toPrecision(9)));
 }
 
-/** `<run>.json`, the configuration of a run (its temporary output path left out). */
-function sidecarText(config: object): string {
-  const { tmpOut: _tmp, ...rest } = config as { tmpOut?: string };
-  return `${JSON.stringify(rest, null, 2)}\n`;
+/** A run's settings (any request's fields) and, when the caller recorded it, its provenance. */
+export interface RunConfig {
+  retriever: string;
+  provenance?: Provenance;
+  [setting: string]: unknown;
+}
+
+/**
+ * The sidecar's content: the settings as top-level keys (without where the file was staged or the command,
+ * which provenance records), the tag, when it finished, provenance and its ir_metadata restatement.
+ */
+export function sidecarJson(config: RunConfig, tag: string): Record<string, unknown> {
+  const { tmpOut: _tmp, command: _command, provenance, ...settings } = config as RunConfig & { tmpOut?: string; command?: string };
+  const out: Record<string, unknown> = { ...settings, tag, finishedAt: new Date().toISOString() };
+  if (provenance) {
+    out.provenance = provenance;
+    out.ir_metadata = irMetadata(tag, out, provenance);
+  }
+  return out;
 }

@@ -67,6 +67,12 @@ export function isCurrent(db: Database, path: string): boolean {
   }
 }
 
+/** The sha256 of `path` as the database last read it; undefined when unknown (never read, or the store's own append). */
+export function recordedHash(db: Database, path: string): string | undefined {
+  const hash = db.exec('SELECT hash FROM files WHERE path = ?', [path])[0]?.values[0]?.[0];
+  return typeof hash === 'string' && hash !== '' ? hash : undefined;
+}
+
 export function recordFile(db: Database, s: FileState): void {
   db.run('INSERT OR REPLACE INTO files (path, size, mtime_ms, hash) VALUES (?, ?, ?, ?)', [s.path, s.size, s.mtimeMs, s.hash]);
 }

@@ -106,8 +106,8 @@ function leaveOut(db: Database, r: DiscoveredRun, datasetIds: Map<string, number
       });
   }
   const first = problems[0];
-  // The first problem, and the count when there are more (the last problem gives it).
-  const reason = `${first.line > 0 ? `line ${first.line}: ` : ''}${first.message}${problems.length > 1 ? `\n\n${problems[problems.length - 1].message}` : ''}`;
+  // The first problem (which gives the count when there are more).
+  const reason = `${first.line > 0 ? `line ${first.line}: ` : ''}${first.message}`;
   db.run('INSERT OR REPLACE INTO left_out_runs (path, dataset_id, reason, first_line, splits) VALUES (?, ?, ?, ?, ?)', [
     r.path,
     datasetId,

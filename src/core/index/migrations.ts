@@ -159,6 +159,12 @@ export const MIGRATIONS: readonly string[] = [
     splits TEXT                       -- JSON array of the splits its good lines answer; NULL = not known (all)
   );
   `,
+  // 5: how many of the split's queries a run answers, beside the figures (the tree shows Hole@10 with its
+  // coverage, not the file's own query count). Every file is re-read to fill it.
+  `
+  ALTER TABLE run_means ADD COLUMN answered INTEGER NOT NULL DEFAULT 0;
+  DELETE FROM files;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

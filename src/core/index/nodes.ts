@@ -43,6 +43,8 @@ export interface RunNode {
   means: Record<string, number>;
   /** The same with the user's judgements merged in (equal to `means` when there are none). */
   annotated: Record<string, number>;
+  /** Queries of the split the run answers, of the split's queries averaged over (queryCount is the file's). */
+  coverage: { answered: number; total: number };
   /** nDCG@10's range over every grading of the holes (with the user's judgements), once the engine computed it. */
   ndcgRange?: { lo: number; hi: number; exact: boolean; holes: number };
 }

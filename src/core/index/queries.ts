@@ -36,11 +36,14 @@ export function datasetTree(db: Database): DatasetNode[] {
     db,
     'SELECT path, dataset_id, reason, first_line, splits FROM left_out_runs WHERE dataset_id IS NOT NULL ORDER BY path',
   ).map((r) => ({ ...r, in: r.splits === null ? null : new Set(JSON.parse(r.splits) as string[]) }));
-  const means = rows<{ run_id: number; split: string; measure: string; original: number; annotated: number }>(db, 'SELECT run_id, split, measure, original, annotated FROM run_means');
-  const meansOf = new Map<string, { original: Record<string, number>; annotated: Record<string, number> }>();
+  const means = rows<{ run_id: number; split: string; measure: string; original: number; annotated: number; query_count: number; answered: number }>(
+    db,
+    'SELECT run_id, split, measure, original, annotated, query_count, answered FROM run_means',
+  );
+  const meansOf = new Map<string, { original: Record<string, number>; annotated: Record<string, number>; coverage: { answered: number; total: number } }>();
   for (const m of means) {
     const key = `${m.run_id}\t${m.split}`;
-    const rec = meansOf.get(key) ?? { original: {}, annotated: {} };
+    const rec = meansOf.get(key) ?? { original: {}, annotated: {}, coverage: { answered: m.answered, total: m.query_count } };
     rec.original[m.measure] = m.original;
     rec.annotated[m.measure] = m.annotated;
     meansOf.set(key, rec);
@@ -75,6 +78,7 @@ export function datasetTree(db: Database): DatasetNode[] {
                 resultCount: r.result_count,
                 means: meansOf.get(`${r.id}\t${s.split}`)!.original,
                 annotated: meansOf.get(`${r.id}\t${s.split}`)!.annotated,
+                coverage: meansOf.get(`${r.id}\t${s.split}`)!.coverage,
               }),
             ),
           leftOut: leftOut.filter((r) => r.dataset_id === d.id && (r.in === null || r.in.has(s.split))).map((r): LeftOutRun => ({ path: r.path, reason: r.reason, line: r.first_line })),

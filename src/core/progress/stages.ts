@@ -22,6 +22,7 @@ const STAGES: Record<string, Stage> = {
   rerank: { label: 're-ranking query-document pairs', unit: 'pairs' },
   fuse: { label: 'fusing the runs' },
   'read-runs': { label: 'reading the run files' },
+  tune: { label: 'scoring the grid', unit: 'settings' },
 };
 
 const RETRIEVERS: Record<string, string> = { bm25: 'BM25', dense: 'dense', fusion: 'fusion' };

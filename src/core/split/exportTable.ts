@@ -1,10 +1,13 @@
-import type { ExportFormat, ResultsModel } from '../../protocol/webview';
+import type { Comparison, ExportFormat, HoleVerdict, QrelsLabel, ResultsModel, ScoreRange } from '../../protocol/webview';
 import { csvRecord } from '../formats/csv';
 
 /**
- * The results table as text for papers and notes. Values have four decimals (trec_eval's). Markers on a
- * run's value against the baseline, after Holm-Bonferroni over the compared runs: * paired t-test,
- * † randomization test, both at the model's alpha.
+ * The results table as text for papers and notes, holding what the panel shows: each figure on the qrels in
+ * effect (with the user's judgements once there are any, the original one beside it), its range over the
+ * holes, and the comparisons (each run against the baseline, or every pair) with their Δ = b - a, interval,
+ * tests and verdict under the holes; the caption names the qrels state and the judgements. Values have four
+ * decimals (trec_eval's). Markers on a run's value against the baseline, after the model's correction over the
+ * compared runs: * paired t-test, † randomization test, both at the model's alpha.
  */
 export function exportResults(model: ResultsModel, format: ExportFormat): string {
   switch (format) {
@@ -28,20 +31,105 @@ const exact = (v: number): number => {
   return r === 0 ? 0 : r;
 };
 
-function markers(model: ResultsModel, row: ResultsModel['rows'][number], mi: number): string {
+type Row = ResultsModel['rows'][number];
+
+/** The chosen correction's adjusted p-values (Holm's in a model from before the choice). */
+const adjusted = (c: Comparison) => ({ t: c.tPAdj ?? c.tPHolm, rand: c.randPAdj ?? c.randPHolm });
+const CORRECTION = { holm: 'Holm', bh: 'Benjamini-Hochberg', bonferroni: 'Bonferroni' } as const;
+const correction = (model: ResultsModel) => CORRECTION[model.correction ?? 'holm'];
+
+function markers(model: ResultsModel, row: Row, mi: number): string {
   const c = row.vsBaseline?.[mi];
   if (!c) return '';
-  return (c.tPHolm <= model.alpha ? '*' : '') + (c.randPHolm <= model.alpha ? '†' : '');
+  const p = adjusted(c);
+  return (p.t <= model.alpha ? '*' : '') + (p.rand <= model.alpha ? '†' : '');
 }
 
+const qrelsText = (l: QrelsLabel) => (l.state === 'original' ? 'the original qrels' : `the qrels with the user's ${l.judgements} judgement${l.judgements === 1 ? '' : 's'}`);
+
+/** The figure the panel shows: on the qrels in effect. */
+const shown = (r: Row, mi: number) => r.annotated?.[mi] ?? r.means[mi];
+
+/** Two decimals, the lower end rounded down and the upper end up, as the panel prints a range. */
+function rangeText(r: { lo: number; hi: number; exact?: boolean }, signed = false): string {
+  const f = (v: number) => {
+    const t = Math.abs(v).toFixed(2);
+    return v < 0 ? `-${t}` : signed && v > 0 ? `+${t}` : t;
+  };
+  return `[${f(Math.floor(r.lo * 100 + 1e-9) / 100)}, ${f(Math.ceil(r.hi * 100 - 1e-9) / 100)}]${r.exact === false ? '~' : ''}`;
+}
+
+const verdictText = (v: HoleVerdict) => (v.verdict === 'settled' ? 'settled' : `open: ${v.openHoles} holes in ${v.openQueries} queries can flip it`);
+
+/** A cell as the panel shows it: the figure with its markers, the original figure, the range over the holes. */
+function cellText(model: ResultsModel, r: Row, mi: number): string {
+  const range: ScoreRange | null | undefined = r.intervals?.[mi];
+  return `${fix(shown(r, mi))}${markers(model, r, mi)}${r.annotated ? ` (orig ${fix(r.means[mi])})` : ''}${range ? ` ${rangeText(range)}` : ''}`;
+}
+
+/** The comparisons the panel lists: each run against the baseline, or every pair; each b - a. */
+function comparisons(model: ResultsModel): { a: string; b: string; tests: (Comparison | null)[] | null; settled: (HoleVerdict | null)[] | null }[] {
+  if (model.compare === 'all-pairs') return model.pairs ?? [];
+  return model.rows.filter((r) => r.key !== model.baseline).map((r) => ({ a: model.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null }));
+}
+
+const labelOf = (model: ResultsModel, key: string) => model.rows.find((r) => r.key === key)?.label ?? key;
+
 function caption(model: ResultsModel): string {
-  const base = model.rows.find((r) => r.key === model.baseline)?.label ?? model.baseline;
+  const base = labelOf(model, model.baseline);
+  const on = model.judgements > 0
+    ? `Figures on ${qrelsText(model.qrels)} (qrels version ${model.qrels.version}); in parentheses, on the original qrels. `
+    : 'Figures on the original qrels (no judgements of the user). ';
+  const tests = model.significanceOn && model.significanceOn.version !== model.qrels.version ? ` (computed on ${qrelsText(model.significanceOn)})` : '';
+  const against = model.compare === 'all-pairs' ? 'Every pair of runs is compared' : `Against ${base}`;
+  const ranged = model.rows.some((r) => r.intervals) ? 'In brackets: the range of each figure over every grading of the holes (unjudged documents) left in its top 10 (~: a sound bound). ' : '';
   return (
-    `${model.dataset} (${model.split}), ${model.numQueries} queries. Against ${base}, Holm-Bonferroni corrected at ` +
-    `alpha ${model.alpha}: * paired t-test, † randomization test (${model.trials} trials, seed ${model.seed}). ` +
+    `${model.dataset} (${model.split}), ${model.numQueries} queries. ${on}` +
+    `${against}, ${correction(model)} corrected at alpha ${model.alpha}${tests}: * paired t-test, † randomization test (${model.trials} trials, seed ${model.seed}). ` +
+    ranged +
     'MRR@10 is recip_rank on the top 10 (trec_eval -M 10). ' +
-    coverageNote(model)
+    coverageNote(model) +
+    qrelsNote(model)
   );
+}
+
+/** The comparisons as rows of cells: Δ = b - a, measure, Δ, 95 % interval, adjusted p-values, W/T/L, Δ under the holes, verdict. */
+function comparisonRows(model: ResultsModel): string[][] {
+  const out: string[][] = [];
+  for (const p of comparisons(model)) {
+    p.tests?.forEach((c, mi) => {
+      if (!c) return;
+      const q = adjusted(c);
+      const v = p.settled?.[mi];
+      out.push([
+        `${labelOf(model, p.b)} - ${labelOf(model, p.a)}`,
+        model.measures[mi].label,
+        signed(c.delta),
+        c.ci ? `[${signed(c.ci.lo)}, ${signed(c.ci.hi)}]` : '',
+        pText(q.t),
+        pText(q.rand),
+        `${c.wins}/${c.ties}/${c.losses}`,
+        v ? rangeText(v, true) : '',
+        v ? verdictText(v) : '',
+      ]);
+    });
+  }
+  return out;
+}
+
+const COMPARISON_HEAD = (model: ResultsModel) => ['Δ = b - a', 'Measure', 'Δ', '95 % CI', `t-test p (${correction(model)})`, `randomization p (${correction(model)})`, 'W/T/L', 'Δ under the holes', 'verdict'];
+const signed = (v: number) => (Math.abs(v) < 5e-5 ? '0.0000' : `${v > 0 ? '+' : '-'}${Math.abs(v).toFixed(4)}`);
+const pText = (p: number) => (p < 1e-4 ? '<0.0001' : p.toFixed(4));
+
+/** Which qrels state the figures used: the file's hash and counts, and the user's judgements over it. */
+function qrelsNote(model: ResultsModel): string {
+  const q = model.provenance?.qrels;
+  const file = q ? `qrels ${q.path.split(/[\\/]/).slice(-2).join('/')} (sha256 ${q.sha256.slice(0, 12)}, ${q.judgements} judgements of ${q.queries} queries)` : 'no qrels file (your judgements only)';
+  const changed = q?.now ? `, since changed to ${q.now.judgements} judgements of ${q.now.queries} queries (sha256 ${q.now.sha256.slice(0, 12)}): these figures are the earlier qrels'` : '';
+  const yours = model.judgements > 0 ? `; the annotated figures add ${model.judgements} judgements of yours` : '';
+  const runs = new Set(model.provenance?.warnings.map((w) => w.run)).size;
+  const warned = runs ? `; ${runs} run${runs > 1 ? 's were' : ' was'} made on other data (see the Results panel)` : '';
+  return ` Judged with ${file}${changed}${yours}${warned}.`;
 }
 
 /** How missing queries were counted, and the runs that miss some (their figures are pulled towards 0). */
@@ -61,7 +149,13 @@ function markdown(model: ResultsModel): string {
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const r of model.rows) {
     const label = r.key === model.baseline ? `${esc(r.label)} (baseline)` : esc(r.label);
-    lines.push(`| ${[label, coverage(r), ...r.means.map((v, mi) => fix(v) + markers(model, r, mi))].join(' | ')} |`);
+    lines.push(`| ${[label, coverage(r), ...r.means.map((_, mi) => cellText(model, r, mi))].join(' | ')} |`);
+  }
+  const compared = comparisonRows(model);
+  if (compared.length > 0) {
+    const ch = COMPARISON_HEAD(model);
+    lines.push('', `| ${ch.join(' | ')} |`, `|${ch.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`);
+    for (const c of compared) lines.push(`| ${[esc(c[0]), ...c.slice(1)].join(' | ')} |`);
   }
   return `${lines.join('\n')}\n\n${html(caption(model))}\n`;
 }
@@ -77,6 +171,14 @@ function csv(model: ResultsModel): string {
     ...tested.flatMap(({ m }) => ['delta', 't_p', 't_p_holm', 'rand_p', 'rand_p_holm', 'wins', 'ties', 'losses'].map((s) => `${m.key}_${s}`)),
     'queries_answered',
     'queries_total',
+    // What the panel shows besides (appended, so the columns above keep their places): the qrels state of the
+    // figures, the original figures, the ranges under the holes, and per comparison its interval, the chosen
+    // correction's p-values and the verdict under the holes.
+    'qrels',
+    'judgements',
+    'correction',
+    ...model.measures.flatMap((m) => ['original', 'lo', 'hi'].map((s) => `${m.key}_${s}`)),
+    ...tested.flatMap(({ m }) => COMPARISON_COLUMNS.map((s) => `${m.key}_${s}`)),
   ];
   const lines = [csvRecord(head)];
   for (const r of model.rows) {
@@ -84,9 +186,34 @@ function csv(model: ResultsModel): string {
       const c = r.vsBaseline?.[i];
       return c ? [exact(c.delta), c.tP, c.tPHolm, c.randP, c.randPHolm, c.wins, c.ties, c.losses] : Array<null>(8).fill(null);
     });
-    lines.push(csvRecord([r.label, r.key, r.key === model.baseline ? 1 : 0, ...r.means.map(exact), ...tests, r.coverage.answered, r.coverage.total]));
+    const ranges = model.measures.flatMap((_, i) => {
+      const range = r.intervals?.[i];
+      return [exact(r.means[i]), range ? exact(range.lo) : null, range ? exact(range.hi) : null];
+    });
+    const more = tested.flatMap(({ i }) => comparisonCells(r.vsBaseline?.[i] ?? null, r.settled?.[i] ?? null));
+    lines.push(csvRecord([r.label, r.key, r.key === model.baseline ? 1 : 0, ...r.means.map((_, mi) => exact(shown(r, mi))), ...tests, r.coverage.answered, r.coverage.total,
+      model.qrels.state, model.judgements, model.correction ?? 'holm', ...ranges, ...more]));
+  }
+  // Every pair: a second table after a blank line, one row per pair and measure.
+  if (model.compare === 'all-pairs') {
+    lines.push('\r\n', csvRecord(['a', 'b', 'measure', 'delta', 't_p', 'rand_p', 'wins', 'ties', 'losses', ...COMPARISON_COLUMNS]));
+    for (const p of model.pairs ?? []) {
+      tested.forEach(({ m, i }) => {
+        const c = p.tests?.[i];
+        if (!c) return;
+        lines.push(csvRecord([labelOf(model, p.a), labelOf(model, p.b), m.key, exact(c.delta), c.tP, c.randP, c.wins, c.ties, c.losses, ...comparisonCells(c, p.settled?.[i] ?? null)]));
+      });
+    }
   }
   return lines.join('');
+}
+
+const COMPARISON_COLUMNS = ['ci_lo', 'ci_hi', 't_p_adj', 'rand_p_adj', 'holes_lo', 'holes_hi', 'verdict', 'open_holes'];
+
+/** A comparison's interval, adjusted p-values and verdict under the holes, as COMPARISON_COLUMNS. */
+function comparisonCells(c: Comparison | null, v: HoleVerdict | null): (string | number | null)[] {
+  const q = c && adjusted(c);
+  return [c?.ci ? exact(c.ci.lo) : null, c?.ci ? exact(c.ci.hi) : null, q ? q.t : null, q ? q.rand : null, v ? exact(v.lo) : null, v ? exact(v.hi) : null, v?.verdict ?? null, v ? v.openHoles : null];
 }
 
 const TEX_SPECIAL: Record<string, string> = {
@@ -120,14 +247,25 @@ function latex(model: ResultsModel): string {
     '\\hline',
   ];
   for (const r of model.rows) {
-    const values = r.means.map((v, mi) => {
+    const values = r.means.map((_, mi) => {
       const m = markers(model, r, mi);
       const sup = m === '' ? '' : `$^{${m.replace('†', '\\dagger')}}$`;
-      return fix(v) + sup;
+      const range = r.intervals?.[mi];
+      // The original figure and the range go beneath, small, as the panel shows them.
+      const below = [r.annotated ? `orig ${fix(r.means[mi])}` : '', range ? rangeText(range).replace('~', '$\\approx$') : ''].filter(Boolean).join(' ');
+      return fix(shown(r, mi)) + sup + (below ? ` {\\scriptsize ${below}}` : '');
     });
     const label = tex(r.label) + (r.key === model.baseline ? ' (baseline)' : '');
     lines.push(`${label} & ${values.join(' & ')} \\\\`);
   }
-  lines.push('\\hline', '\\end{tabular}', '\\end{table}');
+  lines.push('\\hline', '\\end{tabular}');
+  const compared = comparisonRows(model);
+  if (compared.length > 0) {
+    lines.push('', '\\medskip', '', `\\begin{tabular}{ll${'r'.repeat(COMPARISON_HEAD(model).length - 2)}}`, '\\hline');
+    lines.push(`${COMPARISON_HEAD(model).map((h) => tex(h).replace('Δ', '$\\Delta$')).join(' & ')} \\\\`, '\\hline');
+    for (const c of compared) lines.push(`${c.map((x, i) => (i === 0 ? tex(x) : tex(x).replace('<', '$<$'))).join(' & ')} \\\\`);
+    lines.push('\\hline', '\\end{tabular}');
+  }
+  lines.push('\\end{table}');
   return `${lines.join('\n')}\n`;
 }

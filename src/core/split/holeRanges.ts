@@ -1,4 +1,4 @@
-import { deltaColumns, deltaRows, HoleScorer, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, setDeltaRow, significanceOf, summariseColumns, type Comparison, type DeltaColumns, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
+import { countMovers, deltaColumns, unranked, deltaRows, HoleScorer, prepareHoles, prepareHolesSteps, queryInterval, queryDelta, setDeltaRow, significanceOf, summariseColumns, type Comparison, type DeltaColumns, type HoleQuery, type HoleSet, type QueryDelta } from '../eval/holes';
 import { freeHoles } from '../eval/holes/interval';
 import { PAIRED_TESTS } from '../eval/stats';
 import { Qrels } from '../formats/qrels';
@@ -327,7 +327,7 @@ export class HoleRanges {
     const d = column === MRR10 ? cutDelta(q, a, b, s) : queryDelta(q, a, b, s);
     // One object shape for every query (the core builds them by spreading): the per-judgement summaries over
     // 10,000 of them run several times faster on a monomorphic shape.
-    return { qid: d.qid, value: d.value, lo: d.lo, hi: d.hi, exact: d.exact, holes: d.holes };
+    return { qid: d.qid, value: d.value, lo: d.lo, hi: d.hi, exact: d.exact, holes: d.holes, movers: d.movers };
   }
 
   /** Per query of the set, the range of a - b on `column`. */
@@ -407,7 +407,8 @@ export function toVerdict(c: Comparison, alpha = 0.05, columns: DeltaColumns = d
  */
 function cutDelta(q: HoleQuery, a: number, b: number, s: HoleScorer): QueryDelta {
   const grades = Int32Array.from(q.grades);
-  const at = (): number => cut10(s.score(q, a, grades)) - cut10(s.score(q, b, grades));
+  const of = (g: Int32Array): number => cut10(s.score(q, a, g)) - cut10(s.score(q, b, g));
+  const at = (): number => of(grades);
   const value = at();
   const free = freeHoles(q);
   let lo = value;
@@ -420,11 +421,11 @@ function cutDelta(q: HoleQuery, a: number, b: number, s: HoleScorer): QueryDelta
     if (v > hi) hi = v;
     grades[h] = -1;
   }
-  return { qid: q.qid, value, lo, hi, exact: true, holes: free.length };
+  return { qid: q.qid, value, lo, hi, exact: true, holes: free.length, movers: hi - lo <= 1e-12 ? 0 : countMovers(q, free, s.scale, of, unranked(q, a, b, 10)) };
 }
 
 function sameDelta(x: QueryDelta | undefined, y: QueryDelta): boolean {
-  return x !== undefined && x.value === y.value && x.lo === y.lo && x.hi === y.hi && x.exact === y.exact && x.holes === y.holes;
+  return x !== undefined && x.value === y.value && x.lo === y.lo && x.hi === y.hi && x.exact === y.exact && x.holes === y.holes && x.movers === y.movers;
 }
 
 /** The same queries in the same order (the order of the sums: a verdict is kept only for the same question). */

@@ -1,6 +1,7 @@
 import type { HoleRow, HolesModel, QueueOrder } from '../../protocol/webview';
 import { impactQueue, sampleQueue } from './judging';
 import { userPoolHead } from './pool';
+import { coverageOf } from './results';
 import { EXTRA_COLUMNS, RESULT_MEASURES } from './scores';
 import type { SplitState } from './state';
 
@@ -9,7 +10,7 @@ import type { SplitState } from './state';
 /**
  * Hole@10 of each run both ways: BEIR's (hole.10: judged for no query) and per query (unj.10: not judged
  * for that query, i.e. 1 - judged.10 wherever a run returns at least 10 documents; both count the missing
- * ranks of a shorter list as judged filler, as trec_eval 10's unj does).
+ * ranks of a shorter list as judged filler, as trec_eval 10's unj does), over the queries the run answers.
  */
 export function holeRows(state: SplitState): HoleRow[] {
   const hole = RESULT_MEASURES.findIndex((m) => m.key === 'hole_10');
@@ -17,11 +18,20 @@ export function holeRows(state: SplitState): HoleRow[] {
   return state.runKeys().map((k) => {
     const o = state.scores(k, 'original').means;
     const e = state.scores(k, 'annotated').means;
-    return { ...state.ref(k), holeBeir: o[hole], holeQuery: o[unj], holeBeirAnnotated: e[hole], holeQueryAnnotated: e[unj] };
+    return { ...state.ref(k), holeBeir: o[hole], holeQuery: o[unj], holeBeirAnnotated: e[hole], holeQueryAnnotated: e[unj], coverage: coverageOf(state, k) };
   });
 }
 
-export type HolesPanelModel = HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null }[] };
+export type HolesPanelModel = HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null; title?: string }[] };
+
+/** The panel's model with the listed documents' titles, read from the corpus once per document and kept. */
+export async function withTitles(state: SplitState, model: HolesPanelModel): Promise<HolesPanelModel> {
+  const titles = state.keep('titles', [], () => new Map<string, string>());
+  await Promise.all(
+    [...new Set(model.queue.map((p) => p.docId))].filter((d) => !titles.has(d)).map(async (d) => titles.set(d, (await state.corpus.read(d))?.title ?? '')),
+  );
+  return { ...model, queue: model.queue.map((p) => ({ ...p, title: titles.get(p.docId) ?? '' })) };
+}
 
 /** The panel: Hole@10 of every run, the pool of `runs` at `depth` and its first `listed` pairs in `order`. */
 export function holesModel(state: SplitState, a: { runs: readonly string[]; depth: number; listed: number; order?: QueueOrder }): HolesPanelModel {

@@ -1,6 +1,6 @@
-import { holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
+import { bootstrapDiffCI, CORRECTIONS, holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
 import type { Run } from '../formats/run';
-import type { Comparison, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../protocol/webview';
+import type { CompareMode, Comparison, CorrectionName, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../protocol/webview';
 import { runSteps } from '../steps';
 import { estimateSteps, pairEstimate, runEstimate } from './estimates';
 import { RANGE_POOL_DEPTH, RANGED, RANGED_DEPTH } from './holeRanges';
@@ -13,118 +13,158 @@ import { pairVerdict, runRange, trustPending, trustSteps, type TrustNeed } from 
 // and the comparison under holes), coverage and top-10 document lengths.
 
 export const SIGNIFICANCE = { alpha: 0.05, trials: 10_000, seed: 1 } as const;
+/** Bootstrap resamples of the interval of each Δ (paired, seeded: every comparison draws the same queries). */
+const RESAMPLES = 10_000;
 
-/** The tests against a baseline, as last computed, and on which qrels state. */
+/** Which comparisons the table tests, and the correction over each measure's family of them. */
+export interface Testing {
+  compare: CompareMode;
+  correction: CorrectionName;
+}
+export const DEFAULT_TESTING: Testing = { compare: 'baseline', correction: 'holm' };
+
+/** The tests of one family of comparisons, as last computed, and on which qrels state; by pairKey(a, b). */
 interface Significance {
   on: QrelsLabel;
   comparisons: Map<string, (Comparison | null)[]>;
 }
 
-/** The slot keep() holds the tests of one baseline and run set in (they change with the judgements). */
+/** The slot keep() holds the tests of one family in (they change with the judgements). */
 interface SignificanceSlot {
   value?: Significance;
 }
 
-/** The baseline first, then the runs it is compared with: what the tests depend on. */
+const pairKey = (a: string, b: string) => `${a}\t${b}`;
+
+/**
+ * The comparisons tested, each (a, b) read b - a: each run against the baseline (a = the baseline), or every
+ * pair of runs in the table's order (the baseline first, so its pairs read "run - baseline" too).
+ */
+function pairsOf(state: SplitState, baseline: string, compare: CompareMode): [string, string][] {
+  const keys = compared(state, baseline);
+  if (compare === 'all-pairs') return keys.flatMap((a, i) => keys.slice(i + 1).map((b): [string, string] => [a, b]));
+  return keys.filter((k) => k !== baseline).map((k): [string, string] => [baseline, k]);
+}
+
+/** What the tests depend on: the runs of the pairs, the baseline first. */
 function compared(state: SplitState, baseline: string): string[] {
   return [baseline, ...state.runKeys().filter((k) => k !== baseline)];
 }
 
-function slot(state: SplitState, baseline: string): SignificanceSlot {
-  return state.keep<SignificanceSlot>('significance', compared(state, baseline), () => ({}));
+function slot(state: SplitState, baseline: string, t: Testing): SignificanceSlot {
+  return state.keep<SignificanceSlot>(`significance\t${t.compare}\t${t.correction}`, compared(state, baseline), () => ({}));
 }
 
 /** Whether the tests against `baseline` are still to be computed for the judgements in effect. */
-export function significancePending(state: SplitState, baseline: string): boolean {
-  return state.hasRun(baseline) && state.runKeys().length > 1 && slot(state, baseline).value?.on.version !== state.version;
+export function significancePending(state: SplitState, baseline: string, t: Testing = DEFAULT_TESTING): boolean {
+  return state.hasRun(baseline) && state.runKeys().length > 1 && slot(state, baseline, t).value?.on.version !== state.version;
 }
 
 /**
- * Tests of each run against the baseline on the qrels in effect (with the user's judgements), a thousand
- * randomization trials per step so a caller can keep its thread responsive (10,000 queries: ~20 ms a step);
- * Holm over the compared runs, separately per measure and per test. Kept until the runs, the baseline or the
- * judgements change; yields nothing when they are known.
+ * Tests of each comparison (each run against the baseline, or every pair) on the qrels in effect (with the
+ * user's judgements), a thousand randomization trials per step so a caller can keep its thread responsive
+ * (10,000 queries: ~20 ms a step); p-values adjusted by Holm (tPHolm, randPHolm) and by the chosen correction
+ * (tPAdj, randPAdj) over the comparisons, separately per measure and per test; a paired bootstrap interval
+ * of each Δ. Kept until the runs, the baseline or the judgements change; yields nothing when they are known.
  */
-export function* significanceSteps(state: SplitState, baseline: string): Generator<void, void, undefined> {
-  if (!significancePending(state, baseline)) return;
+export function* significanceSteps(state: SplitState, baseline: string, t: Testing = DEFAULT_TESTING): Generator<void, void, undefined> {
+  if (!significancePending(state, baseline, t)) return;
   const on = state.label();
   const runs = compared(state, baseline);
   const held = runs.map((k) => state.run(k));
-  const others = runs.slice(1);
-  const base = state.scores(baseline, 'annotated');
+  const pairs = pairsOf(state, baseline, t.compare);
+  const correct = CORRECTIONS[t.correction].adjust;
   const comparisons = new Map<string, (Comparison | null)[]>();
-  for (const k of others) comparisons.set(k, RESULT_MEASURES.map(() => null));
+  for (const [a, b] of pairs) comparisons.set(pairKey(a, b), RESULT_MEASURES.map(() => null));
   for (const [mi, m] of RESULT_MEASURES.entries()) {
     if (!m.tested) continue;
-    const raw: Omit<Comparison, 'tPHolm' | 'randPHolm'>[] = [];
-    for (const k of others) {
-      const [a, b] = aligned(state.scores(k, 'annotated'), base, mi);
-      const t = pairedTTest(a, b);
-      const randP = yield* randomizationSteps(a, b, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed });
-      raw.push({ delta: t.meanDiff, tP: t.p, randP, ...winTieLoss(a, b) });
+    const raw: Omit<Comparison, 'tPHolm' | 'randPHolm' | 'tPAdj' | 'randPAdj'>[] = [];
+    for (const [a, b] of pairs) {
+      const [xb, xa] = aligned(state.scores(b, 'annotated'), state.scores(a, 'annotated'), mi);
+      const tt = pairedTTest(xb, xa);
+      const randP = yield* randomizationSteps(xb, xa, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed });
+      const ci = xb.length ? bootstrapDiffCI(xb, xa, { resamples: RESAMPLES, seed: SIGNIFICANCE.seed }) : { lo: 0, hi: 0 };
+      raw.push({ delta: tt.meanDiff, tP: tt.p, randP, ci, ...winTieLoss(xb, xa) });
       yield;
     }
     const tHolm = holmAdjust(raw.map((r) => r.tP));
     const rHolm = holmAdjust(raw.map((r) => r.randP));
-    others.forEach((k, i) => (comparisons.get(k)![mi] = { ...raw[i], tPHolm: tHolm[i], randPHolm: rHolm[i] }));
+    const tAdj = correct(raw.map((r) => r.tP));
+    const rAdj = correct(raw.map((r) => r.randP));
+    pairs.forEach(([a, b], i) => (comparisons.get(pairKey(a, b))![mi] = { ...raw[i], tPHolm: tHolm[i], randPHolm: rHolm[i], tPAdj: tAdj[i], randPAdj: rAdj[i] }));
   }
   // The runs may have changed while the steps ran: keep the result only if it is still of these runs. Tests of
   // judgements since replaced are kept too: shown as "updating" until the next ones are there.
   const now = compared(state, baseline);
-  if (now.length === runs.length && now.every((k, i) => k === runs[i] && state.run(k) === held[i])) slot(state, baseline).value = { on, comparisons };
+  if (now.length === runs.length && now.every((k, i) => k === runs[i] && state.run(k) === held[i])) slot(state, baseline, t).value = { on, comparisons };
 }
 
 /** Columns a range over the top-10 pool covers (R@100 and MAP look deeper: no range, no sound verdict). */
 const inPool = (column: string): boolean => RANGED_DEPTH[column] <= RANGE_POOL_DEPTH;
 
-/** What the results table's ranges ask for: each run's own, and each run against the baseline, for the columns the pool covers. */
-export function resultsNeeds(state: SplitState, baseline: string | undefined): TrustNeed[] {
-  return estimateNeeds(state, baseline).filter((n) => inPool(n.column));
+/** What the results table's ranges ask for: each run's own, and each comparison tested (b - a over both runs' holes), for the columns the pool covers. */
+export function resultsNeeds(state: SplitState, baseline: string | undefined, t: Testing = DEFAULT_TESTING): TrustNeed[] {
+  return needsOf(state, tested(state, baseline, t.compare), inPool);
 }
 
-/** What the results table's estimates ask for: each run's own, and each run against the baseline, every RANGED column. */
+/** What the results table's estimates ask for: each run's own, and each run against the baseline (the rows' estimated Δ), every RANGED column. */
 export function estimateNeeds(state: SplitState, baseline: string | undefined): TrustNeed[] {
+  return needsOf(state, tested(state, baseline, 'baseline'), () => true);
+}
+
+const tested = (state: SplitState, baseline: string | undefined, compare: CompareMode): [string, string][] =>
+  baseline !== undefined && state.hasRun(baseline) ? pairsOf(state, baseline, compare) : [];
+
+function needsOf(state: SplitState, pairs: [string, string][], keep: (column: string) => boolean): TrustNeed[] {
   const needs: TrustNeed[] = [];
-  for (const run of state.runKeys()) for (const column of Object.keys(RANGED)) needs.push({ run, column });
-  if (baseline !== undefined && state.hasRun(baseline)) {
-    for (const b of state.runKeys()) {
-      if (b !== baseline) for (const m of RESULT_MEASURES) if (m.tested && m.key in RANGED) needs.push({ a: baseline, b, column: m.key });
-    }
-  }
+  for (const run of state.runKeys()) for (const column of Object.keys(RANGED)) if (keep(column)) needs.push({ run, column });
+  for (const [a, b] of pairs) for (const m of RESULT_MEASURES) if (m.tested && m.key in RANGED && keep(m.key)) needs.push({ a, b, column: m.key });
   return needs;
 }
 
 /**
  * The results table against `baselineKey`. With `pending`, tests and ranges not computed yet are left out
  * (significancePending; the last tests computed stay, marked by `significanceOn`) instead of computed here:
- * the caller runs significanceSteps() and trustSteps() in slices.
+ * the caller runs significanceSteps() and trustSteps() in slices. `testing` picks the comparisons (against
+ * the baseline, or every pair: `pairs`) and the correction.
  */
 export function resultsModel(
   state: SplitState,
   baselineKey: string,
   extra: Pick<ResultsModel, 'skipped'> & Partial<Pick<ResultsModel, 'untrusted'>>,
-  options: { pending?: boolean } = {},
+  options: { pending?: boolean; testing?: Testing } = {},
 ): ResultsModel {
+  const t = options.testing ?? DEFAULT_TESTING;
   const keys = state.runKeys();
   const baseline = state.hasRun(baselineKey) ? baselineKey : keys[0];
-  if (baseline !== undefined && !options.pending) runSteps(significanceSteps(state, baseline));
+  if (baseline !== undefined && !options.pending) runSteps(significanceSteps(state, baseline, t));
   if (!options.pending) {
-    runSteps(trustSteps(state, resultsNeeds(state, baseline)));
+    runSteps(trustSteps(state, resultsNeeds(state, baseline, t)));
     runSteps(estimateSteps(state, estimateNeeds(state, baseline)));
   }
-  const significance = baseline === undefined ? undefined : slot(state, baseline).value;
-  const ranged = !trustPending(state, resultsNeeds(state, baseline));
+  const significance = baseline === undefined ? undefined : slot(state, baseline, t).value;
+  const ranged = !trustPending(state, resultsNeeds(state, baseline, t));
   const annotated = state.label().state === 'annotated';
-  const rows: ResultsRow[] = keys.map((k) => ({
+  // The baseline first: every other row is read against it.
+  const order = baseline === undefined ? keys : [baseline, ...keys.filter((k) => k !== baseline)];
+  const rows: ResultsRow[] = order.map((k) => ({
     ...state.ref(k),
     means: state.scores(k, 'original').means.slice(0, RESULT_MEASURES.length),
     annotated: annotated ? state.scores(k, 'annotated').means.slice(0, RESULT_MEASURES.length) : null,
-    vsBaseline: significance?.comparisons.get(k) ?? null,
+    vsBaseline: t.compare === 'baseline' && k !== baseline ? (significance?.comparisons.get(pairKey(baseline!, k)) ?? null) : null,
     lengths: lengthsOf(state, k),
     ...(ranged ? trustRow(state, k, baseline) : {}),
     ...estimateRow(state, k, baseline),
     coverage: coverageOf(state, k),
   }));
+  const pairs = t.compare === 'all-pairs' && baseline !== undefined
+    ? pairsOf(state, baseline, 'all-pairs').map(([a, b]) => ({
+        a,
+        b,
+        tests: significance?.comparisons.get(pairKey(a, b)) ?? null,
+        settled: ranged ? RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED && inPool(m.key) ? pairVerdict(state, a, b, m.key, bothAnswered(state, a, b), SIGNIFICANCE.alpha) ?? null : null)) : null,
+      }))
+    : null;
   return {
     dataset: state.datasetName,
     split: state.split,
@@ -133,7 +173,10 @@ export function resultsModel(
     rows,
     baseline: baseline ?? '',
     ...SIGNIFICANCE,
-    significancePending: baseline !== undefined && significancePending(state, baseline),
+    compare: t.compare,
+    correction: t.correction,
+    pairs,
+    significancePending: baseline !== undefined && significancePending(state, baseline, t),
     significanceOn: significance?.on ?? null,
     qrels: state.label(),
     judgements: state.judgementCount,
@@ -143,23 +186,26 @@ export function resultsModel(
   };
 }
 
+/** The queries both runs were evaluated on (undefined: every query of the split, the usual case). */
+function bothAnswered(state: SplitState, a: string, b: string): readonly string[] | undefined {
+  const all = state.qrels('original').queryIds().length;
+  const qa = state.scores(a, 'annotated').queries;
+  const qb = state.scores(b, 'annotated').queries;
+  if (qa.length === all && qb.length === all) return undefined;
+  const inB = new Set(qb);
+  return qa.filter((q) => inB.has(q));
+}
+
 /** A results row's ranges (each over the run's own holes) and, against the baseline, settled or open (b - a: run - baseline). */
 function trustRow(state: SplitState, key: string, baseline: string | undefined): Pick<ResultsRow, 'intervals' | 'settled'> {
   // Every query of the qrels (trec_eval -c, the usual case) is `undefined` to the ranges: no lookups.
   const all = state.qrels('original').queryIds().length;
   const own = state.scores(key, 'annotated').queries;
   const queries = own.length === all ? undefined : own;
-  const base = baseline === undefined || baseline === key ? undefined : state.scores(baseline, 'annotated').queries;
-  // The queries both runs were evaluated on (undefined: all of them); null without a baseline to compare with.
-  let both: readonly string[] | undefined | null = null;
-  if (base && queries === undefined && base.length === all) both = undefined;
-  else if (base) {
-    const inBase = new Set(base);
-    both = own.filter((q) => inBase.has(q));
-  }
+  const compared = baseline !== undefined && baseline !== key;
   return {
     intervals: RESULT_MEASURES.map((m) => (m.key in RANGED && inPool(m.key) ? runRange(state, key, m.key, queries) ?? null : null)),
-    settled: both === null ? null : RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED && inPool(m.key) ? pairVerdict(state, baseline!, key, m.key, both, SIGNIFICANCE.alpha) ?? null : null)),
+    settled: !compared ? null : RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED && inPool(m.key) ? pairVerdict(state, baseline, key, m.key, bothAnswered(state, baseline, key), SIGNIFICANCE.alpha) ?? null : null)),
   };
 }
 
@@ -179,11 +225,9 @@ function estimateRow(state: SplitState, key: string, baseline: string | undefine
 }
 
 /** Queries of the split the run answers, of those averaged over. */
-function coverageOf(state: SplitState, key: string): { answered: number; total: number } {
-  return state.keep('coverage', [key], ([run]) => {
-    const queries = state.scores(key, 'original').queries;
-    return { answered: queries.filter((q) => run.queryIndex(q) >= 0).length, total: queries.length };
-  });
+export function coverageOf(state: SplitState, key: string): { answered: number; total: number } {
+  const s = state.scores(key, 'original');
+  return { answered: s.answered, total: s.queries.length };
 }
 
 function lengthsOf(state: SplitState, key: string): LengthSummary {

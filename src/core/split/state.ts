@@ -268,12 +268,15 @@ export class SplitState {
     return (e.scores.annotated ??= this.evaluateRun('annotated', e.run));
   }
 
-  /** A run's summary figures by trec_eval value name (e.g. ndcg_cut_10), with the original qrels and with the user's judgements. */
-  summary(key: string): { original: Record<string, number>; annotated: Record<string, number>; queries: number } {
+  /**
+   * A run's summary figures by trec_eval value name (e.g. ndcg_cut_10), with the original qrels and with the
+   * user's judgements; `queries` averaged over, of which the run answers `answered`.
+   */
+  summary(key: string): { original: Record<string, number>; annotated: Record<string, number>; queries: number; answered: number } {
     const o = this.scores(key, 'original');
     const a = this.scores(key, 'annotated');
     const byName = (s: Scores) => Object.fromEntries(s.names.map((n, i) => [n, s.means[i]]));
-    return { original: byName(o), annotated: byName(a), queries: o.queries.length };
+    return { original: byName(o), annotated: byName(a), queries: o.queries.length, answered: o.answered };
   }
 
   // Derived values.
@@ -349,7 +352,7 @@ export class SplitState {
       if (at === undefined) return false;
       cols.forEach((c, ci) => (into.columns[ci][at] = c[qi]));
     }
-    into.means = meansOf(into.columns, into.names, res.columns, this.annotated, this.complete, into.queries.length);
+    into.means = meansOf(into.columns, into.names, res.columns, this.annotated, this.complete, into.queries.length, into.answered);
     return true;
   }
 
@@ -373,5 +376,5 @@ export function rowsOf(queries: readonly string[]): Map<string, number> {
 }
 
 function cloneScores(s: Scores): Scores {
-  return { queries: s.queries, names: s.names, columns: s.columns.map((c) => c.slice()), means: [...s.means] };
+  return { queries: s.queries, names: s.names, columns: s.columns.map((c) => c.slice()), means: [...s.means], answered: s.answered };
 }

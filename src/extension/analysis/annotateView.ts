@@ -3,6 +3,7 @@ import { AnnotationQueue } from '../../core/split/annotationQueue';
 import type { AnnotationState, ParamsOf, QueueOrder } from '../../protocol/webview';
 import { ViewChannel } from '../webview/channel';
 import { viewHtml, webviewOptions } from '../webview/html';
+import { explainPair } from './explainHandlers';
 import type { AnalysisWorkbench, OpenSplit, SplitChange, SplitView } from './workbench';
 
 export const ANNOTATE_VIEW_ID = 'irWorkbench.annotate';
@@ -65,6 +66,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
         await this.start(split, this.pooled.runs, this.pooled.depth, order === 'impact' || order === 'sample' ? order : 'blind');
         return null;
       }),
+      explain: (p) => explainPair(this.wb, this.need().split, p),
     }, () => this.resend());
     view.onDidDispose(() => {
       this.channel?.dispose();

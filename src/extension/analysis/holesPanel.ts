@@ -1,19 +1,26 @@
-import type { HolesModel, QueueOrder, ViewEvents } from '../../protocol/webview';
+import type * as vscode from 'vscode';
+import type { HolesModel, PanelChoices, QueueOrder, ViewEvents } from '../../protocol/webview';
 import type { AnalysisWorkbench, OpenSplit } from './workbench';
 
 const DEPTHS = [5, 10, 20];
 /** Queue items listed in the panel (the annotation view takes the whole pool). */
 const LISTED = 200;
 
-/** The holes panel of a split: Hole@10 both ways, and the depth-k pool of unjudged pairs of chosen runs (from the engine). */
+/**
+ * The holes panel of a split: Hole@10 both ways, and the depth-k pool of unjudged pairs of chosen runs (from the
+ * engine). `restored`: the panel a window reload brought back, with the pool and order chosen in it.
+ */
 export async function showHoles(
   wb: AnalysisWorkbench,
   split: OpenSplit,
   startAnnotating: (pooled: string[], depth: number, order: QueueOrder) => Promise<void>,
+  restored?: { panel: vscode.WebviewPanel; choices: PanelChoices },
 ): Promise<HolesModel> {
-  let pooled = split.runs.map((r) => r.key);
-  let depth = 10;
-  let order: QueueOrder = 'blind';
+  const kept = restored?.choices;
+  const runs = split.runs.map((r) => r.key);
+  let pooled = kept?.pooled ? kept.pooled.filter((k) => runs.includes(k)) : runs;
+  let depth = kept?.depth !== undefined && DEPTHS.includes(kept.depth) ? kept.depth : 10;
+  let order: QueueOrder = kept?.order === 'impact' || kept?.order === 'sample' ? kept.order : 'blind';
   const model = (): Promise<ViewEvents['holes']['model']> => wb.ask('holes', { key: split.key, runs: pooled, depth, listed: LISTED, order });
   wb.panel<'holes'>(
     'holes',
@@ -42,6 +49,8 @@ export async function showHoles(
     async (channel, change) => {
       if (change !== 'computed') channel.send('model', await model());
     },
+    {},
+    restored?.panel,
   );
   return model();
 }

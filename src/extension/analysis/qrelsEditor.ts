@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { snippet } from '../../core/formats/text';
 import { parseQrelsLine, qrelsFileSplit } from '../../core/judgements/qrelsLine';
@@ -29,6 +30,28 @@ class QrelsLens extends vscode.CodeLens {
 }
 
 const gradeText = (g: number) => (g < 0 ? 'unjudged (−1)' : String(g));
+
+/**
+ * The grade picker's items: each grade of the scale with its label from irWorkbench.judging.gradeLabels (per
+ * dataset folder name, "*" for any other), the one in effect marked; after a judgement of yours, "Revert to
+ * original" records the original grade again (unjudged, −1, for a pair the original qrels do not hold).
+ */
+export function gradeItems(info: Pick<QrelsLineInfo, 'scale' | 'original' | 'yours'>, dataset: string): (vscode.QuickPickItem & { grade: number })[] {
+  const all = vscode.workspace.getConfiguration('irWorkbench').get<Record<string, Record<string, string>>>('judging.gradeLabels', {});
+  const labels = all[dataset] ?? all['*'] ?? {};
+  const current = info.yours ?? info.original;
+  const scale = [...new Set([...info.scale, ...(current !== null && current >= 0 ? [current] : [])])].sort((a, b) => a - b);
+  const items: (vscode.QuickPickItem & { grade: number })[] = scale.map((g) => ({
+    label: labels[String(g)] ? `${g} ${labels[String(g)]}` : String(g),
+    description: g === current ? `current (${info.yours !== null ? 'yours' : 'original'})` : undefined,
+    grade: g,
+  }));
+  if (info.yours !== null && info.yours !== (info.original ?? -1)) {
+    const was = info.original ?? -1;
+    items.push({ label: '$(discard) Revert to original', description: info.original === null ? 'unjudged: not in the original qrels' : `original ${gradeText(was)}${labels[String(was)] ? ` ${labels[String(was)]}` : ''}`, grade: was });
+  }
+  return items;
+}
 
 /** An overridden line of an original qrels file: the user's grade, shown after the line as Source Control marks a changed line. */
 export interface Override {
@@ -159,14 +182,10 @@ export function registerQrelsEditor(context: vscode.ExtensionContext, wb: Analys
       if (grade === undefined) {
         if (!store) throw new Error('the workspace store is not running, so judgements cannot be saved');
         const info = await (await store).request('qrelsLineInfo', args);
-        const current = info.yours ?? info.original;
-        const scale = [...new Set([...info.scale, ...(current !== null && current >= 0 ? [current] : [])])].sort((a, b) => a - b);
-        grade = (
-          await vscode.window.showQuickPick(
-            scale.map((g) => ({ label: String(g), description: g === current ? `current (${info.yours !== null ? 'yours' : 'original'})` : undefined, grade: g })),
-            { title: `Grade of document ${args.docId} for query ${args.queryId}`, placeHolder: 'recorded in the split\'s annotations (the qrels file is not changed)' },
-          )
-        )?.grade;
+        grade = (await vscode.window.showQuickPick(gradeItems(info, basename(args.datasetDir)), {
+          title: `Grade of document ${args.docId} for query ${args.queryId}`,
+          placeHolder: 'recorded in the split\'s annotations (the qrels file is not changed)',
+        }))?.grade;
       }
       if (grade === undefined) return undefined;
       // Through the workbench, which records it in the store and updates the split's open views.

@@ -3,9 +3,10 @@ import * as vscode from 'vscode';
 import { exportResults } from '../../core/split/exportTable';
 import type { EngineClient } from '../../core/engine/client';
 import type { SplitInfo, EngineRequests } from '../../core/engine/protocol';
-import type { ExportFormat, ResultsModel, ViewName } from '../../protocol/webview';
+import type { CompareMode, CorrectionName, ExportFormat, PanelIdentity, ResultsModel, ViewName } from '../../protocol/webview';
 import { baselineKey } from '../baseline';
 import type { EngineHandle } from '../engine/register';
+import type { DatasetsElement } from '../views/datasetsTree';
 import { ViewChannel, type RequestHandlers } from '../webview/channel';
 import { saveExport } from '../ui/saveExport';
 import { viewHtml, webviewOptions } from '../webview/html';
@@ -24,6 +25,8 @@ export interface SplitView {
 /** An open split as the host keeps it: what the engine said of it, the chosen baseline, and the views showing it. */
 export interface OpenSplit extends SplitInfo {
   baseline: string;
+  /** The Results panel's comparisons and correction (one Results panel per split). */
+  testing: { compare: CompareMode; correction: CorrectionName };
   views: Set<SplitView>;
 }
 
@@ -36,6 +39,8 @@ export class AnalysisWorkbench implements vscode.Disposable {
   private readonly splits = new Map<string, OpenSplit>();
   private readonly waiting = new Map<string, (() => void)[]>();
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** The panels open, with the split each shows (the active one gives commands their split). */
+  private readonly panels = new Map<vscode.WebviewPanel, OpenSplit>();
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -106,30 +111,52 @@ export class AnalysisWorkbench implements vscode.Disposable {
     return superseded;
   }
 
-  /** Creates a webview panel for `name` with the strict page and a typed channel. */
+  /**
+   * Creates a webview panel for `name` with the strict page and a typed channel; `restored`: the panel VS Code
+   * brings back after a window reload (its serializer's), given the page again.
+   */
   panel<V extends ViewName>(
     name: V,
     title: string,
     split: OpenSplit,
     handlers: RequestHandlers<V>,
     refresh: (channel: ViewChannel<V>, change?: SplitChange) => Promise<void>,
+    identity: Omit<PanelIdentity, 'datasetDir' | 'split'> = {},
+    restored?: vscode.WebviewPanel,
   ): { panel: vscode.WebviewPanel; channel: ViewChannel<V>; view: SplitView } {
-    const panel = vscode.window.createWebviewPanel(`irWorkbench.${name}`, title, vscode.ViewColumn.Active, {
+    const panel = restored ?? vscode.window.createWebviewPanel(`irWorkbench.${name}`, title, vscode.ViewColumn.Active, {
       ...webviewOptions(this.context.extensionUri),
       retainContextWhenHidden: true,
     });
-    panel.webview.html = viewHtml(panel.webview, this.context.extensionUri, name, title);
+    if (restored) {
+      panel.webview.options = webviewOptions(this.context.extensionUri);
+      panel.title = title;
+    }
+    panel.webview.html = viewHtml(panel.webview, this.context.extensionUri, name, title, { datasetDir: split.datasetDir, split: split.split, ...identity });
     const view: SplitView = {
       refresh: (change) => void refresh(channel, change).catch((e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`)),
     };
     const channel: ViewChannel<V> = new ViewChannel<V>(panel.webview, handlers, () => view.refresh());
     this.attach(split, view);
+    this.panels.set(panel, split);
     panel.onDidDispose(() => {
+      this.panels.delete(panel);
       this.detach(split, view);
       channel.dispose();
     });
     view.refresh();
     return { panel, channel, view };
+  }
+
+  /** The split of the IR Workbench panel in the active editor, if one is (a Results, Diff or Holes panel). */
+  activeSplit(): OpenSplit | undefined {
+    for (const [panel, split] of this.panels) if (panel.active) return split;
+    return undefined;
+  }
+
+  /** The Datasets view's selected row, while it is shown. */
+  treeSelection(): DatasetsElement | undefined {
+    return this.store?.selection();
   }
 
   /** A view starts showing the split: it is refreshed with it, and the engine keeps the split's state. */
@@ -161,7 +188,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
 
   /** The results table now (significance not yet known follows in a later model). */
   async resultsModel(split: OpenSplit): Promise<ResultsModel> {
-    const model = await this.ask('results', { key: split.key, baseline: split.baseline });
+    const model = await this.ask('results', { key: split.key, baseline: split.baseline, ...split.testing });
     return { ...model, untrusted: !vscode.workspace.isTrusted };
   }
 
@@ -184,7 +211,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
   private take(info: SplitInfo): OpenSplit {
     let s = this.splits.get(info.key);
     if (!s) {
-      s = { ...info, baseline: '', views: new Set() };
+      s = { ...info, baseline: '', testing: { compare: 'baseline', correction: 'holm' }, views: new Set() };
       this.splits.set(info.key, s);
     } else {
       Object.assign(s, info);

@@ -43,38 +43,50 @@ export async function revealRun(e: RunRow): Promise<void> {
 }
 
 /**
- * Delete: after a modal confirmation naming the file, to the trash (with its `<run>.json` sidecar); where the
- * file system has no trash (a remote without one), a second confirmation deletes it for good. Returns whether
- * the run was deleted (the file watcher then drops it from the tree).
+ * Delete: after a modal confirmation naming the file, to the trash (with its `<run>.json` sidecar) where there
+ * is one: a desktop window on local files. A browser or remote window (code-server, SSH) has none, so its
+ * confirmation says the file is deleted for good and promises no trash; should the trash still fail, a second
+ * confirmation says so in words (not the file system's URI). Returns whether the run was deleted (the file
+ * watcher then drops it from the tree).
  */
 export async function deleteRun(e: RunRow): Promise<boolean> {
   const uri = vscode.Uri.file(e.run.path);
-  const trash = 'Move to Trash';
+  const trash = vscode.env.uiKind === vscode.UIKind.Desktop && vscode.env.remoteName === undefined;
+  const go = trash ? 'Move to Trash' : 'Delete Permanently';
   const answer = await vscode.window.showWarningMessage(
     `Delete the run ${basename(e.run.path)}?`,
-    { modal: true, detail: `${e.run.path}\n\nIt goes to the trash; its figures leave the Datasets view and the panels.` },
-    trash,
+    {
+      modal: true,
+      detail: `${e.run.path}\n\n${trash ? 'It goes to the trash' : 'This window has no trash: the file is deleted for good'}; its figures leave the Datasets view and the panels.`,
+    },
+    go,
   );
-  if (answer !== trash) return false;
+  if (answer !== go) return false;
   const sidecar = vscode.Uri.file(`${e.run.path}.json`);
   const hasSidecar = await vscode.workspace.fs.stat(sidecar).then(
     () => true,
     () => false,
   );
-  try {
-    await vscode.workspace.fs.delete(uri, { useTrash: true });
-    if (hasSidecar) await vscode.workspace.fs.delete(sidecar, { useTrash: true });
+  const remove = async (useTrash: boolean) => {
+    await vscode.workspace.fs.delete(uri, { useTrash });
+    if (hasSidecar) await vscode.workspace.fs.delete(sidecar, { useTrash });
+  };
+  if (!trash) {
+    await remove(false);
     return true;
-  } catch (err) {
+  }
+  try {
+    await remove(true);
+    return true;
+  } catch {
     const forGood = 'Delete Permanently';
     const again = await vscode.window.showWarningMessage(
       `${basename(e.run.path)} cannot go to the trash: delete it permanently?`,
-      { modal: true, detail: `${(err as Error).message}\n\n${e.run.path}` },
+      { modal: true, detail: `The trash of this system did not take it.\n\n${e.run.path}` },
       forGood,
     );
     if (again !== forGood) return false;
-    await vscode.workspace.fs.delete(uri, { useTrash: false });
-    if (hasSidecar) await vscode.workspace.fs.delete(sidecar, { useTrash: false });
+    await remove(false);
     return true;
   }
 }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { EngineClient } from '../../core/engine/client';
 import type { DatasetNode, SplitNode } from '../../core/index/nodes';
 import type { DatasetsElement, DatasetsTreeProvider } from '../views/datasetsTree';
+import { openLocation } from '../ui/openLocation';
 
 async function pickDataset(tree: DatasetsTreeProvider, e?: DatasetsElement): Promise<DatasetNode | undefined> {
   if (e) return e.dataset;
@@ -15,22 +16,38 @@ async function pickDataset(tree: DatasetsTreeProvider, e?: DatasetsElement): Pro
   return pick?.d;
 }
 
-/** Import TREC Run: checks the file as trec_eval would, copies it to <workspace>/<runs folder>/<dataset>/. */
-export async function importRunCommand(c: EngineClient, tree: DatasetsTreeProvider, runsFolder: string, e?: DatasetsElement): Promise<boolean> {
+/**
+ * Import TREC Run: copies the file to <workspace>/<runs folder>/<dataset>/, re-indexes, and says what the index
+ * made of it, as for a file dropped into a runs folder (one path for both): imported, or left out with every bad
+ * line in the Problems panel, Open File at the first. Returns the copy's path.
+ */
+export async function importRunCommand(c: EngineClient, tree: DatasetsTreeProvider, runsFolder: string, reindex: () => Promise<void>, e?: DatasetsElement): Promise<string | undefined> {
   const dataset = await pickDataset(tree, e);
-  if (!dataset) return false;
+  if (!dataset) return undefined;
   const files = await vscode.window.showOpenDialog({ canSelectMany: false, title: `Import a TREC run for ${dataset.name}`, openLabel: 'Import Run' });
-  if (!files?.[0]) return false;
+  if (!files?.[0]) return undefined;
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(dataset.dir)) ?? vscode.workspace.workspaceFolders?.[0];
-  if (!folder) return false;
+  if (!folder) return undefined;
+  let path: string;
   try {
-    const { path } = await c.request('importRun', { source: files[0].fsPath, targetDir: join(folder.uri.fsPath, runsFolder, dataset.name) });
-    void vscode.window.showInformationMessage(`IR Workbench: imported ${basename(path)} for ${dataset.name}.`);
-    return true;
+    ({ path } = await c.request('importRun', { source: files[0].fsPath, targetDir: join(folder.uri.fsPath, runsFolder, dataset.name) }));
   } catch (err) {
     void vscode.window.showErrorMessage(`IR Workbench: cannot import the run: ${(err as Error).message}`);
-    return false;
+    return undefined;
   }
+  await reindex();
+  const left = tree.data.find((d) => d.dir === dataset.dir)?.splits.flatMap((s) => s.leftOut).find((r) => r.path === path);
+  if (left) {
+    const open = 'Open File';
+    const problems = 'Show Problems';
+    void vscode.window.showErrorMessage(`IR Workbench: imported ${basename(path)} for ${dataset.name}, but it is left out until fixed: ${left.reason}`, open, problems).then((choice) => {
+      if (choice === open) return openLocation(path, left.line || undefined);
+      if (choice === problems) return vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
+  } else {
+    void vscode.window.showInformationMessage(`IR Workbench: imported ${basename(path)} for ${dataset.name}.`);
+  }
+  return path;
 }
 
 /** Export Judgements: the user's judgements of a split as TREC or BEIR qrels, alone or merged with the originals. */

@@ -15,6 +15,8 @@ export interface EngineHandle {
   /** Re-indexes (incrementally) and refreshes the tree and the Problems panel. */
   reindex(): Promise<void>;
   tree: DatasetsTreeProvider;
+  /** The Datasets view's selected row while the view is shown (commands take their split from it). */
+  selection(): DatasetsElement | undefined;
   /** Called after the engine was restarted (it had stopped) and has indexed again: open splits must be opened again. */
   onRestarted(listener: () => void): vscode.Disposable;
   /** Where the index snapshot is kept (the workspace storage); undefined without a workspace. */
@@ -37,7 +39,8 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
   const tree = new DatasetsTreeProvider((datasetDir, split) => context.workspaceState.get<string>(baselineKey(datasetDir, split)));
   const diagnostics = vscode.languages.createDiagnosticCollection('irWorkbench');
   const output = vscode.window.createOutputChannel('IR Workbench Store');
-  context.subscriptions.push(diagnostics, output, vscode.window.registerTreeDataProvider('irWorkbench.datasets', tree));
+  const view = vscode.window.createTreeView('irWorkbench.datasets', { treeDataProvider: tree });
+  context.subscriptions.push(diagnostics, output, view);
   context.subscriptions.push({ dispose: () => void client.then((c) => c.close()).catch(() => undefined) });
 
   let problemCount = 0;
@@ -168,11 +171,11 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
       if (last) await reindexed(last, tree.data, problemCount);
     }),
     vscode.commands.registerCommand('irWorkbench.importRun', async (e?: DatasetsElement) => {
-      if (await importRunCommand(await client, tree, runsFolder(), e)) await reindex();
+      await importRunCommand(await client, tree, runsFolder(), reindex, e);
     }),
     vscode.commands.registerCommand('irWorkbench.exportJudgements', async (e?: DatasetsElement) => exportJudgementsCommand(await client, tree, e)),
   );
-  return { client, reindex, tree, onRestarted: (listener) => restarted.event(listener), snapshotPath: dbPath };
+  return { client, reindex, tree, selection: () => (view.visible ? view.selection[0] : undefined), onRestarted: (listener) => restarted.event(listener), snapshotPath: dbPath };
 }
 
 /**

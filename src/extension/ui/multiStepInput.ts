@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 /**
  * One quick input for a flow of several questions, as VS Code's multi-step input sample does: the same title
  * on every step, "k/n" in it, and a Back button from the second step on. The steps are planned from the
- * answers so far (a later step may appear or vanish when an earlier answer changes), so `n` can change.
+ * answers so far (a later step may appear or vanish when an earlier answer changes), so `n` is shown only once
+ * no answer to come can change it.
  */
 export const BACK = Symbol('back');
 
@@ -12,7 +13,8 @@ export type StepAnswer<T> = T | typeof BACK | undefined;
 export interface StepContext {
   title: string;
   step: number;
-  totalSteps: number;
+  /** Undefined while an answer to come can still change the count (VS Code then shows k alone). */
+  totalSteps: number | undefined;
   /** Back is offered (every step but the first). */
   back: boolean;
 }
@@ -84,20 +86,21 @@ function settle<T>(input: vscode.QuickPick<vscode.QuickPickItem> | vscode.InputB
 }
 
 /**
- * Runs a flow: `plan(state)` lists the steps still to ask given the answers so far, `ask(step, ctx)` asks one
- * and stores its answer in the state (returning false on Escape, BACK to go back). Returns whether the flow
- * completed.
+ * Runs a flow: `plan(state)` lists the steps still to ask given the answers so far, and whether that list is
+ * final (no answer to come adds or drops a step), `ask(step, ctx)` asks one and stores its answer in the state
+ * (returning false on Escape, BACK to go back). The count is shown only once final: "3/3" followed by "4/4"
+ * would say the flow was over when it was not. Returns whether the flow completed.
  */
 export async function runSteps<Step>(
   title: string,
-  plan: () => Step[],
+  plan: () => { steps: Step[]; final: boolean },
   ask: (step: Step, ctx: StepContext) => Promise<boolean | typeof BACK>,
 ): Promise<boolean> {
   let i = 0;
   for (;;) {
-    const steps = plan();
+    const { steps, final } = plan();
     if (i >= steps.length) return true;
-    const r = await ask(steps[i], { title, step: i + 1, totalSteps: steps.length, back: i > 0 });
+    const r = await ask(steps[i], { title, step: i + 1, totalSteps: final ? steps.length : undefined, back: i > 0 });
     if (r === BACK) i = Math.max(0, i - 1);
     else if (!r) return false;
     else i++;

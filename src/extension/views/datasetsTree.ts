@@ -2,6 +2,8 @@ import { basename } from 'node:path';
 import { runLabels } from '../../core/index/discovery';
 import * as vscode from 'vscode';
 import type { DatasetNode, LeftOutRun, RunNode, SplitNode } from '../../core/index/nodes';
+import { displayName } from '../../core/eval/displayName';
+import { RESULT_MEASURES } from '../../core/split/scores';
 
 /** A node of the Datasets view: dataset -> split -> run. */
 export type DatasetsElement =
@@ -11,6 +13,12 @@ export type DatasetsElement =
   | { kind: 'leftOut'; dataset: DatasetNode; split: SplitNode; run: LeftOutRun };
 
 const fmt = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(4));
+
+/** The Results table's measures first, in its order, then the others by name. */
+function measureOrder(names: string[]): string[] {
+  const first = RESULT_MEASURES.map((m) => m.key).filter((k) => names.includes(k));
+  return [...first, ...names.filter((n) => !first.includes(n)).sort()];
+}
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
@@ -120,32 +128,45 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     // Both figures wherever the user's judgements change one: the original qrels' first (as the Results panel), then "yours".
     const yours = e.split.judgementCount;
     const baseline = this.baselineOf(e.dataset.dir, e.split.split) === r.path;
-    const both = (name: string) => {
+    // Short enough for the default sidebar width (the tooltip has four decimals): the original figure, then
+    // "→ yours" where the user's judgements move it.
+    const both = (name: string, digits: number) => {
       const o = r.means[name];
       const a = r.annotated[name];
-      return yours > 0 && a !== undefined && a !== o ? `${fmt(o)} (yours ${fmt(a)})` : fmt(o);
+      const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(digits));
+      return yours > 0 && a !== undefined && f(a) !== f(o) ? `${f(o)}→${f(a)}` : f(o);
     };
-    item.description = `${baseline ? 'baseline · ' : ''}nDCG@10 ${both('ndcg_cut_10')} · Hole@10 ${both('hole_10')}`;
+    const { answered, total } = r.coverage;
+    const partial = answered < total;
+    // Hole@10 is over the queries the run answers: a run answering part of the split says so beside it.
+    item.description = `nDCG@10 ${both('ndcg_cut_10', 3)} · Hole@10 ${both('hole_10', 2)}${partial ? ` · ${count(answered)}/${count(total)} queries` : ''}`;
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`${baseline ? ', the baseline of this split' : ''}\n\n`);
-    md.appendMarkdown(`${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${new Date(r.createdAt).toLocaleString(vscode.env.language)}\n\n`);
+    md.appendMarkdown(
+      partial
+        ? `Answers ${count(answered)} of the split's ${count(total)} queries: the ${count(total - answered)} it misses count as 0 in its means (trec_eval -c); Judged@10 and Hole@10 are over the ${count(answered)} it answers.\n\n`
+        : `Answers all ${count(total)} queries of the split.\n\n`,
+    );
+    md.appendMarkdown(`The file: ${count(r.queryCount)} queries, ${count(r.resultCount)} results, modified ${new Date(r.createdAt).toLocaleString(vscode.env.language)}\n\n`);
     if (r.ndcgRange) {
       const g = r.ndcgRange;
       md.appendMarkdown(
-        `nDCG@10 over every grading of the ${count(g.holes)} holes left in the top-10 pool: [${fmt(g.lo)}, ${fmt(g.hi)}]${g.exact ? '' : ' (a sound bound, not the tightest)'}\n\n`,
+        `nDCG@10 over every grading of the ${count(g.holes)} holes left in its top 10, with your judgements: [${fmt(g.lo)}, ${fmt(g.hi)}]${g.exact ? '' : ' (a sound bound, not the tightest)'}\n\n`,
       );
     }
+    const names = measureOrder(Object.keys(r.means));
     if (yours > 0) {
-      md.appendMarkdown(`Original: on the split's qrels as they are. Annotated: with your ${count(yours)} judgements merged in.\n\n`);
-      md.appendMarkdown('| measure | original | annotated |\n|---|---:|---:|\n');
-      for (const [name, value] of Object.entries(r.means).sort()) md.appendMarkdown(`| ${name} | ${fmt(value)} | ${fmt(r.annotated[name] ?? value)} |\n`);
+      md.appendMarkdown(`Original: on the split's qrels as they are. With your judgements: your ${count(yours)} judgements merged in.\n\n`);
+      md.appendMarkdown('| measure | original | with your judgements |\n|---|---:|---:|\n');
+      for (const name of names) md.appendMarkdown(`| ${displayName(name)} | ${fmt(r.means[name])} | ${fmt(r.annotated[name] ?? r.means[name])} |\n`);
     } else {
       md.appendMarkdown("On the split's qrels as they are (no judgements of yours yet).\n\n");
       md.appendMarkdown('| measure | mean |\n|---|---:|\n');
-      for (const [name, value] of Object.entries(r.means).sort()) md.appendMarkdown(`| ${name} | ${fmt(value)} |\n`);
+      for (const name of names) md.appendMarkdown(`| ${displayName(name)} | ${fmt(r.means[name])} |\n`);
     }
     item.tooltip = md;
-    item.iconPath = new vscode.ThemeIcon('graph');
+    // The baseline by its icon: a word in the description would push the figures out of a narrow sidebar.
+    item.iconPath = new vscode.ThemeIcon(baseline ? 'star-full' : 'graph');
     item.contextValue = 'irw.run';
     item.resourceUri = vscode.Uri.file(r.path);
     item.command = { command: 'vscode.open', title: 'Open Run', arguments: [vscode.Uri.file(r.path)] };

@@ -29,10 +29,11 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await heading.waitFor({ timeout: 30_000 });
   const summary = (await panel.locator('p', { hasText: 'queries.' }).first().textContent()).trim();
   await shot('diff panel');
-  assert.match(await heading.textContent(), new RegExp(`${B}.* vs ${A}`));
-  assert.match(summary, /scifact \(test\), 300 queries\. nDCG@10: /);
   const esc = (t) => t.replace(/[./]/g, '\\$&');
-  assert.match(summary, new RegExp(`${esc(label(A))} 0\\.5597, ${esc(label(B))} 0\\.6451`));
+  // The direction is named: b minus a, with the runs' names.
+  assert.match(await heading.textContent(), new RegExp(`^Run diff: Δ nDCG@10 = ${esc(label(B))} − ${esc(label(A))}$`));
+  assert.match(summary, /^scifact \(test\), 300 queries\. nDCG@10 on the original qrels: /);
+  assert.match(summary, new RegExp(`a ${esc(label(A))} 0\\.5597, b ${esc(label(B))} 0\\.6451`));
 
   // Per-query nDCG@10 of the two runs (irw eval -q -c, per query): b wins 94, loses 53, ties 153.
   // Wins only: the list narrows to those 94, as the status line says.

@@ -46,22 +46,25 @@ export async function run({ wb, shot, workspace, sharedRuns, extensionDir }) {
   await shot('diff before judging');
   // The two runs (the imported one and the panel's baseline: BASE, or one an earlier scenario left), their files,
   // the diff's means for them, and trec_eval's on the qrels plus the judgements made so far.
-  const [, b, a] = /^Run diff: (\S+) vs (\S+)$/.exec((await diff.locator('h1').textContent()).trim());
+  // The heading names b − a (whole names in the tooltips: a long one is shown cut).
+  const [b, a] = await diff.locator('h1 bdi.name').evaluateAll((els) => els.map((e) => e.title));
   assert.ok([a, b].includes(RUN), `the diff involves ${RUN}: ${b} vs ${a}`);
   const files = Object.fromEntries([a, b].map((r) => [r,
     [join(dataset, 'runs', `${r}.trec`), join(workspace, 'runs', 'scifact', `${r}.trec`)].find((f) => existsSync(f))]));
-  const shown = async () => {
-    const text = await summary.textContent();
-    return Object.fromEntries([a, b].map((r) => [r, new RegExp(`${esc(r)} (\\d\\.\\d{4})`).exec(text)?.[1]]));
-  };
+  // Each mean follows its run's name (the figures on the qrels in effect come first).
+  const shown = async () => summary.evaluate((p, names) => Object.fromEntries(names.map((r) => {
+    const el = [...p.querySelectorAll('bdi.name')].find((e) => e.title === r);
+    return [r, /^\s*(\d\.\d{4})/.exec(el?.nextSibling?.textContent ?? '')?.[1]];
+  })), [a, b]);
   const trecEval = () => Object.fromEntries([a, b].map((r) => [r,
     irwEvalJudged(extensionDir, dataset, 'test', files[r], ['ndcg_cut.10']).get('ndcg_cut_10')]));
   const before = await shown();
   assert.deepEqual(before, trecEval());
 
   // Judge Holes over the split's runs, by keyboard in the sidebar, until a judgement moves one of the two means
-  // (a hole of a query where neither run scores leaves both as they are).
-  await wb.commandWithPicks('IR Workbench: Judge Holes', [['Split of scifact', 'test']]);
+  // (a hole of a query where neither run scores leaves both as they are). The Diff of the split is the active
+  // editor: Judge Holes asks for no split.
+  await wb.runCommand('IR Workbench: Judge Holes');
   const side = await wb.webview('#grades', { timeout: 60_000 });
   let expected = before;
   for (let n = 1; JSON.stringify(expected) === JSON.stringify(before); n++) {

@@ -29,10 +29,12 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   const panel = await results.locator('#results tbody tr').evaluateAll((trs) => trs.flatMap((tr) => {
     const cell = tr.querySelector('td[data-measure="ndcg_cut_10"]');
     if (!cell) return [];
-    const label = tr.cells[0].firstChild.textContent.trim();
-    const figures = cell.textContent.match(/\d\.\d{4}/g) ?? [];
-    // "original … annotated x" where the user's judgements change it: the tree shows both, the original first.
-    return [{ label, ndcg: /annotated/.test(cell.textContent) && figures.at(-1) !== figures[0] ? `${figures[0]} (yours ${figures.at(-1)})` : figures[0] }];
+    // The whole name (a long one is shown cut); the tree gives three decimals: "original→yours" where the
+    // user's judgements change it.
+    const label = tr.cells[0].querySelector('bdi.name').title;
+    const original = Number(cell.dataset.original).toFixed(3);
+    const yours = cell.dataset.annotated === undefined ? original : Number(cell.dataset.annotated).toFixed(3);
+    return [{ label, ndcg: yours !== original ? `${original}→${yours}` : original }];
   }));
   await shot('results beside the tree');
   const byLabel = (rows) => [...rows].sort((a, b) => (a.label < b.label ? -1 : 1)).map((r) => `${r.label} ${r.ndcg}`);
@@ -40,7 +42,10 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
 
   // Judge one hole in the sidebar, then undo it: the tree's "yours" and the sidebar's "judged" move together.
   await wb.runCommand('View: Close All Editors', { screenshot: false });
-  await wb.commandWithPicks('IR Workbench: Judge Holes', [['Split of scifact', 'test']]);
+  // The split selected in the tree: Judge Holes asks for no split.
+  if ((await split.getAttribute('aria-selected')) !== 'true') await split.click();
+  await wb.waitFor('the split selected', async () => (await split.getAttribute('aria-selected')) === 'true');
+  await wb.runCommand('IR Workbench: Judge Holes');
   const side = await wb.webview('#grades', { timeout: 60_000 });
   const counts = async () => ({ tree: yoursOf(await split.textContent()), side: judgedOf(await side.getByText(/ judged · /).first().textContent()) });
   const start = await wb.waitFor('both counts', async () => {
@@ -73,7 +78,7 @@ async function treeRunsOf(wb, name) {
   const out = [];
   for (const r of rows.slice(at + 1)) {
     if (r.level <= 2) break;
-    out.push({ label: r.label, ndcg: /nDCG@10 (\d\.\d{4}(?: \(yours \d\.\d{4}\))?)/.exec(r.description)?.[1] });
+    out.push({ label: r.label, ndcg: /nDCG@10 (\d\.\d{3}(?:→\d\.\d{3})?)/.exec(r.description)?.[1] });
   }
   return at < 0 ? [] : out;
 }

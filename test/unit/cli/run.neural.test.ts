@@ -120,6 +120,21 @@ describe('irw run: dense, rerank and hybrid retrievers', () => {
     }
   });
 
+  it('a max length the model cannot take exits 1 naming where it was set, with no stack trace (not an internal error)', () => {
+    const cases: [string, Record<string, unknown>, Partial<Parameters<typeof tinyBiEncoder>[3]>, RegExp][] = [
+      ['len2', { maxLength: 2 }, {}, /maxLength 2 \(irw-model.json maxLength\) leaves no room for text/],
+      ['len8', { maxLength: 64 }, { positions: 8 }, /onnxruntime could not run the model on \d+ texts of \d+ tokens/],
+    ];
+    for (const [name, config, spec, message] of cases) {
+      const model = tinyBiEncoder(tmp, name, config, spec);
+      const r = irw('run', '--retriever', 'dense', '--dataset', ds.dir, '--model', model.dir, '--out', join(tmp, `${name}.trec`));
+      assert.equal(r.status, 1, `${name}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+      assert.equal(existsSync(join(tmp, `${name}.trec`)), false);
+    }
+  });
+
   it('a model with the wrong signature exits 1 naming expected and found', () => {
     const r = irw('run', '--retriever', 'dense', '--dataset', ds.dir, '--model', ce.dir, '--out', join(tmp, 'x.trec'));
     assert.equal(r.status, 1);

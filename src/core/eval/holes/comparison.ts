@@ -26,6 +26,11 @@ export interface QueryDelta {
   hi: number;
   exact: boolean;
   holes: number;
+  /**
+   * Holes whose grade can change a - b under some grading of the others (0 when the range is one value): a
+   * hole in both top 10s moves neither side of P@10. What "N holes can flip it" counts.
+   */
+  movers: number;
 }
 
 export type Verdict = 'settled' | 'open';
@@ -44,7 +49,7 @@ export interface Comparison {
   verdict: Verdict;
   /** 1: a better under every assignment, -1: b better, 0: open or a tie under every assignment. */
   direction: 1 | -1 | 0;
-  /** Queries whose difference the holes can still move, and their unjudged holes (0 when settled). */
+  /** Queries whose difference the holes can still move, and the holes that can move it there (0 when settled). */
   openQueries: number;
   openHoles: number;
 }
@@ -60,26 +65,41 @@ function weights(q: HoleQuery, r: number, s: HoleScorer): Float64Array {
   return Float64Array.from(ranks, (k) => (k < 0 || k >= cutoff ? 0 : nDcg ? 1 / Math.log2(k + 2) : 1));
 }
 
-/** `known(r)`: run r's interval for this query if the caller has it (it is not computed again). */
-export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET, known?: (r: number) => ScoreInterval | undefined): QueryDelta {
-  const value = s.score(q, a, q.grades) - s.score(q, b, q.grades);
+/**
+ * `known(r)`: run r's interval for this query if the caller has it (it is not computed again); `moverBudget`:
+ * gradings of the other holes searched per hole for `movers` where no witness or rule decides.
+ */
+export function queryDelta(
+  q: HoleQuery,
+  a: number,
+  b: number,
+  s: HoleScorer,
+  budget = DELTA_BUDGET,
+  known?: (r: number) => ScoreInterval | undefined,
+  moverBudget = budget,
+): QueryDelta {
+  const at = (g: Int32Array): number => s.score(q, a, g) - s.score(q, b, g);
+  const value = at(q.grades);
   const free = freeHoles(q);
   const base = { qid: q.qid, value, holes: free.length };
-  if (free.length === 0) return { ...base, lo: value, hi: value, exact: true };
+  if (free.length === 0) return { ...base, lo: value, hi: value, exact: true, movers: 0 };
   const grades = Int32Array.from(q.grades);
   let lo = Infinity;
   let hi = -Infinity;
   const visit = (): void => {
-    const v = s.score(q, a, grades) - s.score(q, b, grades);
+    const v = at(grades);
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   };
-  if (LINEAR.has(s.family) && rankOrdered(s)) {
+  const linear = LINEAR.has(s.family) && rankOrdered(s);
+  const rule = linear ? linearRule(q, a, b, s) : s.family === 'recip_rank' ? unranked(q, a, b) : s.family === 'map' ? rOnly(q, a, b) : undefined;
+  const moved = (r: { lo: number; hi: number; exact: boolean }): QueryDelta => ({ ...base, ...r, movers: r.hi - r.lo <= EPS ? 0 : countMovers(q, free, s.scale, at, rule, moverBudget) });
+  if (linear) {
     const wa = weights(q, a, s);
     const wb = weights(q, b, s);
     const order = [...free].sort((x, y) => wa[y] - wb[y] - (wa[x] - wb[x]));
     forEachSortedAssignment(order, s.scale, grades, visit);
-    return { ...base, lo, hi, exact: true };
+    return moved({ lo, hi, exact: true });
   }
   if (s.family === 'recip_rank') {
     // Only a's best relevant hole can raise a's side, and any more relevant holes only raise b's: the
@@ -91,7 +111,7 @@ export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, bu
       visit();
       grades[h] = 0;
     }
-    return { ...base, lo, hi, exact: true };
+    return moved({ lo, hi, exact: true });
   }
   const ra = holeRanks(q, a);
   const rb = holeRanks(q, b);
@@ -99,11 +119,129 @@ export function queryDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, bu
   const pooled = free.filter((h) => ra[h] < 0 && rb[h] < 0);
   if (assignmentCount(placed.length, pooled.length, s.scale.length) <= budget) {
     forEachAssignment(placed, pooled, s.scale, grades, visit);
-    return { ...base, lo, hi, exact: true };
+    return moved({ lo, hi, exact: true });
   }
   const ia = known?.(a) ?? queryInterval(q, a, s, DEFAULT_BUDGET);
   const ib = known?.(b) ?? queryInterval(q, b, s, DEFAULT_BUDGET);
-  return { ...base, lo: ia.lo - ib.hi, hi: ia.hi - ib.lo, exact: false };
+  return moved({ lo: ia.lo - ib.hi, hi: ia.hi - ib.lo, exact: false });
+}
+
+/**
+ * What the weights of a measure linear in the holes' gains decide about hole h without a search (LINEAR: the
+ * difference is (N + sum of gain(h) (wa(h) - wb(h))) / D, D fixed by the grade counts: k for P, R for recall,
+ * the ideal DCG for nDCG): true or false when that settles whether h can move a - b, undefined when it takes
+ * a search. P's D is fixed, so a hole moves it exactly when one top k holds it and the other does not; a hole
+ * weighing the same in both moves only D, which changes nothing while the numerator is 0 under every grading,
+ * nor once D is saturated: k judged documents with the highest gain (nDCG at k: the ideal top k), or k relevant
+ * (recall_cap at k: min(R, k)).
+ */
+const SATURATE = new Set(['ndcg_cut', 'recall_cap']);
+
+function linearRule(q: HoleQuery, a: number, b: number, s: HoleScorer): (h: number, free: readonly number[], value: number) => boolean | undefined {
+  const wa = weights(q, a, s);
+  const wb = weights(q, b, s);
+  const u = (h: number) => wa[h] - wb[h];
+  const cutoff = s.measure.cutoffs.length ? s.measure.cutoffs[0] : Infinity;
+  const top = s.scale[s.scale.length - 1];
+  let best = 0;
+  for (let g = top; g < q.relLevels.length; g++) best += q.relLevels[g];
+  q.grades.forEach((g) => g >= top && best++);
+  return (h, free, value) => {
+    if (s.family === 'P') return u(h) !== 0 && s.scale.length > 1;
+    if (u(h) !== 0) return undefined;
+    if (Math.abs(value) <= EPS && free.every((o) => u(o) === 0)) return false;
+    if (SATURATE.has(s.family) && best >= cutoff) return false;
+    // A numerator of 0 turns non-zero only with a relevant hole weighing differently: on a binary scale, one
+    // more document of the highest grade.
+    if (SATURATE.has(s.family) && Math.abs(value) <= EPS && s.scale.length === 2 && best + 1 >= cutoff) return false;
+    return undefined;
+  };
+}
+
+/**
+ * recip_rank reads a list down to its first relevant document: a hole below it (or below `depth`, MRR@10's 10)
+ * in both runs, or in neither, cannot move a - b.
+ */
+export function unranked(q: HoleQuery, a: number, b: number, depth = Infinity): (h: number) => boolean | undefined {
+  const reach = (r: number): Int32Array => {
+    const ranks = holeRanks(q, r);
+    const { rels, holeAt } = q.lists[r];
+    let first = Math.min(depth, rels.length);
+    for (let i = 0; i < first; i++) if ((holeAt[i] >= 0 ? q.grades[holeAt[i]] : rels[i]) >= 1) first = i;
+    return ranks.map((k) => (k >= first ? -1 : k));
+  };
+  const ra = reach(a);
+  const rb = reach(b);
+  return (h) => (ra[h] < 0 && rb[h] < 0 ? false : undefined);
+}
+
+/**
+ * Average precision sums precisions at the relevant ranks over R: a hole neither run retrieves changes only R,
+ * which moves a - b whenever the sums differ, as they do under some grading wherever the range is not one value.
+ */
+function rOnly(q: HoleQuery, a: number, b: number): (h: number) => boolean | undefined {
+  const ra = holeRanks(q, a);
+  const rb = holeRanks(q, b);
+  return (h) => (ra[h] < 0 && rb[h] < 0 ? true : undefined);
+}
+
+/**
+ * The free holes of q whose grade changes `delta` under some grading of the other free holes. A witness is
+ * looked for where one usually is (the others at the lowest grade, then one of them raised); a hole with none
+ * there is proved immobile by `rule` or by every grading of the others within `budget`, else counted (the
+ * count never says fewer holes than can move it).
+ */
+export function countMovers(
+  q: HoleQuery,
+  free: readonly number[],
+  scale: readonly number[],
+  delta: (grades: Int32Array) => number,
+  rule?: (h: number, free: readonly number[], value: number) => boolean | undefined,
+  budget = DELTA_BUDGET,
+): number {
+  const low = scale[0];
+  const grades = Int32Array.from(q.grades);
+  for (const h of free) grades[h] = low;
+  const value = delta(grades);
+  // Whether some grade of h changes delta with the others as they are in `grades` (h back at the lowest).
+  const moves = (h: number): boolean => {
+    const d0 = delta(grades);
+    let out = false;
+    for (const g of scale) {
+      if (g === low || out) continue;
+      grades[h] = g;
+      out = Math.abs(delta(grades) - d0) > EPS;
+    }
+    grades[h] = low;
+    return out;
+  };
+  let n = 0;
+  for (const h of free) {
+    const decided = rule?.(h, free, value);
+    if (decided !== undefined) {
+      if (decided) n++;
+      continue;
+    }
+    const others = free.filter((o) => o !== h);
+    let found = moves(h);
+    for (const o of others) {
+      for (const g of scale) {
+        if (g === low || found) continue;
+        grades[o] = g;
+        found = moves(h);
+      }
+      grades[o] = low;
+      if (found) break;
+    }
+    if (!found && scale.length ** others.length <= budget) {
+      forEachAssignment(others, [], scale, grades, () => {
+        if (!found) found = moves(h);
+      });
+      for (const o of others) grades[o] = low;
+    } else if (!found) found = true;
+    if (found) n++;
+  }
+  return n;
 }
 
 /** `known[r]`: run r's runIntervals() for this measure, where the caller has them (a results table's cells). */
@@ -123,11 +261,12 @@ export interface DeltaColumns {
   hi: Float64Array;
   exact: Uint8Array;
   holes: Int32Array;
+  movers: Int32Array;
 }
 
 export function deltaColumns(queries: readonly QueryDelta[]): DeltaColumns {
   const n = queries.length;
-  const c = { value: new Float64Array(n), lo: new Float64Array(n), hi: new Float64Array(n), exact: new Uint8Array(n), holes: new Int32Array(n) };
+  const c = { value: new Float64Array(n), lo: new Float64Array(n), hi: new Float64Array(n), exact: new Uint8Array(n), holes: new Int32Array(n), movers: new Int32Array(n) };
   queries.forEach((d, i) => setDeltaRow(c, i, d));
   return c;
 }
@@ -139,6 +278,7 @@ export function setDeltaRow(c: DeltaColumns, i: number, d: QueryDelta): void {
   c.hi[i] = d.hi;
   c.exact[i] = d.exact ? 1 : 0;
   c.holes[i] = d.holes;
+  c.movers[i] = d.movers;
 }
 
 /** Rows `at` of the columns, in that order. */
@@ -149,6 +289,7 @@ export function deltaRows(c: DeltaColumns, at: readonly number[]): DeltaColumns 
     hi: Float64Array.from(at, (i) => c.hi[i]),
     exact: Uint8Array.from(at, (i) => c.exact[i]),
     holes: Int32Array.from(at, (i) => c.holes[i]),
+    movers: Int32Array.from(at, (i) => c.movers[i]),
   };
 }
 
@@ -176,7 +317,7 @@ export function summariseColumns(set: HoleSet, a: number, b: number, measure: st
   for (let i = 0; i < count && !settled; i++) {
     if (c.hi[i] - c.lo[i] > EPS) {
       openQueries++;
-      openHoles += c.holes[i];
+      openHoles += c.movers[i];
     }
   }
   return {

@@ -9,6 +9,24 @@ import type { QueryVector } from './search';
  * another tool, or by RM3 over this index, plug in unchanged. Weights are finite numbers (Lucene boosts).
  */
 export function readQueryWeights(path: string): Map<string, QueryVector> {
+  return readWeights(path, true);
+}
+
+/**
+ * The "weights" of the lines of a BEIR JSONL queries file that have them (what-if queries saved with term
+ * weights: {"_id", "text", "weights"}); lines without are left to their text. Empty for other kinds of file.
+ */
+export function readOwnWeights(path: string): Map<string, QueryVector> {
+  let jsonl: boolean | undefined;
+  forEachLineSync(path, (buf, start, end) => {
+    if (jsonl !== undefined) return;
+    const line = buf.toString('utf8', start, end).replace(/^\ufeff/, '').trim();
+    if (line !== '') jsonl = line.startsWith('{');
+  });
+  return jsonl ? readWeights(path, false) : new Map();
+}
+
+function readWeights(path: string, required: boolean): Map<string, QueryVector> {
   const out = new Map<string, QueryVector>();
   const fail = (lineNo: number, text: string, message: string, code: 'malformed' | 'duplicate' | 'missing-field' = 'malformed') =>
     new InputError({
@@ -29,6 +47,7 @@ export function readQueryWeights(path: string): Map<string, QueryVector> {
       throw fail(lineNo, raw, `not valid JSON: ${(e as Error).message}`);
     }
     const rec = (typeof obj === 'object' && obj !== null ? obj : {}) as Record<string, unknown>;
+    if (!required && rec.weights === undefined) return;
     if (typeof rec._id !== 'string' || rec._id === '') throw fail(lineNo, raw, 'missing string "_id"', 'missing-field');
     const weights = rec.weights;
     if (typeof weights !== 'object' || weights === null || Array.isArray(weights)) {

@@ -21,55 +21,87 @@ export const RM3_DEFAULTS: Rm3Params = { fbTerms: 10, fbDocs: 10, originalQueryW
 
 const f = Math.fround;
 
+/** What RM3 did to one query: the feedback documents, both weighted term lists and the query they make. */
+export interface Rm3Expansion {
+  /** Document numbers of the feedback documents, best first. */
+  feedbackDocs: number[];
+  /** The original query scaled to unit L1. */
+  original: QueryVector;
+  /** The relevance model, pruned and scaled to unit L1. */
+  model: QueryVector;
+  /** w * original + (1 - w) * model: the query searched. */
+  expanded: QueryVector;
+}
+
+/** Forward index (document -> its terms and tfs) of a field, and which terms may be feedback terms. */
+interface Forward {
+  docStart: Uint32Array;
+  docTerms: Uint32Array;
+  docTfs: Uint32Array;
+  eligible: Uint8Array;
+}
+
+/** Built once per field and shared by every Rm3 over it (a grid over fbTerms, fbDocs and the weight). */
+const FORWARD = new WeakMap<FieldIndex, Forward>();
+
+function forwardOf(field: FieldIndex, numDocs: number): Forward {
+  const known = FORWARD.get(field);
+  if (known) return known;
+  const { offsets, docs, tfs, terms } = field;
+  const counts = new Uint32Array(numDocs + 1);
+  for (let p = 0; p < docs.length; p++) counts[docs[p] + 1]++;
+  for (let d = 0; d < numDocs; d++) counts[d + 1] += counts[d];
+  const docStart = counts.slice();
+  const fill = counts;
+  const docTerms = new Uint32Array(docs.length);
+  const docTfs = new Uint32Array(docs.length);
+  for (let t = 0; t < terms.length; t++) {
+    for (let p = offsets[t]; p < offsets[t + 1]; p++) {
+      const at = fill[docs[p]]++;
+      docTerms[at] = t;
+      docTfs[at] = tfs[p];
+    }
+  }
+  const eligible = new Uint8Array(terms.length);
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t];
+    const df = offsets[t + 1] - offsets[t];
+    eligible[t] = term.length >= 2 && term.length <= 20 && /^[a-z0-9]+$/.test(term) && !(f(df / numDocs) > f(0.1)) ? 1 : 0;
+  }
+  const forward = { docStart, docTerms, docTfs, eligible };
+  FORWARD.set(field, forward);
+  return forward;
+}
+
 export class Rm3 {
-  /** Forward index (document -> its terms and tfs), built once from the postings. */
-  private readonly docStart: Uint32Array;
-  private readonly docTerms: Uint32Array;
-  private readonly docTfs: Uint32Array;
-  /** Per term: may it be a feedback term? */
-  private readonly eligible: Uint8Array;
+  private readonly forward: Forward;
 
   constructor(
     private readonly field: FieldIndex,
     numDocs: number,
     readonly params: Rm3Params,
   ) {
-    const { offsets, docs, tfs, terms } = field;
-    const counts = new Uint32Array(numDocs + 1);
-    for (let p = 0; p < docs.length; p++) counts[docs[p] + 1]++;
-    for (let d = 0; d < numDocs; d++) counts[d + 1] += counts[d];
-    this.docStart = counts.slice();
-    const fill = counts;
-    this.docTerms = new Uint32Array(docs.length);
-    this.docTfs = new Uint32Array(docs.length);
-    for (let t = 0; t < terms.length; t++) {
-      for (let p = offsets[t]; p < offsets[t + 1]; p++) {
-        const at = fill[docs[p]]++;
-        this.docTerms[at] = t;
-        this.docTfs[at] = tfs[p];
-      }
-    }
-    this.eligible = new Uint8Array(terms.length);
-    for (let t = 0; t < terms.length; t++) {
-      const term = terms[t];
-      const df = offsets[t + 1] - offsets[t];
-      this.eligible[t] =
-        term.length >= 2 && term.length <= 20 && /^[a-z0-9]+$/.test(term) && !(f(df / numDocs) > f(0.1)) ? 1 : 0;
-    }
+    this.forward = forwardOf(field, numDocs);
   }
 
   /** The expanded query for `query`, given its first-stage hits (best first). */
   expand(query: QueryVector, hits: Hits): QueryVector {
+    return this.expansion(query, hits).expanded;
+  }
+
+  /** The expansion of `query` with its parts, given its first-stage hits (best first). */
+  expansion(query: QueryVector, hits: Hits): Rm3Expansion {
     const { fbDocs, fbTerms, originalQueryWeight: w } = this.params;
+    const { docStart, docTerms, docTfs, eligible } = this.forward;
     const n = Math.min(fbDocs, hits.docs.length);
     const vectors: Map<string, number>[] = [];
     const vocab = new Set<string>();
     for (let i = 0; i < n; i++) {
       const d = hits.docs[i];
       const v = new Map<string, number>();
-      for (let p = this.docStart[d]; p < this.docStart[d + 1]; p++) {
-        const t = this.docTerms[p];
-        if (this.eligible[t]) v.set(this.field.terms[t], this.docTfs[p]);
+      for (let p = docStart[d]; p < docStart[d + 1]; p++) {
+        const t = docTerms[p];
+        if (eligible[t]) v.set(this.field.terms[t], docTfs[p]);
       }
       const pruned = pruneToSize(v, fbTerms);
       for (const t of pruned.keys()) vocab.add(t);
@@ -86,11 +118,11 @@ export class Rm3 {
     }
     const model = scaleToUnitL1(pruneToSize(rm, fbTerms));
     const original = scaleToUnitL1(query);
-    const out: QueryVector = new Map();
+    const expanded: QueryVector = new Map();
     for (const term of new Set([...original.keys(), ...model.keys()])) {
-      out.set(term, f(f(w * (original.get(term) ?? 0)) + f(f(1 - w) * (model.get(term) ?? 0))));
+      expanded.set(term, f(f(w * (original.get(term) ?? 0)) + f(f(1 - w) * (model.get(term) ?? 0))));
     }
-    return out;
+    return { feedbackDocs: Array.from(hits.docs.subarray(0, n)), original, model, expanded };
   }
 }
 

@@ -6,15 +6,18 @@ import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { RunWriter } from '../../formats/runWriter';
 import { createAnalyzer, type Analyzer } from '../analysis/analyzer';
-import { sha256File } from '../../fileHash';
+import { describeFile } from '../../provenance/files';
+import { datasetInputs, provenanceOf, type Provenance } from '../../provenance/record';
+import { hashFile } from '../dense/fingerprint';
 import { cacheFile, cacheKey, loadIndex, saveIndex, type CacheMiss } from './cache';
 import { CorpusLineScanner } from './corpusLine';
 import { IndexBuilder, type Bm25Index, type FieldsMode } from './index';
 import { startParallelBuild, type ParallelBuild } from './parallelBuild';
-import { readQueryWeights } from './queryWeights';
-import { Rm3, type Rm3Params } from './rm3';
+import { readOwnWeights, readQueryWeights } from './queryWeights';
+import { Bm25Ranker, type Ranking } from './ranker';
+import type { Rm3Params } from './rm3';
 import { SearchPool } from './parallelSearch';
-import { Searcher, bagOfWords, resolveQuery, type Hits, type QueryVector } from './search';
+import { bagOfWords, resolveQuery, type Hits, type QueryVector } from './search';
 
 /** Everything that defines a BM25 run over a BEIR dataset folder. Plain data: it crosses the process boundary. */
 export interface Bm25RunRequest {
@@ -39,6 +42,8 @@ export interface Bm25RunRequest {
   queries?: string;
   /** Where to write until the run is complete; default: a hidden file next to `out`. */
   tmpOut?: string;
+  /** The command that asked for the run, for its provenance (e.g. `irw run ...`). */
+  command?: string;
   /**
    * Threads that search (and may build the index); default: every core, where the work pays for the threads'
    * start-up (SEARCH_PARALLEL_MIN_WORK). The run is the same whatever the number.
@@ -89,8 +94,8 @@ export function checkRequest(r: Bm25RunRequest): string | null {
   if (!(r.k1 >= 0) || !Number.isFinite(r.k1)) return `k1 must be a number >= 0 (got ${r.k1})`;
   if (!(r.b >= 0 && r.b <= 1)) return `b must be between 0 and 1 (got ${r.b})`;
   if (!Number.isInteger(r.topK) || r.topK < 1) return `top-k must be a positive integer (got ${r.topK})`;
-  if (r.threads !== undefined && !(Number.isInteger(r.threads) && r.threads >= 1)) return `threads must be a positive integer (got ${r.threads})`;
   if (r.fields !== 'flat' && r.fields !== 'multifield') return `fields must be flat or multifield (got ${String(r.fields)})`;
+  if (r.threads !== undefined && !(Number.isInteger(r.threads) && r.threads >= 1)) return `threads must be a positive integer (got ${r.threads})`;
   if (!/^[^\s/\\]+$/.test(r.split)) return `split must be a plain name such as test (got ${JSON.stringify(r.split)})`;
   if (r.rm3) {
     if (r.fields !== 'flat') return 'RM3 needs a flat index (--fields flat): like Anserini, it reads feedback terms from one contents field';
@@ -106,64 +111,82 @@ const YIELD_MS = 25;
 /** Runs BM25 over a BEIR dataset and writes a TREC run; rejects with AbortError on cancel (no file left). */
 export async function runBm25(req: Bm25RunRequest, hooks: RunHooks = {}): Promise<Bm25RunResult> {
   const t0 = performance.now();
+  const pool: { value: SearchPool | null } = { value: null };
+  try {
+    // The search threads start up while the index is built (or loaded).
+    const opened = await openBm25(req, hooks, (corpus, queries) => (pool.value = startSearchPool(req, corpus, queries)));
+    const t1 = performance.now();
+    const { tag, lines } = await writeBm25Run(req, opened.index, opened.qids, opened.queries, opened.provenance, hooks, pool.value);
+    const t2 = performance.now();
+    return {
+      out: req.out,
+      tag,
+      queries: opened.qids.length,
+      documents: opened.index.docIds.length,
+      lines,
+      index: opened.source,
+      cacheFile: opened.file,
+      cacheRebuilt: opened.rebuilt,
+      cacheWarning: opened.warning,
+      millis: { index: t1 - t0, search: t2 - t1, total: t2 - t0 },
+    };
+  } finally {
+    pool.value?.close();
+  }
+}
+
+/**
+ * What a BM25 run over a dataset starts from: its query ids (the split's judged queries in trec_eval order, or
+ * the queries file's), their query vectors, the index, and the run's provenance. `beforeIndex` is called once
+ * the queries are counted, before the index is built (runBm25 starts its search threads there).
+ */
+export async function openBm25(req: Omit<Bm25RunRequest, 'out'>, hooks: RunHooks = {}, beforeIndex?: (corpusPath: string, queries: number) => void) {
   // A BEIR folder, or an MS MARCO/TREC-style one (collection.tsv, queries.<split>.tsv or topics, TREC qrels).
   // With --queries, any queries are run and no qrels is needed.
   const files = req.queries ? { corpus: corpusFile(req.dataset), queries: req.queries, qrels: '' } : datasetFiles(req.dataset, req.split);
   // Without a cache the index is built: its worker thread starts up while the queries are read.
   const early = req.cacheDir || req.threads === 1 ? null : startDefaultParallel(files.corpus, req.fields);
-  const pool: { value: SearchPool | null } = { value: null };
   try {
-    return await runWith(req, hooks, t0, files, early, pool);
+    const { signal } = hooks;
+    // Read the small inputs first, so their errors come before a long indexing.
+    const qids = req.queries ? [...readQueryFile(req.queries).keys()] : readQrels(files.qrels).queryIds();
+    beforeIndex?.(files.corpus, qids.length);
+    const analyzer = await createAnalyzer();
+    const queries = loadQueries(req, qids, files.qrels, files.queries, analyzer);
+    signal?.throwIfAborted();
+    // Hashed while the index is built (the cache key's hash is reused when there is one).
+    const inputs = startInputs(req, signal);
+    const obtained = await obtainIndex(files.corpus, req.fields, req.cacheDir, analyzer, hooks, early);
+    return { ...obtained, qids, queries, analyzer, provenance: provenanceOf(req.command, await inputs(obtained.corpusSha256)) };
   } finally {
     early?.close();
-    pool.value?.close();
   }
 }
 
-async function runWith(
+/**
+ * Writes the ranking of every query of `index` with `req`'s settings to `req.out`, with the sidecar of those
+ * settings and `provenance`; on `pool`'s threads when there is one (ranked as on one, see ranker.ts). Rejects
+ * with AbortError on cancel (no file left).
+ */
+export async function writeBm25Run(
   req: Bm25RunRequest,
-  hooks: RunHooks,
-  t0: number,
-  files: { corpus: string; queries: string; qrels: string },
-  early: ParallelBuild | null,
-  pool: { value: SearchPool | null },
-): Promise<Bm25RunResult> {
-  const { signal, onProgress } = hooks;
-  const corpusPath = files.corpus;
-  const qrelsPath = files.qrels;
-  // Read the small inputs first, so their errors come before a long indexing.
-  const qids = req.queries ? [...readQueryFile(req.queries).keys()] : readQrels(qrelsPath).queryIds();
-  // The search threads start up while the index is built (or loaded).
-  pool.value = startSearchPool(req, corpusPath, qids.length);
-  const analyzer = await createAnalyzer();
-  const queries = loadQueries(req, qids, qrelsPath, files.queries, analyzer);
-  signal?.throwIfAborted();
-
-  const { index, source, file, rebuilt, warning } = await obtainIndex(req, corpusPath, analyzer, hooks, early);
-  const t1 = performance.now();
-
+  index: Bm25Index,
+  qids: readonly string[],
+  queries: readonly QueryVector[],
+  provenance: Provenance,
+  { signal, onProgress }: RunHooks = {},
+  pool: SearchPool | null = null,
+): Promise<{ tag: string; lines: number }> {
   const tag = req.tag ?? runTag(req);
-  const params = { k1: req.k1, b: req.b };
-  const writer = new RunWriter(req.out, tag, req.tmpOut, { retriever: 'bm25', ...req });
+  const ranker = new Bm25Ranker(index, req, req.topK, req.removeQuery);
+  const writer = new RunWriter(req.out, tag, req.tmpOut, { retriever: 'bm25', ...req, provenance });
   try {
     let lastYield = performance.now();
-    const ids: string[] = [];
-    const scores: number[] = [];
+    const ranking: Ranking = { ids: [], scores: [] };
     const write = async (qi: number, hits: Hits) => {
       const qid = qids[qi];
-      // Overwritten in place, then cut to length: emptying an array frees its storage, which refilling grows again.
-      let n = 0;
-      for (let i = 0; i < hits.docs.length; i++) {
-        const id = index.docIds[hits.docs[i]];
-        // As Anserini: the hit is dropped after ranking, so such a query has one hit fewer.
-        if (req.removeQuery && id === qid) continue;
-        ids[n] = id;
-        scores[n++] = hits.scores[i];
-      }
-      ids.length = n;
-      scores.length = n;
-      adjustScoreTies(scores);
-      writer.writeRanking(qid, ids, scores);
+      ranker.ranking(qid, hits, ranking);
+      writer.writeRanking(qid, ranking.ids, ranking.scores);
       if (performance.now() - lastYield > YIELD_MS) {
         onProgress?.({ phase: 'search', done: qi + 1, total: qids.length });
         await yieldToEventLoop();
@@ -171,18 +194,8 @@ async function runWith(
         lastYield = performance.now();
       }
     };
-    if (pool.value) {
-      await pool.value.search(index, params, queries.map((q) => resolveQuery(index, q)), req.topK, write);
-    } else {
-      const searcher = new Searcher(index, params);
-      const rm3 = req.rm3 ? new Rm3(index.fieldIndexes[0], index.docIds.length, req.rm3) : null;
-      for (let qi = 0; qi < qids.length; qi++) {
-        const query = queries[qi];
-        let hits = searcher.search(query, req.topK);
-        if (rm3) hits = searcher.search(rm3.expand(query, hits), req.topK);
-        await write(qi, hits);
-      }
-    }
+    if (pool) await pool.search(index, { k1: req.k1, b: req.b }, queries.map((q) => resolveQuery(index, q)), req.topK, write);
+    else for (let qi = 0; qi < qids.length; qi++) await write(qi, ranker.search(queries[qi]).hits);
     signal?.throwIfAborted();
     writer.commit();
   } catch (e) {
@@ -190,23 +203,30 @@ async function runWith(
     throw e;
   }
   onProgress?.({ phase: 'search', done: qids.length, total: qids.length });
-  const t2 = performance.now();
-  return {
-    out: req.out,
-    tag,
-    queries: qids.length,
-    documents: index.docIds.length,
-    lines: writer.lineCount,
-    index: source,
-    cacheFile: file,
-    cacheRebuilt: rebuilt,
-    cacheWarning: warning,
-    millis: { index: t1 - t0, search: t2 - t1, total: t2 - t0 },
-  };
+  return { tag, lines: writer.lineCount };
 }
 
-/** One query vector per qrels query id, from the weights file or by analysing queries.jsonl's text. */
-function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: string, queriesPath: string, analyzer: Analyzer): QueryVector[] {
+/**
+ * The run's inputs with their hashes (provenance), started now and finished with the corpus's hash when the
+ * index cache computed it. Reading and hashing go on while the index is built.
+ */
+function startInputs(req: Omit<Bm25RunRequest, 'out'>, signal?: AbortSignal): (corpusSha256?: string) => Promise<Provenance['inputs']> {
+  const early = req.cacheDir ? null : datasetInputs(req.dataset, req.split, req.queries, signal);
+  const weights = req.queryWeights ? describeFile(req.queryWeights, signal) : null;
+  // Awaited below; an early failure must not be an unhandled rejection meanwhile.
+  early?.catch(() => undefined);
+  weights?.catch(() => undefined);
+  return async (corpusSha256) => ({
+    ...(await (early ?? datasetInputs(req.dataset, req.split, req.queries, signal, corpusSha256))),
+    ...(weights ? { queryWeights: await weights } : {}),
+  });
+}
+
+/**
+ * One query vector per query id: from the weights file, from a queries file's own "weights" (what-if queries
+ * saved with term weights), or by analysing the query's text.
+ */
+function loadQueries(req: Omit<Bm25RunRequest, 'out'>, qids: readonly string[], qrelsPath: string, queriesPath: string, analyzer: Analyzer): QueryVector[] {
   if (req.queryWeights) {
     const weights = readQueryWeights(req.queryWeights);
     return qids.map((qid) => {
@@ -216,7 +236,10 @@ function loadQueries(req: Bm25RunRequest, qids: readonly string[], qrelsPath: st
     });
   }
   const texts = req.queries ? readQueryFile(queriesPath) : readDatasetQueries(queriesPath);
+  const weighted = req.queries ? readOwnWeights(queriesPath) : new Map<string, QueryVector>();
   return qids.map((qid) => {
+    const own = weighted.get(qid);
+    if (own) return own;
     const q = texts.get(qid);
     if (!q) throw missingQuery(qid, queriesPath, qrelsPath);
     return bagOfWords(analyzer.analyze(q.text));
@@ -232,21 +255,26 @@ function missingQuery(qid: string, file: string, qrelsPath: string): InputError 
   });
 }
 
-async function obtainIndex(req: Bm25RunRequest, corpusPath: string, analyzer: Analyzer, hooks: RunHooks, early: ParallelBuild | null) {
-  if (!req.cacheDir) {
-    return { index: await buildIndex(corpusPath, analyzer, req.fields, hooks, early), source: 'built' as const, file: null, rebuilt: null, warning: null };
+/**
+ * The index of a corpus: from the cache folder when it holds it (else built and saved there), or built in
+ * memory without one. `early`: a two-thread build already started (run.ts starts it while reading queries).
+ */
+export async function obtainIndex(corpusPath: string, fields: FieldsMode, cacheDir: string | null, analyzer: Analyzer, hooks: RunHooks = {}, early?: ParallelBuild | null) {
+  if (!cacheDir) {
+    return { index: await buildIndex(corpusPath, analyzer, fields, hooks, early), source: 'built' as const, file: null, rebuilt: null, warning: null, corpusSha256: undefined };
   }
   hooks.onProgress?.({ phase: 'hash', done: 0 });
-  const key = cacheKey(await sha256File(corpusPath, hooks.signal), analyzer.id, req.fields);
-  const file = cacheFile(req.cacheDir, key);
+  const corpusSha256 = await hashFile(corpusPath, hooks.signal);
+  const key = cacheKey(corpusSha256, analyzer.id, fields);
+  const file = cacheFile(cacheDir, key);
   // Only an index that is there is loaded, and said so; without one the index is built (and saved) at once.
   let cached: Bm25Index | CacheMiss = 'absent';
   if (existsSync(file)) {
     hooks.onProgress?.({ phase: 'load-index', done: 0 });
     cached = loadIndex(file, key);
   }
-  if (typeof cached !== 'string') return { index: cached, source: 'cache' as const, file, rebuilt: null, warning: null };
-  const index = await buildIndex(corpusPath, analyzer, req.fields, hooks);
+  if (typeof cached !== 'string') return { index: cached, source: 'cache' as const, file, rebuilt: null, warning: null, corpusSha256 };
+  const index = await buildIndex(corpusPath, analyzer, fields, hooks);
   hooks.signal?.throwIfAborted();
   hooks.onProgress?.({ phase: 'save-index', done: index.docIds.length });
   let warning: string | null = null;
@@ -254,9 +282,9 @@ async function obtainIndex(req: Bm25RunRequest, corpusPath: string, analyzer: An
     saveIndex(file, key, index);
   } catch (e) {
     // A cache folder that is full, read-only or a file costs the cache, not the run (saveIndex leaves no partial file).
-    warning = `the index could not be cached in ${req.cacheDir} (${(e as Error).message}); the run is written, the index will be built again next time`;
+    warning = `the index could not be cached in ${cacheDir} (${(e as Error).message}); the run is written, the index will be built again next time`;
   }
-  return { index, source: 'built' as const, file: warning ? null : file, rebuilt: cached, warning };
+  return { index, source: 'built' as const, file: warning ? null : file, rebuilt: cached, warning, corpusSha256 };
 }
 
 /**
@@ -370,24 +398,6 @@ function startSearchPool(req: Bm25RunRequest, corpusPath: string, queries: numbe
   }
   const entry = searchWorkerEntry();
   return entry ? new SearchPool(Math.min(threads, queries), entry) : null;
-}
-
-/**
- * Anserini's ScoreTiesAdjusterReranker: scores are rounded to 1e-4 (in float) and each score tied with the one
- * above it is lowered by 1e-6 per tie, so that any evaluator (trec_eval sorts ties by document id descending)
- * sees the ranking's own order (score, then document id ascending). Without it NFCorpus nDCG@10 is 0.0013 lower.
- */
-export function adjustScoreTies(scores: number[]): void {
-  const f = Math.fround;
-  let dup = 0;
-  for (let i = 0; i < scores.length; i++) {
-    scores[i] = f(f(Math.round(f(scores[i] * f(1e4)))) / f(1e4));
-    if (i === 0 || f(scores[i - 1] - scores[i]) > f(1e-4)) dup = 0;
-    else {
-      dup++;
-      scores[i] = f(scores[i] - f(f(1e-6) * dup));
-    }
-  }
 }
 
 function yieldToEventLoop(): Promise<void> {

@@ -85,8 +85,6 @@ export class Searcher {
   private readonly caches: Float32Array[];
   private scratch = new Float32Array(0);
   private selectBuf = new Float32Array(0);
-  /** The flat field's competitive impacts, computed when MaxScore is first used (one pass over the postings). */
-  private impacts: Impacts | null = null;
 
   /** Over a Bm25Index (queries by term or resolved), or a ScoringIndex (resolved queries only). */
   constructor(
@@ -140,8 +138,8 @@ export class Searcher {
       clauses.push({ slot: i, lo, hi, w: f(boosts[i] * idf(fi.docCount, hi - lo)), max: 0 });
     }
     if (postings < minPostings || postings < perHit * k) return this.searchExhaustive(q, k);
-    this.impacts ??= competitiveImpacts(fi.offsets, fi.docs, fi.tfs, fi.norms);
-    clauses.forEach((c, i) => (c.max = clauseScore(c.w, maxImpact(this.impacts!, cache, terms[i]))));
+    const impacts = impactsOf(fi);
+    clauses.forEach((c, i) => (c.max = clauseScore(c.w, maxImpact(impacts, cache, terms[i]))));
     const size = Math.min(k, this.numDocs);
     const docs = new Uint32Array(size);
     const scores = new Float32Array(size);
@@ -297,9 +295,25 @@ export function idf(docCount: number, df: number): number {
   return f(Math.log(1 + (docCount - df + 0.5) / (df + 0.5)));
 }
 
+/**
+ * A field's competitive impacts, computed when MaxScore is first used on it (one pass over the postings) and
+ * shared by every searcher of the field: they do not depend on k1 and b, so a parameter grid computes them once.
+ */
+const IMPACTS = new WeakMap<ScoringField, Impacts>();
+function impactsOf(fi: ScoringField): Impacts {
+  let impacts = IMPACTS.get(fi);
+  if (!impacts) IMPACTS.set(fi, (impacts = competitiveImpacts(fi.offsets, fi.docs, fi.tfs, fi.norms)));
+  return impacts;
+}
+
+/** A field's average length as BM25 uses it: sumTotalTermFreq / docCount, rounded to float (1 for an empty field). */
+export function averageLength(fi: ScoringField): number {
+  return fi.docCount > 0 ? f(fi.sumTotalTermFreq / fi.docCount) : 1;
+}
+
 /** BM25Scorer's per-norm cache: 1 / (k1 * ((1 - b) + b * dl / avgdl)), in float arithmetic. */
-function normCache(fi: ScoringField, { k1, b }: Bm25Params): Float32Array {
-  const avgdl = fi.docCount > 0 ? f(fi.sumTotalTermFreq / fi.docCount) : 1;
+export function normCache(fi: ScoringField, { k1, b }: Bm25Params): Float32Array {
+  const avgdl = averageLength(fi);
   const fk1 = f(k1);
   const fb = f(b);
   const cache = new Float32Array(256);

@@ -3,7 +3,8 @@ import { corpusFile, datasetFiles, forEachDatasetDoc, readDatasetQueries, readQu
 import { InputError } from '../../formats/errors';
 import { readQrels } from '../../formats/qrels';
 import { Run } from '../../formats/run';
-import { RunWriter } from '../../formats/runWriter';
+import { RunWriter, type RunConfig } from '../../formats/runWriter';
+import { readOwnWeights } from '../bm25/queryWeights';
 
 /** What neural retrievers read of a BEIR dataset folder. */
 
@@ -15,6 +16,7 @@ export function documentText(doc: Pick<CorpusDoc, 'title' | 'text'>): string {
 /** The queries judged in qrels/<split>.tsv, in trec_eval order, with their text from queries.jsonl. */
 export function judgedQueries(dataset: string, split: string, queriesFile?: string): { ids: string[]; texts: string[] } {
   if (queriesFile) {
+    refuseWeights(queriesFile);
     const all = [...readQueryFile(queriesFile).values()];
     return { ids: all.map((q) => q.id), texts: all.map((q) => q.text) };
   }
@@ -36,6 +38,18 @@ export function judgedQueries(dataset: string, split: string, queriesFile?: stri
   return { ids, texts };
 }
 
+/** A queries file whose lines carry BM25 term weights (saved what-if queries): a model reads text, so refused. */
+function refuseWeights(path: string): void {
+  const weighted = readOwnWeights(path);
+  if (weighted.size === 0) return;
+  throw new InputError({
+    code: 'malformed',
+    message: `${weighted.size} queries here give term weights ("weights"), which only BM25 uses: a neural model reads the text, so it would run the unweighted queries`,
+    file: path,
+    hint: 'Run this file with --retriever bm25, or save the what-if queries as text edits for a neural run.',
+  });
+}
+
 /** Every document of corpus.jsonl (or only those in `only`), in file order. */
 export async function readCorpusTexts(dataset: string, signal?: AbortSignal, only?: ReadonlySet<string>): Promise<{ ids: string[]; texts: string[] }> {
   const ids: string[] = [];
@@ -53,7 +67,7 @@ export async function readCorpusTexts(dataset: string, signal?: AbortSignal, onl
 }
 
 /** Writes a run (ranked in trec_eval order) and its `<out>.json` configuration atomically; nothing is left under `out` if writing fails. */
-export function writeRun(run: Run, out: string, tmpOut?: string, config?: object, scoreFormat?: 'fixed6' | 'ranked'): number {
+export function writeRun(run: Run, out: string, tmpOut?: string, config?: RunConfig, scoreFormat?: 'fixed6' | 'ranked'): number {
   const writer = new RunWriter(out, run.tag, tmpOut, config, scoreFormat);
   try {
     for (const qid of run.qids) {

@@ -1,5 +1,5 @@
 import { InputError } from '../../formats/errors';
-import { readModelFolder, type ModelConfig, type ModelFolder } from './modelFolder';
+import { modelFile, readModelFolder, type ModelConfig, type ModelFolder } from './modelFolder';
 import { poolInto } from './pooling';
 import { EncoderSession, type Output, type SessionOptions } from './session';
 import { loadTokenizer, type TextTokenizer, type TokenBatch } from './tokenizer';
@@ -66,10 +66,15 @@ export class DenseEncoder {
   ) {}
 
   static async open(dir: string, overrides: Partial<ModelConfig> = {}, opts: SessionOptions = {}): Promise<DenseEncoder> {
-    const folder = readModelFolder(dir, overrides);
-    const tokenizer = loadTokenizer(folder.dir, folder.config.maxLength);
-    const session = await EncoderSession.open(folder.modelPath, 'bi-encoder', opts);
-    return new DenseEncoder(folder, tokenizer, session);
+    // The model's signature first: a cross-encoder's folder declares no pooling, but that is not what is wrong with it.
+    const session = await EncoderSession.open(modelFile(dir), 'bi-encoder', opts);
+    try {
+      const folder = readModelFolder(dir, 'bi-encoder', overrides);
+      return new DenseEncoder(folder, loadTokenizer(folder.dir, folder.config.maxLength, false, folder.sources.maxLength), session);
+    } catch (e) {
+      await session.release();
+      throw e;
+    }
   }
 
   get config(): ModelConfig {

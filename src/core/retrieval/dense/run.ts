@@ -6,7 +6,9 @@ import { judgedQueries, tagName, writeRun } from './dataset';
 import { DenseEncoder } from './encoder';
 import { hashFile } from './fingerprint';
 import { checkCorpusIds, importedQueries, openEmbeddings, type EmbeddingFiles } from './imported';
-import { documentEmbeddingKey, type Similarity } from './modelFolder';
+import { describeModel, documentEmbeddingKey, type Similarity } from './modelFolder';
+import { describeFile } from '../../provenance/files';
+import { datasetInputs, provenanceOf, type ModelRecord } from '../../provenance/record';
 import { BlockSearch } from './search';
 /** Everything that defines a dense run over a BEIR dataset folder. Plain data: it crosses the process boundary. */
 export interface DenseRunRequest {
@@ -34,6 +36,8 @@ export interface DenseRunRequest {
   /** A queries file (BEIR JSONL, TSV or TREC topics) run instead of the queries judged in the split. */
   queries?: string;
   tmpOut?: string;
+  /** The command that asked for the run, for its provenance. */
+  command?: string;
 }
 
 export type DensePhase = 'encode-queries' | 'read-corpus' | 'hash' | 'load-embeddings' | 'encode-corpus' | 'search';
@@ -85,7 +89,10 @@ const READ_BLOCK_VALUES = 8 << 20;
  * at a time and cached as they come) through an exact top-k search: a run in memory, with memory bounded by a
  * block, not by the corpus.
  */
-export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>, hooks: DenseHooks = {}): Promise<{ run: Run; result: Omit<DenseRunResult, 'out' | 'lines'> }> {
+export async function denseRetrieve(
+  req: Omit<DenseRunRequest, 'out' | 'tmpOut'>,
+  hooks: DenseHooks = {},
+): Promise<{ run: Run; result: Omit<DenseRunResult, 'out' | 'lines'>; model: ModelRecord | null }> {
   const t0 = performance.now();
   const { signal, onProgress } = hooks;
   const problem = checkDenseRequest({ ...req, out: '' });
@@ -211,9 +218,11 @@ export async function denseRetrieve(req: Omit<DenseRunRequest, 'out' | 'tmpOut'>
     const source = req.model ?? req.docEmbeddings!.matrix.replace(/\.npy$/i, '');
     const tag = req.tag ?? `dense-${tagName(source)}-${similarity}`;
     const run = Run.fromRankings(tag, rankings);
+    const model = encoder ? await describeModel(encoder.folder, signal) : null;
     const t2 = performance.now();
     return {
       run,
+      model,
       result: { tag, queries: nq, documents: corpus.count, embeddings, cacheFile, warnings, millis: { encode: t1 - t0 - searchMs, search: t2 - t1 + searchMs, total: t2 - t0 } },
     };
   } finally {
@@ -266,8 +275,16 @@ function checkDims(queryDim: number, docDim: number, file: string): void {
 
 /** A dense run written to `req.out`; rejects with AbortError on cancel (no file left). */
 export async function runDense(req: DenseRunRequest, hooks: DenseHooks = {}): Promise<DenseRunResult> {
-  const { run, result } = await denseRetrieve(req, hooks);
+  const { run, result, model } = await denseRetrieve(req, hooks);
   hooks.signal?.throwIfAborted();
-  const lines = writeRun(run, req.out, req.tmpOut, { retriever: 'dense', ...req });
+  const inputs = {
+    ...(await datasetInputs(req.dataset, req.split, req.queries, hooks.signal)),
+    ...(model ? { model } : {}),
+    ...(req.docEmbeddings ? { docEmbeddings: await describeFile(req.docEmbeddings.matrix, hooks.signal) } : {}),
+    ...(req.queryEmbeddings ? { queryEmbeddings: await describeFile(req.queryEmbeddings.matrix, hooks.signal) } : {}),
+  };
+  // The similarity used, whether the model folder or the request gave it (the request's is null when the folder did).
+  const similarity = model ? (model.settings.similarity as Similarity) : req.similarity;
+  const lines = writeRun(run, req.out, req.tmpOut, { retriever: 'dense', ...req, similarity, provenance: provenanceOf(req.command, inputs) });
   return { ...result, out: req.out, lines };
 }

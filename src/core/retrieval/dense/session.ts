@@ -61,6 +61,7 @@ const OUTPUTS: Record<EncoderKind, { names: string[]; rank: number; what: string
 
 export class EncoderSession {
   private constructor(
+    private readonly modelPath: string,
     private readonly session: Session,
     readonly kind: EncoderKind,
     readonly outputName: string,
@@ -120,7 +121,7 @@ export class EncoderSession {
       });
     }
     const hidden = kind === 'bi-encoder' && out.isTensor && typeof out.shape[2] === 'number' ? out.shape[2] : undefined;
-    return new EncoderSession(session, kind, out.name, names.includes('token_type_ids'), hidden);
+    return new EncoderSession(modelPath, session, kind, out.name, names.includes('token_type_ids'), hidden);
   }
 
   /** Runs one padded batch; onnxruntime computes on its own threads, so the caller can tokenize meanwhile. */
@@ -132,7 +133,18 @@ export class EncoderSession {
       attention_mask: new Tensor('int64', batch.attentionMask, dims),
     };
     if (this.usesTokenTypes) feeds.token_type_ids = new Tensor('int64', batch.tokenTypeIds, dims);
-    const result = await this.session.run(feeds, [this.outputName]);
+    let result: Session.OnnxValueMapType;
+    try {
+      result = await this.session.run(feeds, [this.outputName]);
+    } catch (e) {
+      // The model's own limits (a sequence longer than its position embeddings) surface here, as a message of its kernels.
+      throw new InputError({
+        code: 'malformed',
+        message: `onnxruntime could not run the model on ${batch.batch} texts of ${batch.seqLen} tokens: ${(e as Error).message}`,
+        file: this.modelPath,
+        hint: "A sequence longer than the model's position embeddings fails this way: set maxLength (irw-model.json) to at most the model's limit (config.json max_position_embeddings).",
+      });
+    }
     const t = result[this.outputName];
     return { data: t.data as Float32Array, dims: t.dims };
   }

@@ -54,9 +54,11 @@ export class TextTokenizer {
     this.unkId = tk.token_to_id(unkToken) ?? this.padId;
     this.specialsSingle = this.template([], null).ids.length;
     this.specialsPair = this.template([], []).ids.length;
-    if (maxLength <= this.specialsPair) {
-      throw new Error(`max length ${maxLength} leaves no room for text next to the special tokens`);
-    }
+  }
+
+  /** Special tokens around one text, or around a pair: the length must leave room for at least one token of text. */
+  specials(pairs: boolean): number {
+    return pairs ? this.specialsPair : this.specialsSingle;
   }
 
   /** Word pieces of `text` without special tokens, as ids. */
@@ -183,9 +185,10 @@ interface TokenizerConfig {
 /**
  * Loads the tokenizer of a model folder: tokenizer.json when present (any model type tokenizers.js knows),
  * else a BERT WordPiece tokenizer assembled from vocab.txt and tokenizer_config.json (lowercasing as
- * do_lower_case says, default true as in BertTokenizer).
+ * do_lower_case says, default true as in BertTokenizer). A `maxLength` that leaves no room for text beside
+ * the special tokens (of one text, or of a pair with `pairs`) is refused naming `lengthSource`.
  */
-export function loadTokenizer(dir: string, maxLength: number): TextTokenizer {
+export function loadTokenizer(dir: string, maxLength: number, pairs = false, lengthSource = 'maxLength'): TextTokenizer {
   const configPath = join(dir, 'tokenizer_config.json');
   const config: TokenizerConfig = existsSync(configPath) ? readJson(configPath) : {};
   const jsonPath = join(dir, 'tokenizer.json');
@@ -202,7 +205,17 @@ export function loadTokenizer(dir: string, maxLength: number): TextTokenizer {
     });
   }
   const tk = new (tokenizers().Tokenizer)(spec, config);
-  return new TextTokenizer(tk, maxLength, config.pad_token ?? '[PAD]', config.unk_token ?? '[UNK]');
+  const tokenizer = new TextTokenizer(tk, maxLength, config.pad_token ?? '[PAD]', config.unk_token ?? '[UNK]');
+  const specials = tokenizer.specials(pairs);
+  if (maxLength <= specials) {
+    throw new InputError({
+      code: 'malformed',
+      message: `maxLength ${maxLength} (${lengthSource}) leaves no room for text: the tokenizer adds ${specials} special tokens to ${pairs ? 'a query-document pair' : 'each text'}`,
+      file: dir,
+      hint: `Set maxLength above ${specials} (sentence-transformers models use 128 to 512).`,
+    });
+  }
+  return tokenizer;
 }
 
 function wordPieceSpec(vocabPath: string, config: TokenizerConfig): Record<string, unknown> {

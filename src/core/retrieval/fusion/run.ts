@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRun, type Run } from '../../formats/run';
+import { describeFile } from '../../provenance/files';
+import { datasetInputs, provenanceOf } from '../../provenance/record';
 import { runBm25, type Bm25RunRequest, type RunProgress } from '../bm25/run';
 import { writeRun } from '../dense/dataset';
 import { denseRetrieve, type DenseProgress, type DenseRunRequest } from '../dense/run';
@@ -30,6 +32,10 @@ export interface FuseRunRequest {
   tag: string | null;
   out: string;
   tmpOut?: string;
+  /** The command that asked for the run, for its provenance. */
+  command?: string;
+  /** How the fusion was chosen, when `irw tune` chose it (provenance). */
+  tuning?: Record<string, unknown>;
 }
 
 export interface FuseRunResult {
@@ -73,13 +79,17 @@ export function fuseRuns(runs: readonly Run[], f: FusionSpec, tag: string): Run 
   });
 }
 
-export function runFuse(req: FuseRunRequest): FuseRunResult {
+export async function runFuse(req: FuseRunRequest): Promise<FuseRunResult> {
   const t0 = performance.now();
   const runs = req.runs.map((p) => readRun(p));
+  // The input files as they were read: a later change of one makes this run stale (provenance/check.ts).
+  const inputs = { runs: await Promise.all(req.runs.map((p) => describeFile(p))) };
   const t1 = performance.now();
   const fused = fuseRuns(runs, req.fusion, req.tag ?? fusionTag(req.fusion));
   const t2 = performance.now();
-  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'fuse', ...req }, 'ranked');
+  const { tuning, ...settings } = req;
+  const provenance = provenanceOf(req.command, inputs, tuning ? { tuning } : {});
+  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'fuse', ...settings, provenance }, 'ranked');
   return { out: req.out, tag: fused.tag, queries: fused.qids.length, lines, millis: { read: t1 - t0, fuse: t2 - t1, total: performance.now() - t0 } };
 }
 
@@ -104,6 +114,8 @@ export interface HybridRunRequest {
   /** A queries file run instead of the queries judged in the split (see Bm25RunRequest.queries). */
   queries?: string;
   tmpOut?: string;
+  /** The command that asked for the run, for its provenance. */
+  command?: string;
 }
 
 export type HybridProgress = ({ retriever: 'bm25' } & RunProgress) | ({ retriever: 'dense' } & DenseProgress) | { retriever: 'fusion'; phase: 'fuse'; done: number; total?: number };
@@ -141,7 +153,7 @@ export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSi
     rmSync(scratch, { recursive: true, force: true });
   }
   const t1 = performance.now();
-  const { run: dense, result } = await denseRetrieve(
+  const { run: dense, result, model } = await denseRetrieve(
     { ...req.dense, dataset: req.dataset, split: req.split, queries: req.queries, topK: req.denseDepth, removeQuery: req.removeQuery, cacheDir: req.cacheDir },
     { signal, onProgress: (p) => onProgress?.({ retriever: 'dense', ...p }) },
   );
@@ -150,6 +162,7 @@ export async function runHybrid(req: HybridRunRequest, hooks: { signal?: AbortSi
   onProgress?.({ retriever: 'fusion', phase: 'fuse', done: 0 });
   const fused = fuseRuns([bm25, dense], { ...req.fusion, depth: null }, req.tag ?? `hybrid-${fusionTag(req.fusion)}-${result.tag}`);
   const t3 = performance.now();
-  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'hybrid', ...req }, 'ranked');
+  const provenance = provenanceOf(req.command, { ...(await datasetInputs(req.dataset, req.split, req.queries, signal)), ...(model ? { model } : {}) });
+  const lines = writeRun(fused, req.out, req.tmpOut, { retriever: 'hybrid', ...req, provenance }, 'ranked');
   return { out: req.out, tag: fused.tag, queries: fused.qids.length, lines, millis: { bm25: t1 - t0, dense: t2 - t1, fuse: t3 - t2, total: performance.now() - t0 } };
 }

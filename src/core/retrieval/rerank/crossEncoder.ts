@@ -17,8 +17,8 @@ export class CrossEncoder {
   ) {}
 
   static async open(dir: string, opts: SessionOptions = {}): Promise<CrossEncoder> {
-    const folder = readModelFolder(dir);
-    const tokenizer = loadTokenizer(folder.dir, folder.config.maxLength);
+    const folder = readModelFolder(dir, 'cross-encoder');
+    const tokenizer = loadTokenizer(folder.dir, folder.config.maxLength, true, folder.sources.maxLength);
     const session = await EncoderSession.open(folder.modelPath, 'cross-encoder', opts);
     return new CrossEncoder(folder, tokenizer, session);
   }

@@ -2,6 +2,9 @@ import { InputError } from '../../formats/errors';
 import { Run, readRun } from '../../formats/run';
 import { judgedQueries, readCorpusTexts, tagName, writeRun } from '../dense/dataset';
 import { CrossEncoder } from './crossEncoder';
+import { describeFile } from '../../provenance/files';
+import { datasetInputs, provenanceOf, type ModelRecord } from '../../provenance/record';
+import { describeModel } from '../dense/modelFolder';
 
 /**
  * Re-ranking of any first-stage run (ours or imported) with a cross-encoder: BEIR's "BM25+CE". For each query
@@ -22,6 +25,8 @@ export interface RerankRunRequest {
   /** Run tag; default rerank-<model folder>-top<depth>. */
   tag?: string;
   tmpOut?: string;
+  /** The command that asked for the run, for its provenance. */
+  command?: string;
 }
 
 export interface RerankProgress {
@@ -56,7 +61,7 @@ export async function rerank(
   req: Omit<RerankRunRequest, 'out' | 'tmpOut' | 'firstStage'>,
   firstStage: Run,
   hooks: RerankHooks = {},
-): Promise<{ run: Run; queries: number; pairs: number }> {
+): Promise<{ run: Run; queries: number; pairs: number; model: ModelRecord }> {
   const { signal, onProgress } = hooks;
   onProgress?.({ phase: 'read', done: 0 });
   const judged = judgedQueries(req.dataset, req.split);
@@ -109,7 +114,7 @@ export async function rerank(
       tag,
       spans.map(([qid, s, e]) => [qid, pairD.slice(s, e).map((d) => corpus.ids[d]), scores.subarray(s, e)] as [string, string[], Float32Array]),
     );
-    return { run, queries: spans.length, pairs: total };
+    return { run, queries: spans.length, pairs: total, model: await describeModel(model.folder, signal) };
   } finally {
     await model.release();
   }
@@ -118,8 +123,10 @@ export async function rerank(
 /** Reads the first-stage run, re-ranks it and writes the result; rejects with AbortError on cancel (no file left). */
 export async function runRerank(req: RerankRunRequest, hooks: RerankHooks = {}): Promise<RerankRunResult> {
   const t0 = performance.now();
-  const { run, queries, pairs } = await rerank(req, readRun(req.firstStage), hooks);
+  const firstStage = await describeFile(req.firstStage, hooks.signal);
+  const { run, queries, pairs, model } = await rerank(req, readRun(req.firstStage), hooks);
   hooks.signal?.throwIfAborted();
-  const lines = writeRun(run, req.out, req.tmpOut, { retriever: 'rerank', ...req });
+  const inputs = { ...(await datasetInputs(req.dataset, req.split, undefined, hooks.signal)), model, firstStage };
+  const lines = writeRun(run, req.out, req.tmpOut, { retriever: 'rerank', ...req, provenance: provenanceOf(req.command, inputs) });
   return { out: req.out, tag: run.tag, queries, pairs, lines, millis: { total: performance.now() - t0 } };
 }

@@ -3,6 +3,8 @@ import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from 
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readRun } from '../../../../src/core/formats/run';
+import { sha256File } from '../../../../src/core/fileHash';
+import { runBm25 } from '../../../../src/core/retrieval/bm25/run';
 import { EngineClient, EngineError } from '../../../../src/core/engine/client';
 import { needsShared, scifactWorkspace } from '../../../helpers/storeFixtures';
 
@@ -156,6 +158,58 @@ describe('store worker', { skip: needsShared('datasets/scifact', 'runs') }, () =
     }
   });
 
+  it('the results say which qrels their figures used, and warn once a qrels line or a corpus byte changes under them', async () => {
+    const own = scifactWorkspace([RUN]);
+    const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
+    try {
+      const ours = join(own.runsDir, 'bm25.trec');
+      await runBm25({ dataset: own.dataset, split: 'test', k1: 0.9, b: 0.4, fields: 'flat', topK: 100, removeQuery: true, rm3: null, queryWeights: null, cacheDir: null, out: ours });
+      await client.request('index', { ...args, roots: [own.root] });
+      const info = await client.request('openSplit', { datasetDir: own.dataset, split: 'test', extraRuns: [] });
+      const provenance = async () => (await client.request('results', { key: info.key, baseline: ours })).provenance!;
+      const qrelsPath = join(own.dataset, 'qrels', 'test.tsv');
+      const original = readFileSync(qrelsPath, 'utf8');
+      const first = await provenance();
+      assert.deepEqual(first.warnings, []);
+      assert.deepEqual({ ...first.qrels, path: undefined }, { path: undefined, sha256: await sha256File(qrelsPath), judgements: 339, queries: 300 });
+
+      // One line of the qrels changed on disk (the index has not read it again): the figures are the old qrels'.
+      const lines = original.split('\n');
+      const at = lines.findIndex((l, i) => i > 0 && /\t1\r?$/.test(l));
+      lines[at] = lines[at].replace(/\t1(\r?)$/, '\t0$1');
+      writeFileSync(qrelsPath, lines.join('\n'));
+      const changed = await provenance();
+      assert.equal(changed.qrels!.sha256, first.qrels!.sha256);
+      assert.deepEqual({ ...changed.qrels!.now, sha256: undefined }, { sha256: undefined, judgements: 339, queries: 300 });
+      assert.equal(changed.qrels!.now!.sha256, await sha256File(qrelsPath));
+      assert.deepEqual(changed.warnings.map((w) => w.run), [ours], 'our run was made on the qrels before the change; the imported run records nothing');
+      assert.match(changed.warnings[0].message, /made when test.tsv held 339 judgements of 300 queries/);
+
+      // Read again, the figures are the new qrels': no stale figure; the run still predates the change.
+      await client.request('index', { ...args, roots: [own.root] });
+      const reread = await provenance();
+      assert.equal(reread.qrels!.now, undefined);
+      assert.equal(reread.qrels!.sha256, changed.qrels!.now!.sha256);
+      assert.equal(reread.warnings.length, 1);
+
+      // Restored, and one byte of the corpus changed (same size): our run is flagged as made on another corpus.
+      writeFileSync(qrelsPath, original);
+      await client.request('index', { ...args, roots: [own.root] });
+      assert.deepEqual((await provenance()).warnings, []);
+      const corpusPath = join(own.dataset, 'corpus.jsonl');
+      const corpus = readFileSync(corpusPath);
+      const byte = corpus.indexOf('"text": "') + 9;
+      corpus[byte] = corpus[byte] === 0x41 ? 0x42 : 0x41;
+      writeFileSync(corpusPath, corpus);
+      const w = (await provenance()).warnings;
+      assert.equal(w.length, 1);
+      assert.match(w[0].message, /corpus.jsonl \(sha256 [0-9a-f]{12}\), which has changed since/);
+    } finally {
+      await client.close();
+      rmSync(own.root, { recursive: true, force: true });
+    }
+  });
+
   it('the Judge sidebar\'s pair comes with the pairs ahead of it, each with its note, and the query\'s relevant documents', async () => {
     const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
     try {
@@ -183,12 +237,17 @@ describe('store worker', { skip: needsShared('datasets/scifact', 'runs') }, () =
     }
   });
 
-  it('refuses to import a run trec_eval would refuse, naming the line', async () => {
+  it('imports a run as it is: a bad one too, which the index then leaves out with every bad line, as one dropped into the folder', async () => {
     const client = await EngineClient.start(WORKER, { snapshotDelayMs: 60_000 });
     try {
       const bad = join(ws.root, 'bad.trec');
-      writeFileSync(bad, '1 Q0 d1 1 1.0 t\n1 Q0 d1 2 0.5 t\n');
-      await assert.rejects(client.request('importRun', { source: bad, targetDir: join(ws.root, 'runs', 'scifact') }), /listed twice.*line/s);
+      writeFileSync(bad, '1 Q0 d1 1 1.0 t\n1 Q0 d1 2 0.5 t\n1 Q0 d2 3 0.4 t\n1 Q0 d2 4 0.3 t\n');
+      const copy = await client.request('importRun', { source: bad, targetDir: join(ws.root, 'runs', 'scifact') });
+      assert.equal(readFileSync(copy.path, 'utf8'), readFileSync(bad, 'utf8'));
+      await client.request('index', args);
+      const problems = (await client.request('problems', {})).filter((p) => p.file === copy.path);
+      assert.deepEqual(problems.map((p) => p.line), [2, 4], 'every bad line, and nothing on a good line');
+      rmSync(copy.path);
       const { path } = await client.request('importRun', { source: join(ws.runsDir, RUN), targetDir: join(ws.root, 'imported') });
       assert.equal(readFileSync(path, 'utf8'), readFileSync(join(ws.runsDir, RUN), 'utf8'));
     } finally {

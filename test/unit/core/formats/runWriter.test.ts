@@ -127,7 +127,7 @@ describe('RunWriter: output path and sidecar', () => {
   it('--out naming a folder is refused as bad input before anything is written', () => {
     const folder = join(dir, 'folder');
     mkdirSync(folder);
-    assert.throws(() => new RunWriter(folder, 't', undefined, { x: 1 }), (e: unknown) => e instanceof InputError && e.code === 'unwritable' && /folder/.test(e.message));
+    assert.throws(() => new RunWriter(folder, 't', undefined, { retriever: 'x' }), (e: unknown) => e instanceof InputError && e.code === 'unwritable' && /folder/.test(e.message));
     assert.deepEqual(readdirSync(folder), []);
     assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('.folder')), []);
   });

@@ -1,9 +1,12 @@
 // Exports of the results table take run names and file paths from files: CSV must not hand a spreadsheet a
 // formula, Markdown must not carry HTML, and floating-point noise must not print as a signed tiny number.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { addRunFiles, loadSplit } from '../../../helpers/splitState';
+import { SHARED } from '../../support/paths';
 import { exportResults } from '../../../../src/core/split/exportTable';
-import { boxSummary } from '../../../../src/core/split/results';
+import { boxSummary, resultsModel } from '../../../../src/core/split/results';
 import { RESULT_MEASURES } from '../../../../src/core/split/scores';
 import type { Comparison, ResultsModel } from '../../../../src/protocol/webview';
 
@@ -63,8 +66,25 @@ test('exports escape hostile run names', () => {
     rows: [{ key: 'x', label: 'a|b_c%"d,e', means: [0.5], annotated: null, vsBaseline: null, lengths: boxSummary([]), coverage: { answered: 1, total: 1 } }],
   };
   assert.match(exportResults(base, 'markdown'), /a\\\|b_c%"d,e \(baseline\)/);
-  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e","x",1,0.5,{8},1,1\r$/m);
+  assert.match(exportResults(base, 'csv'), /^"a\|b_c%""d,e","x",1,0.5,{8},1,1,"original",0,"holm",/m);
   assert.match(exportResults(base, 'latex'), /a\|b\\_c\\%"d,e \(baseline\)/);
+});
+
+test('the caption says which qrels state and how many judgements the figures used, and that runs were made on other data', () => {
+  const m = model([{ key: 'a', label: 'a', mean: 0.5 }]);
+  m.judgements = 3;
+  m.provenance = {
+    qrels: { path: '/data/scifact/qrels/test.tsv', sha256: '0864bb985e0ca2367ba217977e72004d549054b2b06666ed9d4825ac7c21284c', judgements: 339, queries: 300 },
+    warnings: [{ run: '/runs/a.trec', message: 'made on another corpus' }, { run: '/runs/a.trec', message: 'qrels changed' }],
+  };
+  for (const format of ['markdown', 'latex'] as const) {
+    const text = exportResults(m, format);
+    assert.match(text, /qrels\/test.tsv \(sha256 0864bb985e0c, 339 judgements of 300 queries\); the annotated figures add 3 judgements of yours; 1 run was made on other data/);
+  }
+  m.provenance.qrels!.now = { sha256: 'c'.repeat(64), judgements: 340, queries: 300 };
+  assert.match(exportResults(m, 'markdown'), /339 judgements of 300 queries\), since changed to 340 judgements of 300 queries \(sha256 cccccccccccc\): these figures are the earlier qrels'; the annotated/);
+  delete m.provenance;
+  assert.match(exportResults(m, 'markdown'), /Judged with no qrels file \(your judgements only\)/);
 });
 
 test('LaTeX: a line break in a run name (from a file name) does not break the tabular row', () => {
@@ -73,4 +93,59 @@ test('LaTeX: a line break in a run name (from a file name) does not break the ta
   assert.equal(rows.length, 3, latex);
   assert.match(rows[1], /^bm25 run x \(baseline\) & 0\.5000 \\\\$/);
   assert.ok(!/\n\n/.test(latex), 'no blank line (a paragraph break) anywhere');
+});
+
+
+test('an export holds what the panel shows: figures with the judgements and the original ones, ranges, comparisons, verdicts, the qrels state in the caption (SciFact)', async () => {
+  const RUNS = join(SHARED, 'runs/scifact');
+  const [A, B] = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, f));
+  const s = await loadSplit({ datasetDir: join(SHARED, 'datasets/scifact'), split: 'test' });
+  await addRunFiles(s, [A, B]);
+  // Two judgements that move B's nDCG@10: its first unjudged top-10 documents of two queries, judged relevant.
+  const judged: string[] = [];
+  for (const q of s.qrels('original').queryIds()) {
+    const top = s.run(B).docIds.subarray(s.run(B).offsets[s.run(B).queryIndex(q)], s.run(B).offsets[s.run(B).queryIndex(q)] + 10);
+    const doc = [...top].map((d) => s.run(B).docs.string(d)).find((d) => s.grade(q, d) === null);
+    if (doc) {
+      s.judge(q, doc, 1);
+      judged.push(q);
+    }
+    if (judged.length === 2) break;
+  }
+  const m = resultsModel(s, A, { skipped: [] });
+  const nd = m.measures.findIndex((x) => x.key === 'ndcg_cut_10');
+  const rowB = m.rows.find((r) => r.key === B)!;
+  assert.notEqual(rowB.annotated![nd].toFixed(4), rowB.means[nd].toFixed(4), 'the judgements move the figure');
+
+  const md = exportResults(m, 'markdown');
+  assert.match(md, /with the user's 2 judgements/, 'the caption names the qrels state and the count');
+  assert.ok(md.includes(`${rowB.annotated![nd].toFixed(4)}*† (orig ${rowB.means[nd].toFixed(4)}) [`), 'the figure on the qrels in effect, the original one, the range');
+  assert.match(md, /\| minilm-faiss\.knarfthekant - bm25okapi\.knarfthekant \| nDCG@10 \| \+0\.\d{4} \| \[\+0\.\d{4}, \+0\.\d{4}\] \|.*\| (settled|open: \d+ holes in \d+ queries can flip it) \|/, 'the comparison with its direction, interval and verdict');
+
+  // Text fields are quoted (src/core/formats/csv.ts); no field here holds a comma.
+  const fields = (line: string) => line.split(',').map((f) => f.replace(/^"(.*)"$/, '$1'));
+  const csv = exportResults(m, 'csv').trim().split('\r\n');
+  const head = fields(csv[0]);
+  const row = fields(csv.find((l) => l.startsWith('"minilm'))!);
+  const col = (name: string) => row[head.indexOf(name)];
+  assert.equal(col('qrels'), 'annotated');
+  assert.equal(col('judgements'), '2');
+  assert.equal(Number(col('ndcg_cut_10')).toFixed(4), rowB.annotated![nd].toFixed(4));
+  assert.equal(Number(col('ndcg_cut_10_original')).toFixed(4), rowB.means[nd].toFixed(4));
+  // Full useful precision (12 decimals, as the means).
+  assert.ok(Math.abs(Number(col('ndcg_cut_10_lo')) - rowB.intervals![nd]!.lo) < 1e-12);
+  assert.ok(Math.abs(Number(col('ndcg_cut_10_ci_lo')) - rowB.vsBaseline![nd]!.ci!.lo) < 1e-12);
+  assert.equal(col('ndcg_cut_10_verdict'), rowB.settled![nd]!.verdict);
+
+  const tex = exportResults(m, 'latex');
+  assert.match(tex, /with the user's 2 judgements/);
+  assert.ok(tex.includes(`{\\scriptsize orig ${rowB.means[nd].toFixed(4)} [`), 'LaTeX: the original figure and the range beneath');
+  assert.match(tex, /\$\\Delta\$ = b - a & Measure/);
+
+  // Every pair: the pairs follow, in each format.
+  const all = resultsModel(s, A, { skipped: [] }, { testing: { compare: 'all-pairs', correction: 'bh' } });
+  assert.match(exportResults(all, 'markdown'), /Every pair of runs is compared, Benjamini-Hochberg corrected/);
+  const pairs = exportResults(all, 'csv').split('\r\n\r\n')[1].trim().split('\r\n');
+  assert.equal(pairs[0].split(',').slice(0, 3).join(','), '"a","b","measure"');
+  assert.equal(pairs.length, 1 + 5, 'one pair, five tested measures');
 });

@@ -26,6 +26,9 @@ test("a request for an Object.prototype method ('constructor', 'toString', '__pr
     show: async () => (moves++, null),
     undo: async () => ({ index: 0 }),
     setOrder: async () => null,
+    explain: async () => {
+      throw new Error('not asked');
+    },
   });
   const names = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', '__defineGetter__', 'isPrototypeOf', 'toLocaleString'];
   names.forEach((method, id) => w.send({ v: WEBVIEW_PROTOCOL_VERSION, type: 'request', id, method, params: {} }));

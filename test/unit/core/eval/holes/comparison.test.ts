@@ -10,6 +10,7 @@ import {
   significanceOf,
   significanceUnderHoles,
   summarise,
+  type HoleQuery,
   type QueryDelta,
 } from '../../../../../src/core/eval/holes';
 import { PAIRED_TESTS } from '../../../../../src/core/eval/stats';
@@ -44,6 +45,72 @@ for (const grades of [[1], [0, 1, 2]]) {
   });
 }
 
+/** Brute force: the free holes of q whose grade changes f under some grading of the other free holes. */
+function bruteMovers(q: HoleQuery, scale: readonly number[], f: (g: Int32Array) => number): number {
+  const free: number[] = [];
+  q.grades.forEach((g, h) => g < 0 && free.push(h));
+  const grades = Int32Array.from(q.grades);
+  let n = 0;
+  for (const h of free) {
+    const others = free.filter((o) => o !== h);
+    let moves = false;
+    for (let k = 0; k < scale.length ** others.length && !moves; k++) {
+      let x = k;
+      for (const o of others) {
+        grades[o] = scale[x % scale.length];
+        x = Math.floor(x / scale.length);
+      }
+      grades[h] = scale[0];
+      const v0 = f(grades);
+      moves = scale.some((g) => ((grades[h] = g), Math.abs(f(grades) - v0) > 1e-12));
+    }
+    if (moves) n++;
+  }
+  return n;
+}
+
+for (const grades of [[1], [0, 1, 2]]) {
+  test(`holes that can move a - b: exactly those brute force finds, per measure (grades ${grades.join(',')})`, () => {
+    let counted = 0;
+    let excluded = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const { qrels, runs } = randomCase(seed, grades);
+      const set = prepareHoles(qrels, runs, { poolDepth: 4 });
+      for (const spec of ['ndcg_cut.5', 'ndcg', 'P.5', 'recall.10', 'recall_cap.5', 'map', 'recip_rank']) {
+        const s = new HoleScorer(spec, set.scale);
+        for (const [a, b] of [[0, 1], [1, 2], [2, 0]]) {
+          for (const q of set.queries) {
+            const want = bruteMovers(q, s.scale, (g) => s.score(q, a, g) - s.score(q, b, g));
+            const where = `seed ${seed} ${spec} ${a}-${b} ${q.qid}`;
+            // Without the exhaustive search (budget 0): never fewer; for the measures linear in the gains and
+            // recip_rank the weights and the witnesses alone decide every case here (map has coincidences).
+            const quick = queryDelta(q, a, b, s, undefined, undefined, 0).movers;
+            if (spec === 'map') assert.ok(quick >= want, `${where} (no search): ${quick} < ${want}`);
+            else assert.equal(quick, want, `${where} (no search)`);
+            assert.equal(queryDelta(q, a, b, s).movers, want, where);
+            counted += want;
+            excluded += q.grades.filter((g) => g < 0).length - want;
+          }
+        }
+      }
+    }
+    assert.ok(counted > 100 && excluded > 100, `both kinds of holes occur: ${counted} can move it, ${excluded} cannot`);
+  });
+}
+
+test('P@k: a hole in both top k cannot move the difference, one in a single top k can', () => {
+  const qrels = Qrels.fromJudgements([{ qid: 'q', docid: 'r', grade: 1 }]);
+  // h1 in both top 2, h2 only in a's, h3 only in b's.
+  const a = Run.fromRankings('a', [['q', ['h1', 'h2', 'r'], [3, 2, 1]]]);
+  const b = Run.fromRankings('b', [['q', ['h3', 'h1', 'r'], [3, 2, 1]]]);
+  const set = prepareHoles(qrels, [a, b], { poolDepth: 2 });
+  const q = set.queries[0];
+  const p2 = queryDelta(q, 0, 1, new HoleScorer('P.2', set.scale));
+  assert.deepEqual([p2.holes, p2.movers, p2.lo, p2.hi], [3, 2, -0.5, 0.5]);
+  // nDCG@2 gives h1 different discounts in a (rank 1) and b (rank 2): it can move that difference.
+  assert.equal(queryDelta(q, 0, 1, new HoleScorer('ndcg_cut.2', set.scale)).movers, 3);
+});
+
 test('over budget the range falls back to the runs\' intervals: sound, marked inexact', () => {
   const { qrels, runs } = randomCase(7, [0, 1]);
   const set = prepareHoles(qrels, runs, { poolDepth: 6 });
@@ -77,7 +144,7 @@ test('verdict: settled when no assignment flips the sign, else open with the que
 });
 
 test('significance under holes: lost or gained at an extreme assignment', () => {
-  const mk = (v: number[], lo: number[], hi: number[]): QueryDelta[] => v.map((x, i) => ({ qid: `q${i}`, value: x, lo: lo[i], hi: hi[i], exact: true, holes: 1 }));
+  const mk = (v: number[], lo: number[], hi: number[]): QueryDelta[] => v.map((x, i) => ({ qid: `q${i}`, value: x, lo: lo[i], hi: hi[i], exact: true, holes: 1, movers: 1 }));
   const set = { runIds: ['a', 'b'], poolDepth: 10, scale: [0, 1], queries: [] };
   const n = 12;
   const up = Array.from({ length: n }, (_, i) => 0.1 + 0.01 * i);

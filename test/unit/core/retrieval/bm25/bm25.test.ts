@@ -11,7 +11,8 @@ import { Searcher, bagOfWords, idf } from '../../../../../src/core/retrieval/bm2
 import { byte4ToInt, intToByte4 } from '../../../../../src/core/retrieval/bm25/smallFloat';
 import { cacheFile, cacheKey, loadIndex, saveIndex } from '../../../../../src/core/retrieval/bm25/cache';
 import { Rm3, RM3_DEFAULTS } from '../../../../../src/core/retrieval/bm25/rm3';
-import { adjustScoreTies, runBm25, runTag, type Bm25RunRequest } from '../../../../../src/core/retrieval/bm25/run';
+import { adjustScoreTies } from '../../../../../src/core/retrieval/bm25/ranker';
+import { runBm25, runTag, type Bm25RunRequest } from '../../../../../src/core/retrieval/bm25/run';
 import { readQueryWeights } from '../../../../../src/core/retrieval/bm25/queryWeights';
 import { RunWriter } from '../../../../../src/core/formats/runWriter';
 import { InputError } from '../../../../../src/core/formats/errors';

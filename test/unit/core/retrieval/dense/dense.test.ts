@@ -8,7 +8,7 @@ import { InputError } from '../../../../../src/core/formats/errors';
 import { readRun } from '../../../../../src/core/formats/run';
 import { EmbeddingCacheReader, EmbeddingCacheWriter, embeddingFile } from '../../../../../src/core/retrieval/dense/cache';
 import { DenseEncoder } from '../../../../../src/core/retrieval/dense/encoder';
-import { readModelFolder } from '../../../../../src/core/retrieval/dense/modelFolder';
+import { readModelFolder, type Pooling } from '../../../../../src/core/retrieval/dense/modelFolder';
 import { runDense, type DenseRunRequest } from '../../../../../src/core/retrieval/dense/run';
 import { BlockSearch, TopK } from '../../../../../src/core/retrieval/dense/search';
 import { loadTokenizer } from '../../../../../src/core/retrieval/dense/tokenizer';
@@ -19,13 +19,21 @@ const tmp = mkdtempSync(join(tmpdir(), 'irw-dense-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** What the generated lookup model + pooling must give, recomputed by hand from its embedding tables. */
-function expected(f: Fixture, text: string, maxLength: number, pooling: 'mean' | 'cls', normalize: boolean): number[] {
+function expected(f: Fixture, text: string, maxLength: number, pooling: Pooling, normalize: boolean): number[] {
   const { ids, typeIds } = loadTokenizer(TOKENIZER_DIR, maxLength).encode(text);
   const h = f.model.hidden;
-  const rows = pooling === 'cls' ? [0] : ids.map((_, j) => j);
-  const v = new Array<number>(h).fill(0);
-  for (const j of rows) for (let k = 0; k < h; k++) v[k] += f.model.word[ids[j] * h + k] + f.model.type[typeIds[j] * h + k];
-  const out = v.map((x) => x / rows.length);
+  const token = (j: number) => Array.from({ length: h }, (_, k) => f.model.word[ids[j] * h + k] + f.model.type[typeIds[j] * h + k]);
+  const all = ids.map((_, j) => token(j));
+  const n = all.length;
+  const weighted = (w: (j: number) => number, div: number) => Array.from({ length: h }, (_, k) => all.reduce((a, t, j) => a + w(j) * t[k], 0) / div);
+  const out = {
+    cls: () => all[0],
+    lasttoken: () => all[n - 1],
+    max: () => Array.from({ length: h }, (_, k) => Math.max(...all.map((t) => t[k]))),
+    mean: () => weighted(() => 1, n),
+    mean_sqrt_len: () => weighted(() => 1, Math.sqrt(n)),
+    weightedmean: () => weighted((j) => j + 1, (n * (n + 1)) / 2),
+  }[pooling]();
   const norm = Math.sqrt(out.reduce((a, x) => a + x * x, 0));
   return normalize ? out.map((x) => x / norm) : out;
 }
@@ -61,6 +69,19 @@ describe('dense: encoder on generated ONNX models', () => {
       await enc.release();
     }
   });
+
+  for (const pooling of ['max', 'lasttoken', 'mean_sqrt_len', 'weightedmean'] as const) {
+    it(`${pooling} pooling over unpadded tokens, as sentence-transformers computes it (padding carries noise the mask must exclude)`, async () => {
+      const f = tinyBiEncoder(tmp, `pool-${pooling}`, { pooling, normalize: false, maxLength: 12 });
+      const enc = await DenseEncoder.open(f.dir);
+      try {
+        const { dim, data } = await enc.encode(TEXTS, '', { batchSize: 4 });
+        TEXTS.forEach((t, i) => assertVector(data.subarray(i * dim, (i + 1) * dim), expected(f, t, 12, pooling, false), `${pooling} ${t}`));
+      } finally {
+        await enc.release();
+      }
+    });
+  }
 
   it('results do not depend on the batch size (batches pad to different lengths)', async () => {
     const enc = await DenseEncoder.open(mean.dir);
@@ -125,21 +146,7 @@ describe('dense: model folder and signature checks', () => {
     await assert.rejects(DenseEncoder.open(f.dir), (e: unknown) => e instanceof InputError && /onnxruntime could not load/.test(e.message));
   });
 
-  it('irw-model.json is validated; sentence-transformers files fill what it leaves out', () => {
-    const f = tinyBiEncoder(tmp, 'st', {});
-    writeFileSync(join(f.dir, 'irw-model.json'), JSON.stringify({ pooling: 'max' }));
-    assert.throws(() => readModelFolder(f.dir), (e: unknown) => e instanceof InputError && /bad value for "pooling"/.test(e.message));
-    writeFileSync(join(f.dir, 'irw-model.json'), JSON.stringify({ similarity: 'cosine' }));
-    writeFileSync(join(f.dir, 'sentence_bert_config.json'), JSON.stringify({ max_seq_length: 200 }));
-    writeFileSync(join(f.dir, 'modules.json'), JSON.stringify([{ type: 'sentence_transformers.models.Normalize' }]));
-    assert.deepEqual(readModelFolder(f.dir).config, {
-      pooling: 'mean',
-      normalize: true,
-      maxLength: 200,
-      queryPrefix: '',
-      documentPrefix: '',
-      similarity: 'cosine',
-    });
+  it('a model folder that is missing is named', () => {
     assert.throws(() => readModelFolder(join(tmp, 'nowhere')), /model folder not found/);
   });
 });

@@ -9,6 +9,7 @@ import { readRun, type Run } from '../../../../../src/core/formats/run';
 import { readCorpusTexts } from '../../../../../src/core/retrieval/dense/dataset';
 import { DenseEncoder } from '../../../../../src/core/retrieval/dense/encoder';
 import { runDense, type DenseRunRequest } from '../../../../../src/core/retrieval/dense/run';
+import { readSidecar } from '../../../../../src/core/provenance/record';
 import { smallDataset, tinyBiEncoder } from '../../../../helpers/neuralFixtures';
 import { writeNpy } from '../../../../helpers/npy';
 
@@ -160,5 +161,25 @@ describe('dense: embedding cache faults', () => {
     assert.equal(r.warnings.length, 1);
     assert.match(r.warnings[0], /corpus embeddings not cached \(.*(EEXIST|ENOTDIR).*\); the run is not affected/);
     assert.equal(readFileSync(r.out, 'utf8'), readFileSync((await runDense(req({}))).out, 'utf8'));
+  });
+});
+
+describe('dense: the sidecar records every setting used (issue 25 item 14)', () => {
+  it('pooling, normalization, max length, prompts and similarity with their sources, and the model and tokenizer hashes', async () => {
+    const st = tinyBiEncoder(tmp, 'prompted', { pooling: 'max', normalize: true, maxLength: 32, queryPrefix: 'query: ', documentPrefix: 'passage: ', similarity: 'cosine' });
+    const out = join(tmp, 'recorded.trec');
+    await runDense(req({ model: st.dir, out, command: 'irw run --retriever dense' }));
+    const sidecar = readSidecar(out)!;
+    assert.equal(sidecar.settings.similarity, 'cosine', 'the similarity used, not the request\'s null');
+    const m = sidecar.provenance!.inputs.model!;
+    assert.deepEqual(m.settings, { pooling: 'max', normalize: true, maxLength: 32, queryPrefix: 'query: ', documentPrefix: 'passage: ', similarity: 'cosine' });
+    assert.equal(m.sources.pooling, 'irw-model.json pooling');
+    assert.equal(m.model.sha256, createHash('sha256').update(readFileSync(join(st.dir, 'model.onnx'))).digest('hex'));
+    assert.deepEqual(m.tokenizer.map((t) => t.path.split('/').pop()), ['tokenizer.json', 'vocab.txt', 'tokenizer_config.json']);
+    assert.equal(sidecar.provenance!.command, 'irw run --retriever dense');
+    assert.equal(sidecar.provenance!.inputs.corpus!.sha256, createHash('sha256').update(readFileSync(join(ds.dir, 'corpus.jsonl'))).digest('hex'));
+    const ir = JSON.parse(readFileSync(`${out}.json`, 'utf8')).ir_metadata;
+    assert.equal(ir.method.retrieval[0].pooling, 'max');
+    assert.match(ir.platform.software.libraries.javascript.join(' '), /onnxruntime-node==/);
   });
 });

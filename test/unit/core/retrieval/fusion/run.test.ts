@@ -39,13 +39,13 @@ describe('irw fuse: the written file ranks as the fusion did, under trec_eval re
   const a = randomRun('a', 1, 5, 1000);
   const b = randomRun('b', 2, 5, 1000);
   for (const norm of ['sum', 'min-max', 'z-score'] as const) {
-    it(`--norm ${norm}: every query's order in the file is the fused order`, () => {
+    it(`--norm ${norm}: every query's order in the file is the fused order`, async () => {
       const runs = [join(dir, 'a.trec'), join(dir, 'b.trec')];
       writeRun(a, runs[0]);
       writeRun(b, runs[1]);
       const out = join(dir, `fused-${norm}.trec`);
       const fusion = { ...FUSION_DEFAULTS, norm };
-      runFuse({ runs, fusion, tag: null, out });
+      await runFuse({ runs, fusion, tag: null, out });
       // The fusion of the files as read back (6-decimal inputs), in memory:
       const fused = fuseRuns(runs.map((p) => readRun(p)), fusion, 't');
       const fileOrder = trecEvalOrder(out);
