@@ -139,7 +139,7 @@ test('the Judge sidebar explains a pair on demand without naming any run', async
   const e = (await explain(ours, queryId, docId, { indexes, dataset: SCIFACT })) as Explanation & Bm25Explanation;
   const pair: PairExplanation = { queryId, docId, k1: 0.9, b: 0.4, terms: e.terms, unknownTerms: e.unknownTerms, note: 'BM25 with k1 0.9, b 0.4 on this dataset' };
   const req = await v.answer('explain', pair);
-  assert.deepEqual(req.params, {});
+  assert.deepEqual(req.params, { queryId, docId }, 'the pair on screen, named as a grade names it');
   await v.page.locator('#explain-pair table.terms').waitFor();
   const text = (await v.page.locator('#explain-pair').textContent())!;
   for (const r of state.scores) assert.ok(!text.includes(r.label), `the explanation names no run (${r.label})`);

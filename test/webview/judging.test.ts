@@ -82,20 +82,24 @@ test('holes panel: a judgement updates it in place: its row and the figures chan
   await v.page.locator('#queue tbody tr').first().waitFor();
   await v.page.evaluate(() => {
     const w = window as unknown as { __rows: Element[]; __box: Element };
-    w.__rows = [...document.querySelectorAll('#queue tbody tr')];
+    w.__rows = [...document.querySelectorAll('#queue tr[data-pair]')];
     w.__box = document.querySelector('#pool-runs vscode-checkbox')!;
     document.scrollingElement!.scrollTop = 1500;
   });
+  const scrolled = await v.page.evaluate(() => document.scrollingElement!.scrollTop);
   const first = m.queue[0];
   const judged = { ...m, remaining: m.remaining - 1, queue: m.queue.map((p, i) => (i === 0 ? { ...p, grade: 1 } : p)), rows: m.rows.map((r) => ({ ...r, holeBeirAnnotated: r.holeBeirAnnotated - 0.001 })) };
   await v.event('holes', 'model', judged);
   await v.page.locator('#pool-size', { hasText: `${judged.remaining} still unjudged` }).waitFor();
   const kept = await v.page.evaluate(() => {
     const w = window as unknown as { __rows: Element[]; __box: Element };
-    const rows = [...document.querySelectorAll('#queue tbody tr')];
-    return { same: rows.filter((r, i) => r === w.__rows[i]).length, count: rows.length, box: w.__box === document.querySelector('#pool-runs vscode-checkbox'), scroll: document.scrollingElement!.scrollTop };
+    const rows = [...document.querySelectorAll('#queue tr[data-pair]')];
+    return { others: rows.slice(1).every((r, i) => r === w.__rows[i + 1]), count: rows.length, box: w.__box === document.querySelector('#pool-runs vscode-checkbox'), scroll: document.scrollingElement!.scrollTop };
   });
-  assert.deepEqual(kept, { same: 199, count: 200, box: true, scroll: 1500 });
+  // The rows not judged are the same nodes; the page does not jump (the browser's scroll anchoring may move it
+  // by the judged row's change of height, a few pixels).
+  assert.deepEqual({ ...kept, scroll: undefined }, { others: true, count: 200, box: true, scroll: undefined });
+  assert.ok(Math.abs(kept.scroll - scrolled) <= 4, `scroll ${scrolled} -> ${kept.scroll}`);
   assert.equal(await v.page.locator(`#queue tr[data-pair="${first.queryId}\t${first.docId}"] .grade`).textContent(), '1');
   assert.equal(await v.page.locator('#holes tbody tr').first().locator('td').nth(2).textContent(), fix4(judged.rows[0].holeBeirAnnotated));
   // The same model again (figures computed elsewhere) changes nothing on the page.

@@ -37,12 +37,13 @@ test('results: each mean with its range (ends rounded outwards), each comparison
   assert.equal(await cell.locator('.range').getAttribute('title'), `Range over every grading of the ${iv.holes} holes left in the top-10 pool; judged only (trec_eval -J): ${iv.judgedOnly!.toFixed(4)}`);
   // Coverage columns have no range.
   assert.equal(await v.page.locator(`#results tr[data-run="${RUNS[1]}"] td[data-measure="judged_10"] .range`).count(), 0);
-  assert.match((await cell.getAttribute('title'))!, /under the holes Δ \[.*\], open over the top-10 pool: \d+ holes in \d+ queries can flip the sign, significance can be lost/);
+  assert.match((await cell.getAttribute('title'))!, /^nDCG@10 0\.6451 on the original qrels\nΔ = minilm-faiss\.knarfthekant − bm25okapi\.knarfthekant: .*\nunder the holes Δ \[.*\]: open over the top-10 pool: \d+ holes in \d+ queries can flip the sign, significance can be lost$/);
   // The significance table: Δ range and verdict per (run, measure).
   const row = v.page.locator('#significance tbody tr', { hasText: 'nDCG@10' });
-  const verdictCell = row.locator('td.verdict');
-  assert.match((await verdictCell.textContent())!, /^open over the top-10 pool: \d+ holes in \d+ queries can flip the signsignificance can be lost$/);
-  await v.page.locator('#ranges-legend').waitFor();
+  const verdictCell = row.locator('td.verdict-cell');
+  assert.match((await verdictCell.textContent())!, /^open · \d+ holes$/);
+  assert.match((await verdictCell.locator('.verdict').getAttribute('title'))!, /^open over the top-10 pool: \d+ holes in \d+ queries can flip the sign; significance can be lost$/);
+  assert.match((await v.page.locator('#legend').textContent())!, /"ranges": each figure's range over every grading of the holes/);
   assert.deepEqual(await v.problems(), []);
 });
 
@@ -53,8 +54,12 @@ test('results: with judgements the range goes with the annotated figure; a bound
   await v.event('results', 'model', { ...m, rows, judgements: 3 });
   const cell = v.page.locator(`#results tr[data-run="${RUNS[0]}"] td[data-measure="ndcg_cut_10"]`);
   await cell.waitFor();
-  assert.equal(await cell.locator(':scope > .range').count(), 0);
-  assert.match((await cell.locator('.delta').textContent())!, /^annotated 0\.\d{4} \[0\.\d\d, [01]\.\d\d\]≈$/);
+  // The figure shown is the annotated one, the original beneath it, and the range (behind the toggle) is the annotated figure's.
+  const r0 = rows.find((r) => r.key === RUNS[0])!;
+  const mi = m.measures.findIndex((c) => c.key === 'ndcg_cut_10');
+  assert.equal(await cell.locator('.num').textContent(), r0.annotated[mi].toFixed(4));
+  assert.equal(await cell.locator('.orig').textContent(), r0.means[mi].toFixed(4));
+  assert.match((await cell.locator('.cell-range').textContent())!, /^ \[0\.\d\d, [01]\.\d\d\]≈$/);
   assert.match((await cell.locator('.range.bound').getAttribute('title'))!, /^A bound of the range/);
 });
 
@@ -64,13 +69,13 @@ test('diff: Δ range and verdict in the header, each mean\'s range, per-query ra
   await v.event('diff', 'model', m);
   const head = v.page.locator('#verdict');
   await head.waitFor();
-  assert.match((await head.textContent())!, /^Δ nDCG@10 \+0\.0854, over every grading of the holes left \[−0\.\d\d, \+0\.\d\d\]: open over the top-10 pool: \d+ holes in \d+ queries can flip the sign \(significance can be lost\)\. Means over the holes: bm25okapi\.knarfthekant \[0\.\d\d, \d\.\d\d\], minilm-faiss\.knarfthekant \[0\.\d\d, \d\.\d\d\]\.$/);
+  assert.match((await head.textContent())!, /^Δ \+0\.0854 on the original qrels; over every grading of the holes left \[−0\.\d\d, \+0\.\d\d\]: open over the top-10 pool: \d+ holes in \d+ queries can flip the sign \(significance can be lost\)\. Means over the holes: a \[0\.\d\d, \d\.\d\d\], b \[0\.\d\d, \d\.\d\d\]\.$/);
   // Sorting by divergence puts the query with the lowest RBO first; back to Δ, the model's order.
   const minRbo = m.queries[m.rbo!.indexOf(Math.min(...m.rbo!))];
   await v.page.locator('#sort').click();
   await v.page.locator('#sort vscode-option[value="divergence"]').click();
   await v.page.locator(`#queries tbody tr:first-child[data-query="${minRbo}"]`).waitFor();
-  assert.match((await v.page.locator('#queries tbody tr').first().locator('td.rbo').textContent())!, /^RBO 0\.\d\d$/);
+  assert.match((await v.page.locator('#queries tbody tr').first().locator('td.rbo').textContent())!, /^0\.\d\d$/);
   assert.match((await v.page.locator('#rbo-mean').textContent())!, /^mean RBO 0\.\d{3}$/);
   await v.page.locator('#sort').click();
   await v.page.locator('#sort vscode-option[value="delta"]').click();
@@ -108,7 +113,8 @@ test('holes panel: the order choice posts setPool with the order; the meter show
   const meter = v.page.locator('#meter');
   await meter.waitFor();
   assert.match((await meter.locator('strong').textContent())!, new RegExp(`^comparison open: ${live.meter.verdict.openHoles} holes in ${live.meter.verdict.openQueries} queries can still flip it$`));
-  assert.match((await meter.textContent())!, /^nDCG@10: bm25okapi\.knarfthekant vs minilm-faiss\.knarfthekant, Δ \[−0\.\d\d, \+0\.\d\d\] over the holes/);
+  // The direction named (b − a, with the runs), and the qrels it is on.
+  assert.match((await meter.locator('.muted').first().textContent())!, /^Δ nDCG@10 = minilm-faiss\.knarfthekant − bm25okapi\.knarfthekant: \[−0\.\d\d, \+0\.\d\d\] over the holes of the top-10 pool, on the original qrels$/);
   assert.deepEqual(await v.problems(), []);
 });
 

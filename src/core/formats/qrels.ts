@@ -232,8 +232,9 @@ const NBSP_HINT = ' A non-breaking space (U+00A0, as word processors and web pag
 /**
  * How every reader of qrels reads a line: `irw eval`, the engine's index, the user's annotation files and the
  * editor's qrels hovers all take their verdict from here, so a hand-edited line counts the same everywhere.
- * A line has 3 columns (BEIR) or 4 (TREC), separated by white space as C's isspace() sees it; its grade is an
- * integer, or an integral number written as a float ("2.0", as pandas writes qrels). Blank lines and '#'
+ * A line has 3 columns (BEIR) or 4 (TREC), as many as the file's first judgement, separated by white space
+ * as C's isspace() sees it; its grade is an integer, or an integral number written as a float ("2.0", as pandas
+ * writes qrels). Blank lines and '#'
  * comments hold no judgement; so does a header on the file's first line (isQrelsHeader). Anything else
  * (another column count, a grade that is not an integer, NUL bytes) is an error naming the file and line.
  */
@@ -257,6 +258,18 @@ export class QrelsLineParser {
     const first = !this.seenLine;
     this.seenLine = true;
     if (first && isQrelsHeader(buf, start, end)) return null;
+    // A line with other columns than the file's first judgement is refused, not read the other way: a TREC line
+    // that lost its document id (`q1 0 1`) would read as a valid BEIR judgement of a document named "0".
+    if (this.columns !== 0 && n !== this.columns) {
+      throw new InputError({
+        code: 'malformed',
+        message: `expected ${this.columns} columns like the first line, found ${n}`,
+        file: this.path,
+        line: lineNo,
+        text: text(),
+        hint: TREC_HINT + (hasNoBreakSpace(buf, start, end) ? NBSP_HINT : ''),
+      });
+    }
     if (n !== 3 && n !== 4) {
       throw new InputError({
         code: 'malformed',
@@ -267,7 +280,7 @@ export class QrelsLineParser {
         hint: TREC_HINT + (hasNoBreakSpace(buf, start, end) ? NBSP_HINT : ''),
       });
     }
-    this.columns ||= n;
+    this.columns = n;
     const g = 2 * (n - 1);
     const grade = parseGrade(buf, f[g], f[g + 1], this.path, lineNo, text);
     const d = n === 4 ? 4 : 2;

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AppendLog, type Recovery } from './appendLog';
 import { fsyncDir } from '../durableFs';
 import { InputError } from '../formats/errors';
-import { forEachLineSync } from '../formats/lines';
+import { forEachLineSync, textEncoding } from '../formats/lines';
 import type { Problem } from '../formats/problems';
 import { QrelsLineParser } from '../formats/qrels';
 
@@ -73,6 +73,36 @@ export function validateJudgement(j: { queryId: unknown; docId: unknown; grade: 
     const allowed = scale ? `an integer on this dataset's scale (${scale.join(', ')}) or -1 (unjudged)` : `an integer from -1 (unjudged) to ${MAX_GRADE}`;
     throw new Error(`cannot record a judgement: grade ${JSON.stringify(g)} is not ${allowed}`);
   }
+}
+
+/**
+ * The columns of the qrels file at `path` (3 or 4), as its first judgement says (QrelsLineParser), from its first
+ * 64 KiB; undefined when they hold none.
+ */
+function qrelsColumns(path: string): number | undefined {
+  let head: Buffer;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      head = Buffer.alloc(64 << 10);
+      head = head.subarray(0, readSync(fd, head, 0, head.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const enc = textEncoding(head);
+  const text = Buffer.from(enc === 'plain' ? head.toString('utf8') : new TextDecoder(enc === 'utf16le' ? 'utf-16le' : 'utf-16be').decode(head));
+  const parser = new QrelsLineParser(path);
+  for (let start = 0, nl = text.indexOf(10); nl >= 0 && !parser.columns; start = nl + 1, nl = text.indexOf(10, start)) {
+    try {
+      parser.parse(text, start, text[nl - 1] === 13 ? nl - 1 : nl, 0);
+    } catch {
+      // a bad line: the next one may say
+    }
+  }
+  return parser.columns || undefined;
 }
 
 /** A line some qrels reader accepts (QrelsLineParser: the one verdict of every reader). */
@@ -162,7 +192,9 @@ export class AnnotationWriter {
    */
   judge(j: Judgement, scale?: readonly number[]): Problem[] {
     validateJudgement(j, scale);
-    const problems = recoveryProblems(this.tsv.path, this.tsv.append(`${j.queryId}\t${j.docId}\t${j.grade}`));
+    // In the file's own columns (TREC's four if another tool made it so): every reader reads it as the others.
+    const line = qrelsColumns(this.tsv.path) === 4 ? `${j.queryId} 0 ${j.docId} ${j.grade}` : `${j.queryId}\t${j.docId}\t${j.grade}`;
+    const problems = recoveryProblems(this.tsv.path, this.tsv.append(line));
     const record: Record<string, unknown> = { query: j.queryId, doc: j.docId, grade: j.grade, at: j.at ?? new Date().toISOString() };
     if (j.by !== undefined) record.by = j.by;
     if (j.note !== undefined) record.note = j.note;

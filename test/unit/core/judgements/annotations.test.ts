@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,9 +171,25 @@ describe('annotation files', () => {
     const dir = freshDataset();
     AnnotationWriter.open(dir, 'test').writer.close();
     const { tsv } = annotationPaths(dir, 'test');
-    appendFileSync(tsv, 'q1 0 d1 2\r\nq2  d2  1\r\nnot a judgement\n');
+    // A TREC line that lost its document id ('q3 0 1') is not read as a BEIR judgement of a document "0": the
+    // first judgement's columns hold for the file.
+    appendFileSync(tsv, 'q1 0 d1 2\r\nq2  0  d2  1\r\nnot a judgement\nq3 0 1\n');
     const read = readAnnotations(tsv);
     assert.deepEqual(read.judgements.map((j) => [j.queryId, j.docId, j.grade]), [['q1', 'd1', 2], ['q2', 'd2', 1]]);
-    assert.deepEqual(read.problems.map((p) => p.line), [4]);
+    assert.deepEqual(read.problems.map((p) => p.line), [4, 5]);
+    assert.match(read.problems[1].message, /expected 4 columns like the first line, found 3/);
+  });
+
+  it("writes judgements in the file's columns: TREC's four when another tool made the file so", () => {
+    const dir = freshDataset();
+    const { tsv } = annotationPaths(dir, 'test');
+    mkdirSync(join(dir, 'qrels'), { recursive: true });
+    writeFileSync(tsv, 'q1 0 d1 2\n');
+    const { writer } = AnnotationWriter.open(dir, 'test');
+    writer.judge({ queryId: 'q2', docId: 'd2', grade: 1 });
+    writer.close();
+    assert.equal(readFileSync(tsv, 'utf8'), 'q1 0 d1 2\nq2 0 d2 1\n');
+    assert.equal(readQrels(tsv).size, 2);
+    assert.deepEqual(readAnnotations(tsv).judgements.map((j) => j.docId), ['d1', 'd2']);
   });
 });

@@ -104,12 +104,12 @@ describe('judgement durability', () => {
   });
 
   it("never deletes another tool's unterminated last line (TREC separators, CRLF, free text): keeps and reports it", () => {
-    // [file as another tool left it, line reported (0: none, the last line parses)]
-    for (const [body, reported] of [
-      ['q1 0 d1 1\r\nq2 0 d2 0', 0], // TREC qrels with CRLF, last line unterminated
-      ['query-id\tcorpus-id\tscore\nq1\td1\t1\nq2  d2  2', 0], // BEIR, spaces instead of TABs
-      ['query-id\tcorpus-id\tscore\nq1\td1\t1\nchecked up to q1', 3],
-      ['q1 0 d1 1\rq2 0 d2 1', 1], // old Mac line endings, which no reader splits: reported, still kept
+    // [file as another tool left it, line reported (0: none, the last line parses), the judgement as appended (in the file's columns)]
+    for (const [body, reported, appended] of [
+      ['q1 0 d1 1\r\nq2 0 d2 0', 0, 'q9 0 d9 1'], // TREC qrels with CRLF, last line unterminated
+      ['query-id\tcorpus-id\tscore\nq1\td1\t1\nq2  d2  2', 0, 'q9\td9\t1'], // BEIR, spaces instead of TABs
+      ['query-id\tcorpus-id\tscore\nq1\td1\t1\nchecked up to q1', 3, 'q9\td9\t1'],
+      ['q1 0 d1 1\rq2 0 d2 1', 1, 'q9\td9\t1'], // old Mac line endings, which no reader splits: reported, still kept
     ] as const) {
       const dir = freshDataset();
       const { tsv } = annotationPaths(dir, 'test');
@@ -118,7 +118,7 @@ describe('judgement durability', () => {
       const { writer, problems } = AnnotationWriter.open(dir, 'test');
       writer.judge({ queryId: 'q9', docId: 'd9', grade: 1 });
       writer.close();
-      assert.equal(readFileSync(tsv, 'utf8'), `${body}\nq9\td9\t1\n`, JSON.stringify(body));
+      assert.equal(readFileSync(tsv, 'utf8'), `${body}\n${appended}\n`, JSON.stringify(body));
       if (reported === 0) assert.deepEqual(problems, []);
       else {
         assert.equal(problems.length, 1);

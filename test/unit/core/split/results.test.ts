@@ -102,13 +102,14 @@ describe('results model on SciFact', { skip: needsShared('datasets/scifact', 'ru
     assert.match(md, /counts as 0 in the means and tests \(trec_eval -c\): vsm-tfidf\.titles_fulltext\.omar-khattab answers 153 of 300\./);
     assert.match(md, /bm25okapi\.knarfthekant \(baseline\) \| 300\/300 \| 0\.5597/);
     assert.match(md, /minilm-faiss\.knarfthekant \| 300\/300 \| 0\.6451\*†/);
-    const csv = exportResults(model, 'csv').trim().split('\n');
+    const csv = exportResults(model, 'csv').trim().split('\r\n');
     assert.equal(csv.length, 4);
     // The columns of before, then the qrels state, the original figures with their ranges and each comparison's interval, adjusted p and verdict.
     assert.equal(csv[0].split(',').length, 3 + 7 + 5 * 8 + 2 + 3 + 7 * 3 + 5 * 8);
-    assert.ok(csv[0].includes(',queries_answered,queries_total,qrels,judgements,correction,ndcg_cut_10_original,ndcg_cut_10_lo,ndcg_cut_10_hi,'));
+    // Text quoted, numbers bare (src/core/formats/csv.ts); no field here holds a comma.
+    assert.ok(csv[0].includes(',"queries_answered","queries_total","qrels","judgements","correction","ndcg_cut_10_original","ndcg_cut_10_lo","ndcg_cut_10_hi",'));
     assert.ok(csv.slice(1).every((l) => l.split(',').length === csv[0].split(',').length));
-    assert.ok(csv.some((l) => l.startsWith('vsm-tfidf') && l.includes(',153,300,original,0,holm,')));
+    assert.ok(csv.some((l) => l.startsWith('"vsm-tfidf') && l.includes(',153,300,"original",0,"holm",')));
     const tex = exportResults(model, 'latex');
     assert.match(tex, /\\begin\{tabular\}\{lrrrrrrr\}/);
     assert.match(tex, /bm25okapi\.knarfthekant \(baseline\) & 0\.5597/);
