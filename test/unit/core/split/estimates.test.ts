@@ -35,3 +35,20 @@ test('the diff\'s estimate: pending until computed, of the judgements in effect,
   assert.equal(pairEstimate(s, a, b, 'ndcg_cut_10')!.judged, 1);
   assert.ok(!after.items.some((p) => p.docId === first.docId && p.queryId === first.queryId), 'a judged pair is not drawn again');
 });
+
+test('one relevant judgement does not send the diff\'s estimate to an extreme: BM25 vs MiniLM nDCG@10 on SciFact stays near the measured Δ', async () => {
+  const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
+  const [a, b] = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, f));
+  await addRunFiles(s, [a, b]);
+  const first = sampleQueue(s, [a, b], 10)!.items[0];
+  s.judge(first.queryId, first.docId, 1);
+  const needs = diffEstimateNeeds(a, b);
+  runSteps(estimateSteps(s, needs));
+  const e = diffModel(s, a, b).estimate!;
+  assert.equal(e.judged, 1);
+  // Measured on the qrels (+0.085, MiniLM ahead); the estimate was -1.000 [-1.000, +0.303], the linear sum
+  // of 28,000 holes' effects at the rates one judgement lets the model draw.
+  assert.ok(Math.abs(e.now - 0.085) < 0.001, `measured ${e.now}`);
+  assert.ok(e.lo <= e.now && e.now <= e.hi, `the interval holds the measured Δ: ${JSON.stringify(e)}`);
+  assert.ok(Math.abs(e.estimate) < 0.25 && e.lo > -0.5 && e.hi < 0.5, `not an extreme: ${JSON.stringify(e)}`);
+});
