@@ -60,8 +60,9 @@ Estimated (with a pool depth above 0): the difference with every hole of the two
 from a relevance model (logistic, by the rank in each run and the query's relevant count) fitted to the
 judged holes (--judgements; none: its prior, and the interval says how little the qrels tell), its 95%
 interval over what the holes hide (rounded outward), and the verdict: a run better, within ±0.01, or
-undecided. In JSON each comparison's "estimate" holds delta (a - b, as "delta"), low, high and verdict
-("a better", "b better", "within" or "undecided": a and b are the comparison's runs).
+undecided. In JSON every difference of a comparison is b - a, its runs[b] minus its runs[a] (its "delta", its
+"ci", its "holes" range, and its "estimate": delta, low, high and verdict, one of "a better", "b better",
+"within" or "undecided"); its wins are b's.
 
 exit codes: 0 ok, 1 bad input, 2 usage error, ${EXIT.worse} a run is worse (--fail-if-worse, --fail-if-worse-estimate).
 `;
@@ -384,9 +385,19 @@ async function provenanceWarnings(qrelsPath: string, runPaths: string[]): Promis
   return (await Promise.all(runPaths.map((p) => checkRun(p, on)))).flat();
 }
 
+/**
+ * A comparison as JSON names it (issue 23): every difference in it is b - a, the runs[b] minus the runs[a]
+ * of its `a` and `b` (the table's own pair is the other way round: its a is the run, its b the baseline, and
+ * its difference a - b); the text's "b vs a" is the same b - a. Wins are of b (queries where b - a > 0).
+ */
+function asBMinusA(p: ResultsTable['pairs'][number]): ResultsTable['pairs'][number] {
+  const swap = { 'a better': 'b better', 'b better': 'a better', within: 'within', undecided: 'undecided' } as const;
+  return { ...p, a: p.b, b: p.a, ...(p.estimate ? { estimate: { ...p.estimate, verdict: swap[p.estimate.verdict] } } : {}) };
+}
+
 function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: string, qrels: QrelsRecord, warnings: ProvenanceWarning[]): string {
   if (format === 'json') {
-    return `${JSON.stringify({ qrels: qrelsPath, qrelsState: qrels, warnings, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
+    return `${JSON.stringify({ qrels: qrelsPath, qrelsState: qrels, warnings, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })), pairs: t.pairs.map(asBMinusA) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
   }
   if (format === 'csv') return csvRows(t, labels).map((row) => csvRecord(row.map((c) => (typeof c === 'number' && !Number.isFinite(c) ? String(c) : c)))).join('');
   const style = STYLES[format];

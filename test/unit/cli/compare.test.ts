@@ -42,11 +42,11 @@ describe('irw compare', () => {
     assert.equal(irw(qrels, bad, good, '-m', 'recip_rank', '--fail-if-worse').status, 0);
   });
 
-  it('estimates: every comparison of every measure carries "estimate" (a - b, 95 % interval, verdict); judged holes teach it; --fail-if-worse-estimate gates on it', () => {
+  it('estimates: every comparison of every measure carries "estimate" (b - a, 95 % interval, verdict); judged holes teach it; --fail-if-worse-estimate gates on it', () => {
     const json = (...extra: string[]) => {
       const r = irw(qrels, good, bad, '-m', 'recip_rank', '-m', 'P.2', '--format', 'json', '--resamples', '100', ...extra);
       assert.equal(r.status, 0, r.stderr);
-      return JSON.parse(r.stdout) as { pairs: { a: number; b: number; measure: string; delta: number; estimate: { delta: number; low: number; high: number; verdict: string; judged: number } }[] };
+      return JSON.parse(r.stdout) as { cells: { mean: number }[][]; pairs: { a: number; b: number; measure: string; delta: number; wins: number; losses: number; estimate: { delta: number; low: number; high: number; verdict: string; judged: number } }[] };
     };
     // The qrels alone: no hole judged, the relevance model is its prior; the interval is wide and holds the value's range.
     const prior = json();
@@ -64,8 +64,12 @@ describe('irw compare', () => {
       assert.equal(p.estimate.judged, 12);
       assert.ok(Math.abs(p.estimate.delta - p.delta) < 1e-12 && Math.abs(p.estimate.low - p.delta) < 1e-9 && Math.abs(p.estimate.high - p.delta) < 1e-9, JSON.stringify(p));
     }
-    // bad (a) against good (b, the baseline): recip_rank 1/3 in 9 of 12 queries.
-    assert.equal(all.pairs.find((p) => p.measure === 'recip_rank')!.estimate.verdict, 'b better');
+    // Δ is b - a: good (run 0, the baseline) is a, bad (run 1, recip_rank 1/3 in 9 of 12 queries) is b, so Δ < 0 and a is better.
+    const rr = all.pairs.find((p) => p.measure === 'recip_rank')!;
+    assert.deepEqual([rr.a, rr.b], [0, 1]);
+    assert.equal(rr.delta, all.cells[1][0].mean - all.cells[0][0].mean);
+    assert.ok(rr.delta < 0 && rr.estimate.delta < 0 && rr.estimate.high < 0 && rr.wins < rr.losses, JSON.stringify(rr));
+    assert.equal(rr.estimate.verdict, 'a better');
     const gate = irw(qrels, good, bad, '-m', 'recip_rank', '--fail-if-worse-estimate', '--judgements', judged, '--resamples', '100');
     assert.equal(gate.status, 5, gate.stderr);
     assert.match(gate.stderr, /=cmd\|x is worse than good on recip_rank by the estimate with the holes judged: -0\.5000 \[-0\.5000, -0\.5000\]/);
@@ -225,6 +229,12 @@ describe('irw compare', () => {
     const t = JSON.parse(r.stdout);
     assert.equal(t.numQueries, 300);
     const [p] = t.pairs;
+    // Δ is b - a: BM25 (run 0, the baseline) is a, MiniLM (b) is ahead by 0.0854 (0.6451 - 0.5597, trec_eval).
+    assert.deepEqual([p.a, p.b], [0, 1]);
+    assert.equal(p.delta, t.cells[1][0].mean - t.cells[0][0].mean);
+    assert.equal(p.delta.toFixed(4), '0.0854');
+    // The estimate, from the relevance model's prior (no judged hole), holds it and is no extreme (it was -0.345 [-1, 0.242]).
+    assert.ok(p.estimate.low <= p.delta && p.delta <= p.estimate.high && Math.abs(p.estimate.delta) < 0.25 && p.estimate.low > -0.5, JSON.stringify(p.estimate));
     assert.ok(p.holes.lo < p.delta && p.delta < p.holes.hi && p.holes.exact);
     assert.ok(p.ci.lo < p.delta && p.delta < p.ci.hi);
     assert.equal(p.holes.verdict, 'open');

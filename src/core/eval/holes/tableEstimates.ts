@@ -7,8 +7,9 @@ import { HoleScorer } from './scorer';
 import { estimateVerdict, type EstimateVerdict } from './verdict';
 
 /**
- * The estimates of `irw compare` (issue 23 item 5): per comparison and measure, a - b with every hole of the
- * two runs' top `depth` judged, its 95 % interval and the verdict, from the relevance model (estimate.ts).
+ * The estimates of `irw compare` (issue 23 item 5): per comparison and measure, a - b of the table's pair (its
+ * JSON swaps a and b, to say b - a) with every hole of the two runs' top `depth` judged, its 95 % interval
+ * and the verdict, from the relevance model (estimate.ts).
  * Holes the user judged (an annotations file: `judged`) teach the model, as in a judging session; with none
  * the model is its prior, and the interval says how little the qrels alone tell about the holes.
  */
