@@ -333,39 +333,52 @@ export class HoleEstimator {
     const mu = new Float64Array(draws.draws);
     const sd = new Float64Array(draws.draws);
     const rates = draws.rates;
-    const clip = (y: number) => Math.min(1, Math.max(0, y));
-    const each = new Float64Array(L);
+    // The queries' cells flat (the loop below runs draws x cells).
+    const nq = this.set.queries.length;
+    const qoff = new Int32Array(nq + 1);
+    for (let qi = 0; qi < nq; qi++) qoff[qi + 1] = qoff[qi] + (m.cells[qi]?.cells.length ?? 0);
+    const cells = new Int32Array(qoff[nq]);
+    const w = new Float64Array(qoff[nq] * L * G);
+    const v = new Float64Array(qoff[nq] * G * G);
+    for (let qi = 0; qi < nq; qi++) {
+      const qc = m.cells[qi];
+      if (!qc) continue;
+      cells.set(qc.cells, qoff[qi]);
+      w.set(qc.w, qoff[qi] * L * G);
+      v.set(qc.v, qoff[qi] * G * G);
+    }
+    const { bases, listBases } = m;
     for (let k = 0; k < draws.draws; k++) {
       let mean = 0;
       let variance = 0;
-      for (let qi = 0; qi < this.set.queries.length; qi++) {
-        const qc = m.cells[qi];
-        const cells = qc?.cells.length ?? 0;
-        if (cells === 0) {
-          mean += m.bases[qi];
+      const drawAt = k * CELLS * G;
+      for (let qi = 0; qi < nq; qi++) {
+        const from = qoff[qi];
+        const to = qoff[qi + 1];
+        if (from === to) {
+          mean += bases[qi];
           continue;
         }
-        const { w, v } = qc!;
-        for (let l = 0; l < L; l++) each[l] = m.listBases[qi * L + l];
+        let e0 = listBases[qi * L];
+        let e1 = L > 1 ? listBases[qi * L + 1] : 0;
         let own = 0;
-        for (let j = 0; j < cells; j++) {
-          const at = (k * CELLS + qc!.cells[j]) * G;
+        for (let j = from; j < to; j++) {
+          const at = drawAt + cells[j] * G;
           for (let g = 0; g < G; g++) {
             const r = rates[at + g];
             if (r === 0) continue;
-            for (let l = 0; l < L; l++) each[l] += r * w[(j * L + l) * G + g];
+            e0 += r * w[(j * L) * G + g];
+            if (L > 1) e1 += r * w[(j * L + 1) * G + g];
             const jg = (j * G + g) * G;
             own += r * v[jg + g];
             for (let g2 = 0; g2 < G; g2++) own -= r * rates[at + g2] * v[jg + g2];
           }
         }
-        let bound = 0;
-        for (let l = 0; l < L; l++) {
-          each[l] = clip(each[l]);
-          bound += Math.sqrt(each[l] * (1 - each[l]));
-        }
-        mean += L === 1 ? each[0] : each[1] - each[0];
-        variance += Math.min(Math.max(0, own), bound * bound);
+        e0 = e0 < 0 ? 0 : e0 > 1 ? 1 : e0;
+        e1 = e1 < 0 ? 0 : e1 > 1 ? 1 : e1;
+        const bound = Math.sqrt(e0 * (1 - e0)) + (L > 1 ? Math.sqrt(e1 * (1 - e1)) : 0);
+        mean += L === 1 ? e0 : e1 - e0;
+        variance += Math.min(own > 0 ? own : 0, bound * bound);
       }
       mu[k] = mean / n;
       sd[k] = Math.sqrt(variance) / n;
