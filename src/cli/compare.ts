@@ -7,6 +7,8 @@ import { visibleControls } from '../core/formats/lines';
 import { csvRecord } from '../core/formats/csv';
 import { readQrels } from '../core/formats/qrels';
 import { readRun } from '../core/formats/run';
+import { InputError } from '../core/formats/errors';
+import { readAnnotations } from '../core/judgements/annotations';
 import { ProgressReporter } from '../core/progress/reporter';
 import { checkRun, type ProvenanceWarning } from '../core/provenance/check';
 import { shortHash } from '../core/provenance/files';
@@ -33,6 +35,11 @@ options:
   --format F          text (default), markdown, csv, latex or json; csv is one long table, a row per
                       figure: run,versus,measure,statistic,value (versus: the other run of a comparison)
   --fail-if-worse     exit ${EXIT.worse} when a run is significantly worse than the baseline on any measure
+  --fail-if-worse-estimate
+                      exit ${EXIT.worse} when the estimate with the holes judged says the baseline is better
+                      (its 95% interval of the difference is below 0) on any measure
+  --judgements FILE   a judging session's annotations (query, document, grade): judged holes the estimates'
+                      relevance model learns from (the qrels stay as given)
 
 Runs are keyed a, b, c ... in the order given; a comparison "b vs a" is b - a. Past one second, progress is
 shown on stderr. A run that shares no query with the qrels is refused (exit 1), as irw eval refuses it.
@@ -42,13 +49,22 @@ correction); [lo, hi] is the 95% percentile bootstrap interval (paired: the same
 every run); -J is the judged-only mean (unjudged documents removed); holes [lo, hi] is the range of the
 mean over every judgement of the holes (~ marks a bound where a query had too many holes to be exact).
 Per comparison: mean difference, its bootstrap interval, effect size (mean difference / sd of the
-per-query differences), p and corrected p, wins/ties/losses, the range of the difference over every
+per-query differences), p and corrected p (adj. p), wins/ties/losses, the range of the difference over every
 judgement of the holes and whether that settles its sign (open: how many holes in how many queries keep
 it open), whether judging the holes can lose or gain significance (checked at the two extreme judgements:
 every query at its lowest, or highest, difference), and how alike the rankings are without judgements:
-rank-biased overlap (p 0.9, extrapolated, top 100), Jaccard of the top 10, tau-AP of the top 10.
+rank-biased overlap (p 0.9, extrapolated, top 100), Jaccard of the top 10, tau-AP of the top 10, each a
+mean over the qrels' queries (tau-AP over those whose top 10s share two documents or more; the others are
+counted as undefined).
+Estimated (with a pool depth above 0): the difference with every hole of the two runs' top 100 judged,
+from a relevance model (logistic, by the rank in each run and the query's relevant count) fitted to the
+judged holes (--judgements; none: its prior, and the interval says how little the qrels tell), its 95%
+interval over what the holes hide (rounded outward), and the verdict: a run better, within ±0.01, or
+undecided. In JSON every difference of a comparison is b - a, its runs[b] minus its runs[a] (its "delta", its
+"ci", its "holes" range, and its "estimate": delta, low, high and verdict, one of "a better", "b better",
+"within" or "undecided"); its wins are b's.
 
-exit codes: 0 ok, 1 bad input, 2 usage error, ${EXIT.worse} a run is significantly worse (--fail-if-worse).
+exit codes: 0 ok, 1 bad input, 2 usage error, ${EXIT.worse} a run is worse (--fail-if-worse, --fail-if-worse-estimate).
 `;
 
 const FORMATS = ['text', 'markdown', 'csv', 'latex', 'json'] as const;
@@ -83,6 +99,8 @@ export const compareCommand: Command = {
         seed: { type: 'string' },
         format: { type: 'string' },
         'fail-if-worse': { type: 'boolean' },
+        'fail-if-worse-estimate': { type: 'boolean' },
+        judgements: { type: 'string' },
       },
     });
     if (values.help) {
@@ -94,7 +112,7 @@ export const compareCommand: Command = {
     const format = (values.format ?? 'text') as Format;
     if (!FORMATS.includes(format)) throw new UsageError(`unknown --format '${values.format}' (available: ${FORMATS.join(', ')})`);
     if (values['all-pairs'] && values.baseline !== undefined) throw new UsageError('--baseline and --all-pairs exclude each other');
-    if (values['all-pairs'] && values['fail-if-worse']) throw new UsageError('--fail-if-worse needs a baseline, not --all-pairs');
+    if (values['all-pairs'] && (values['fail-if-worse'] || values['fail-if-worse-estimate'])) throw new UsageError('--fail-if-worse needs a baseline, not --all-pairs');
     const started = performance.now();
     const reporter = new ProgressReporter(process.stderr);
     // Progress once the command has taken a second (a quick table prints nothing else); tests set the delay.
@@ -146,6 +164,7 @@ async function run(values: Record<string, string | boolean | string[] | undefine
     resamples: number('resamples', str('resamples'), TABLE_DEFAULTS.resamples, true),
     seed: number('seed', str('seed'), TABLE_DEFAULTS.seed, true),
     maxRetrieved,
+    judged: str('judgements') === undefined ? undefined : readJudgements(str('judgements')!),
   };
   if (!(options.alpha > 0 && options.alpha < 1)) throw new UsageError(`--alpha must be between 0 and 1, got ${options.alpha}`);
   if (options.resamples < 1) throw new UsageError('--resamples must be at least 1');
@@ -167,10 +186,43 @@ async function run(values: Record<string, string | boolean | string[] | undefine
     }
     if (worse.length) return EXIT.worse;
   }
+  if (values['fail-if-worse-estimate']) {
+    // Worse with 95 % by the estimate with the holes judged: the baseline (b) better.
+    const worse = table.pairs.filter((p) => p.b === compare && p.estimate?.verdict === 'b better');
+    for (const p of worse) {
+      process.stderr.write(`irw compare: ${visibleControls(labels[p.a])} is worse than ${visibleControls(labels[p.b])} on ${p.measure} by the estimate with the holes judged: ${fixed(p.estimate!.delta)} ${outward(p.estimate!.low, p.estimate!.high)}\n`);
+    }
+    if (worse.length) return EXIT.worse;
+  }
   return EXIT.ok;
 }
 
+/** A judging session's annotations file: its judgements of holes teach the estimates; a bad line is an error naming it. */
+function readJudgements(path: string): { queryId: string; docId: string; grade: number }[] {
+  const read = readAnnotations(path);
+  // The views skip a bad line of the user's file and say so; a check that gates on the estimate must not.
+  const bad = read.problems;
+  if (bad.length) {
+    const lines = bad.map((p) => `line ${p.line}: ${p.message}`).join('; ');
+    throw new InputError({ code: 'malformed', file: path, line: bad[0].line, message: `${bad.length} bad line(s) in the judgements file: ${lines}`, hint: 'fix or delete those lines; every other judgement is kept as it is' });
+  }
+  return read.judgements;
+}
+
 const fixed = (x: number, d = 4): string => (Number.isFinite(x) ? x.toFixed(d) : String(x));
+/** A p-value at four decimals; under 0.0001 it is "<0.0001", not a 0.0000 that reads as impossible. */
+export const pText = (p: number): string => (p < 1e-4 ? '<0.0001' : fixed(p));
+
+/** An interval at d decimals rounded outward, so the printed interval holds the computed one. */
+export function outward(lo: number, hi: number, d = 4): string {
+  const f = 10 ** d;
+  // A billionth of the last digit is floating-point noise, not a value past the printed one.
+  const end = (x: number, round: (x: number) => number) => {
+    const r = round(x * f + (round === Math.floor ? 1e-9 : -1e-9)) / f;
+    return (Object.is(r, -0) ? 0 : r).toFixed(d);
+  };
+  return `[${end(lo, Math.floor)}, ${end(hi, Math.ceil)}]`;
+}
 const key = (i: number): string => (i < 26 ? String.fromCharCode(97 + i) : `r${i + 1}`);
 
 /** How a format marks up a cell: superscripts (the runs a mean is significantly better than) and file-derived text. */
@@ -195,7 +247,7 @@ interface Grid {
  * are. A comparison is named "b vs a" (b - a) by the runs' keys.
  */
 export function grids(t: ResultsTable, labels: string[], style: Style): Grid[] {
-  const range = (r: { lo: number; hi: number; exact: boolean } | null): string => (r ? `${r.exact ? '' : '~'}[${fixed(r.lo)}, ${fixed(r.hi)}]` : '');
+  const range = (r: { lo: number; hi: number; exact: boolean } | null): string => (r ? `${r.exact ? '' : '~'}${outward(r.lo, r.hi)}` : '');
   const base = t.options.compare;
   const versus = (a: number, b: number) => `${key(a)} vs ${key(b)}`;
   const measure = (k: number, first: boolean) => (first ? style.text(t.measures[k]) : '');
@@ -220,7 +272,7 @@ export function grids(t: ResultsTable, labels: string[], style: Style): Grid[] {
   const tests: Grid = {
     title: 'comparisons',
     rows: [
-      ['measure', 'runs', 'difference', '95% CI', 'effect', 'p', 'corrected p', 'sig', 'W/T/L'],
+      ['measure', 'runs', 'difference', '95% CI', 'effect', 'p', 'adj. p', 'sig', 'W/T/L'],
       ...byMeasure.flatMap((ps, k) =>
         ps.map((p, i) => [
           measure(k, i === 0),
@@ -228,11 +280,25 @@ export function grids(t: ResultsTable, labels: string[], style: Style): Grid[] {
           fixed(p.delta),
           `[${fixed(p.ci.lo)}, ${fixed(p.ci.hi)}]`,
           fixed(p.effect, 3),
-          fixed(p.p),
-          fixed(p.pAdjusted),
+          pText(p.p),
+          pText(p.pAdjusted),
           p.significant ? (p.delta > 0 ? 'better' : 'worse') : '',
           `${p.wins}/${p.ties}/${p.losses}`,
         ]),
+      ),
+    ],
+  };
+  const estimated: Grid = {
+    title: 'comparisons estimated with the holes of both top 100 judged (relevance model, 95% interval)',
+    rows: [
+      ['measure', 'runs', 'estimate', '95% interval', 'verdict', 'holes', 'judged'],
+      ...byMeasure.flatMap((ps, k) =>
+        ps.map((p, i) => {
+          const e = p.estimate;
+          if (!e) return [measure(k, i === 0), versus(p.a, p.b), '', '', '', '', ''];
+          const verdict = e.verdict === 'a better' ? `${key(p.a)} better` : e.verdict === 'b better' ? `${key(p.b)} better` : e.verdict === 'within' ? 'within ±0.01' : 'undecided';
+          return [measure(k, i === 0), versus(p.a, p.b), fixed(e.delta), outward(e.low, e.high), verdict, String(e.holes), String(e.judged)];
+        }),
       ),
     ],
   };
@@ -253,9 +319,12 @@ export function grids(t: ResultsTable, labels: string[], style: Style): Grid[] {
   };
   const similar: Grid = {
     title: 'how alike the rankings are (no judgements)',
-    rows: [['runs', 'RBO', 'Jaccard@10', 'tau-AP@10'], ...(byMeasure[0] ?? []).map((p) => [versus(p.a, p.b), fixed(p.similarity.rbo, 3), fixed(p.similarity.jaccard10, 3), fixed(p.similarity.tauAp10, 3)])],
+    rows: [
+      ['runs', 'RBO', 'Jaccard@10', 'tau-AP@10', 'tau-AP undefined'],
+      ...(byMeasure[0] ?? []).map((p) => [versus(p.a, p.b), fixed(p.similarity.rbo, 3), fixed(p.similarity.jaccard10, 3), fixed(p.similarity.tauAp10, 3), `${p.similarity.tauAp10Undefined} queries`]),
+    ],
   };
-  return t.options.poolDepth > 0 ? [runs, means, tests, holes, similar] : [runs, means, tests, similar];
+  return t.options.poolDepth > 0 ? [runs, means, tests, holes, estimated, similar] : [runs, means, tests, similar];
 }
 
 /**
@@ -298,9 +367,15 @@ export function csvRows(t: ResultsTable, labels: string[]): (string | number)[][
       open_holes: h?.openHoles,
       can_lose_significance: h && yes(h.canLose),
       can_gain_significance: h && yes(h.canGain),
+      estimate: p.estimate?.delta,
+      estimate_lo: p.estimate?.low,
+      estimate_hi: p.estimate?.high,
+      estimate_run_better: p.estimate && yes(p.estimate.verdict === 'a better'),
+      estimate_versus_better: p.estimate && yes(p.estimate.verdict === 'b better'),
+      estimate_within: p.estimate && yes(p.estimate.verdict === 'within'),
     });
   }
-  for (const p of t.pairs.filter((x) => x.measure === t.measures[0])) add(p.a, p.b, '', { rbo: p.similarity.rbo, jaccard_10: p.similarity.jaccard10, tau_ap_10: p.similarity.tauAp10 });
+  for (const p of t.pairs.filter((x) => x.measure === t.measures[0])) add(p.a, p.b, '', { rbo: p.similarity.rbo, jaccard_10: p.similarity.jaccard10, tau_ap_10: p.similarity.tauAp10, tau_ap_10_undefined_queries: p.similarity.tauAp10Undefined });
   return rows;
 }
 
@@ -310,9 +385,19 @@ async function provenanceWarnings(qrelsPath: string, runPaths: string[]): Promis
   return (await Promise.all(runPaths.map((p) => checkRun(p, on)))).flat();
 }
 
+/**
+ * A comparison as JSON names it (issue 23): every difference in it is b - a, the runs[b] minus the runs[a]
+ * of its `a` and `b` (the table's own pair is the other way round: its a is the run, its b the baseline, and
+ * its difference a - b); the text's "b vs a" is the same b - a. Wins are of b (queries where b - a > 0).
+ */
+function asBMinusA(p: ResultsTable['pairs'][number]): ResultsTable['pairs'][number] {
+  const swap = { 'a better': 'b better', 'b better': 'a better', within: 'within', undecided: 'undecided' } as const;
+  return { ...p, a: p.b, b: p.a, ...(p.estimate ? { estimate: { ...p.estimate, verdict: swap[p.estimate.verdict] } } : {}) };
+}
+
 function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: string, qrels: QrelsRecord, warnings: ProvenanceWarning[]): string {
   if (format === 'json') {
-    return `${JSON.stringify({ qrels: qrelsPath, qrelsState: qrels, warnings, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
+    return `${JSON.stringify({ qrels: qrelsPath, qrelsState: qrels, warnings, labels, ...t, runs: t.runs.map((r, i) => ({ ...r, key: key(i), label: labels[i] })), pairs: t.pairs.map(asBMinusA) }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
   }
   if (format === 'csv') return csvRows(t, labels).map((row) => csvRecord(row.map((c) => (typeof c === 'number' && !Number.isFinite(c) ? String(c) : c)))).join('');
   const style = STYLES[format];
@@ -322,7 +407,7 @@ function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: st
     `${t.numQueries} queries`,
     `${PAIRED_TESTS[o.test].label}, ${CORRECTIONS[o.correction].label} over the ${t.pairs.length / t.measures.length} comparisons of each measure, alpha ${o.alpha}`,
     `${o.resamples} bootstrap resamples (percentile, seed ${o.seed})`,
-    ...(o.poolDepth ? [`holes: unjudged in the top ${o.poolDepth}`] : []),
+    ...(o.poolDepth ? [`holes: unjudged in the top ${o.poolDepth} of any run compared`] : []),
     ...(o.maxRetrieved ? [`rankings cut at ${o.maxRetrieved} (-M)`] : []),
     // Which qrels state the figures used, and runs whose recorded data is not this dataset's.
     `qrels ${qrelsPath}`,

@@ -18,3 +18,10 @@ export function uniform(seed: number): () => number {
   const next = mulberry32(seed);
   return () => next() / 4294967296;
 }
+
+/** 32-bit FNV-1a of a string's UTF-16 code units: a fixed order that says nothing of where the string came from. */
+export function fnv1a(s: string, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}

@@ -13,7 +13,7 @@ import type { QueryEdit, WhatIfResult } from '../core/retrieval/bm25/whatIf';
 import type { Explanation } from '../core/retrieval/explain';
 export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
 
-export const WEBVIEW_PROTOCOL_VERSION = 2;
+export const WEBVIEW_PROTOCOL_VERSION = 4;
 
 export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
 
@@ -89,8 +89,15 @@ export interface ResultsRow extends RunRef {
    * in the run's own top 10 (null where no range is computed: coverage measures).
    */
   intervals?: (ScoreRange | null)[];
-  /** By measure, this run minus the baseline over the holes in either's top 10: settled or open (null for the baseline). */
+  /**
+   * By measure, this run minus the baseline over the holes in either's top 10: settled or open (null for the
+   * baseline, and for a measure deeper than the pool: R@100, MAP).
+   */
   settled?: (HoleVerdict | null)[] | null;
+  /** By measure, the run's estimate with its holes judged (null where none is computed yet). */
+  estimates?: (EstimateView | null)[];
+  /** By measure, this run minus the baseline estimated, with the verdict (null for the baseline). */
+  compared?: (EstimateView | null)[] | null;
   /** Queries of the split the run ranks (answered) out of the split's queries averaged over (total). */
   coverage: { answered: number; total: number };
 }
@@ -124,7 +131,36 @@ export interface HoleVerdict extends ScoreRange {
   canGain: boolean;
 }
 
-/** The judging loop's meter: the comparison of two pooled runs the impact order works on. */
+/** How an estimate is made, in words for every view's tooltip. */
+export const ESTIMATE_METHOD =
+  'Estimate with every unjudged document of the top 100 judged: a relevance model (logistic, by the rank in each run and the number of relevant documents of the query; ' +
+  'fitted to the holes judged so far, its uncertainty carried by 200 posterior draws) predicts what each hole adds, and the 95 % interval is of what the holes hide, ' +
+  'on this set of queries (not a test over queries). Judging from the sampling queue also gives a design-based estimate.';
+
+/** A comparison's verdict from its estimate's 95 % interval (b - a): a sign, "within" ±0.01, or undecided. */
+export type EstimateVerdict = 'a better' | 'b better' | 'within' | 'undecided';
+
+/**
+ * What the holes hide (issue 23): the estimate of a run's mean (or of b - a) with every hole of the top
+ * `depth` judged, from a relevance model fitted to the judgements, and its 95 % interval.
+ */
+export interface EstimateView {
+  /** With the holes counted non-relevant (trec_eval's figure on these judgements). */
+  now: number;
+  estimate: number;
+  lo: number;
+  hi: number;
+  /** Holes left that can move it, and holes judged (the model's data). */
+  holes: number;
+  judged: number;
+  depth: number;
+  /** For a comparison. */
+  verdict?: EstimateVerdict;
+  /** The judgements it is of (an estimate is recomputed in the background after a judgement). */
+  on: QrelsLabel;
+}
+
+/** The judging loop's meter: the comparison of two pooled runs the impact and sampling orders work on. */
 export interface JudgingMeter {
   a: RunRef;
   b: RunRef;
@@ -134,6 +170,10 @@ export interface JudgingMeter {
   /** Holes of the two runs judged since the queue was made. */
   judged: number;
   qrels: QrelsLabel;
+  /** With the sampling order: b - a estimated, its interval after each judgement since the queue was opened, and about how many more judgements give a verdict. */
+  estimate?: EstimateView;
+  history?: { judged: number; estimate: number; lo: number; hi: number }[];
+  toDecide?: number;
 }
 
 /**
@@ -147,7 +187,7 @@ export interface QrelsLabel {
   version: number;
 }
 
-export type QueueOrder = 'blind' | 'impact';
+export type QueueOrder = 'blind' | 'impact' | 'sample';
 
 export interface ResultsModel {
   dataset: string;
@@ -233,6 +273,8 @@ export interface DiffModel {
   /** The range of each mean over the holes. */
   intervalA?: ScoreRange;
   intervalB?: ScoreRange;
+  /** b - a estimated with the holes of both runs' top 100 judged, and the verdict. */
+  estimate?: EstimateView;
   /**
    * Rank-biased overlap of the two top-100 lists per query (p = 0.9, extrapolated, equal scores as ties; no
    * judgements needed), parallel to `queries`, and its mean: the diff can sort by divergence (1 - RBO).
@@ -291,7 +333,7 @@ export interface HolesModel {
   poolSize: number;
   remaining: number;
   grades: number[];
-  /** Queue order: blind (a hash of the document id) or impact (what decides the first two pooled runs). */
+  /** Queue order: blind (a hash of the document id), impact (what decides the first two pooled runs) or sample (drawn where it narrows their estimate). */
   order?: QueueOrder;
   /** With the impact order (two or more pooled runs): how open their comparison still is. */
   meter?: JudgingMeter | null;
@@ -387,7 +429,7 @@ export interface ViewRequests {
     show: { params: { queue: number; index: number; queryId?: string; docId?: string }; result: null };
     /** Undoes the last judgement of the queue; answers the index of the pair it was of. */
     undo: { params: { queue: number }; result: { index: number } };
-    /** The same pool in the other order (impact: by what decides the first two pooled runs). */
+    /** The same pool in another order (impact: what decides the first two pooled runs; sample: drawn where it narrows their estimate). */
     setOrder: { params: { order: QueueOrder }; result: null };
     /** The blind explanation of the pair on screen (named by the page, as a grade is): the query terms the document holds (BM25 defaults), no run. */
     explain: { params: { queryId: string; docId: string }; result: PairExplanation };

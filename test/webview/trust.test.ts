@@ -37,12 +37,12 @@ test('results: each mean with its range (ends rounded outwards), each comparison
   assert.equal(await cell.locator('.range').getAttribute('title'), `Range over every grading of the ${iv.holes} holes left in the top-10 pool; judged only (trec_eval -J): ${iv.judgedOnly!.toFixed(4)}`);
   // Coverage columns have no range.
   assert.equal(await v.page.locator(`#results tr[data-run="${RUNS[1]}"] td[data-measure="judged_10"] .range`).count(), 0);
-  assert.match((await cell.getAttribute('title'))!, /^nDCG@10 0\.6451 on the original qrels\nΔ = minilm-faiss\.knarfthekant − bm25okapi\.knarfthekant: .*\nunder the holes Δ \[.*\]: open: \d+ holes in \d+ queries can flip it, significance can be lost$/);
+  assert.match((await cell.getAttribute('title'))!, /^nDCG@10 0\.6451 on the original qrels\nΔ = minilm-faiss\.knarfthekant − bm25okapi\.knarfthekant: .*\nunder the holes Δ \[.*\]: open over the top-10 pool: \d+ holes in \d+ queries can flip the sign, significance can be lost$/);
   // The significance table: Δ range and verdict per (run, measure).
   const row = v.page.locator('#significance tbody tr', { hasText: 'nDCG@10' });
   const verdictCell = row.locator('td.verdict-cell');
   assert.match((await verdictCell.textContent())!, /^open · \d+ holes$/);
-  assert.match((await verdictCell.locator('.verdict').getAttribute('title'))!, /^open: \d+ holes in \d+ queries can flip it; significance can be lost$/);
+  assert.match((await verdictCell.locator('.verdict').getAttribute('title'))!, /^open over the top-10 pool: \d+ holes in \d+ queries can flip the sign; significance can be lost$/);
   assert.match((await v.page.locator('#legend').textContent())!, /"ranges": each figure's range over every grading of the holes/);
   assert.deepEqual(await v.problems(), []);
 });
@@ -52,11 +52,11 @@ test('results: with judgements the range goes with the annotated figure; a bound
   const rows = m.rows.map((r) => ({ ...r, annotated: r.means.map((x) => x + 0.01), intervals: r.intervals!.map((i) => i && { ...i, exact: false }) }));
   const v = await openView(fx.browser, 'results');
   await v.event('results', 'model', { ...m, rows, judgements: 3 });
-  const cell = v.page.locator(`#results tr[data-run="${RUNS[0]}"] td[data-measure="map"]`);
+  const cell = v.page.locator(`#results tr[data-run="${RUNS[0]}"] td[data-measure="ndcg_cut_10"]`);
   await cell.waitFor();
   // The figure shown is the annotated one, the original beneath it, and the range (behind the toggle) is the annotated figure's.
   const r0 = rows.find((r) => r.key === RUNS[0])!;
-  const mi = m.measures.findIndex((c) => c.key === 'map');
+  const mi = m.measures.findIndex((c) => c.key === 'ndcg_cut_10');
   assert.equal(await cell.locator('.num').textContent(), r0.annotated[mi].toFixed(4));
   assert.equal(await cell.locator('.orig').textContent(), r0.means[mi].toFixed(4));
   assert.match((await cell.locator('.cell-range').textContent())!, /^ \[0\.\d\d, [01]\.\d\d\]≈$/);
@@ -69,7 +69,7 @@ test('diff: Δ range and verdict in the header, each mean\'s range, per-query ra
   await v.event('diff', 'model', m);
   const head = v.page.locator('#verdict');
   await head.waitFor();
-  assert.match((await head.textContent())!, /^Δ \+0\.0854 on the original qrels; over every grading of the holes left \[−0\.\d\d, \+0\.\d\d\]: open: \d+ holes in \d+ queries can flip it \(significance can be lost\)\. Means over the holes: a \[0\.\d\d, \d\.\d\d\], b \[0\.\d\d, \d\.\d\d\]\.$/);
+  assert.match((await head.textContent())!, /^Δ \+0\.0854 on the original qrels; over every grading of the holes left \[−0\.\d\d, \+0\.\d\d\]: open over the top-10 pool: \d+ holes in \d+ queries can flip the sign \(significance can be lost\)\. Means over the holes: a \[0\.\d\d, \d\.\d\d\], b \[0\.\d\d, \d\.\d\d\]\.$/);
   // Sorting by divergence puts the query with the lowest RBO first; back to Δ, the model's order.
   const minRbo = m.queries[m.rbo!.indexOf(Math.min(...m.rbo!))];
   await v.page.locator('#sort').click();
@@ -114,7 +114,7 @@ test('holes panel: the order choice posts setPool with the order; the meter show
   await meter.waitFor();
   assert.match((await meter.locator('strong').textContent())!, new RegExp(`^comparison open: ${live.meter.verdict.openHoles} holes in ${live.meter.verdict.openQueries} queries can still flip it$`));
   // The direction named (b − a, with the runs), and the qrels it is on.
-  assert.match((await meter.locator('.muted').first().textContent())!, /^Δ nDCG@10 = minilm-faiss\.knarfthekant − bm25okapi\.knarfthekant: \[−0\.\d\d, \+0\.\d\d\] over the holes, on the original qrels$/);
+  assert.match((await meter.locator('.muted').first().textContent())!, /^Δ nDCG@10 = minilm-faiss\.knarfthekant − bm25okapi\.knarfthekant: \[−0\.\d\d, \+0\.\d\d\] over the holes of the top-10 pool, on the original qrels$/);
   assert.deepEqual(await v.problems(), []);
 });
 
@@ -142,7 +142,7 @@ test('judge sidebar: the meter goes from open to "settled after N judgements"; h
   assert.deepEqual(req.params, { order: 'blind' });
   await v.event('annotate', 'state', state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: 1, lo: 0.01, openHoles: 0, openQueries: 0 }), qrels: LABEL }));
   await v.page.locator('#meter.settled').waitFor();
-  assert.equal(await meter.locator('strong').textContent(), `settled after 23 judgements: ${HOSTILE} better under every grading`);
+  assert.equal(await meter.locator('strong').textContent(), `settled after 23 judgements: ${HOSTILE} better under every grading of the top-10 pool`);
   assert.ok((await meter.textContent())!.includes(HOSTILE));
   assert.equal(await v.page.locator('#app img').count(), 0);
   assert.equal(await v.page.locator('#app script').count(), 0);
@@ -150,6 +150,6 @@ test('judge sidebar: the meter goes from open to "settled after N judgements"; h
   // Nothing left to judge: the meter still shows.
   await v.event('annotate', 'state', { ...state({ a, b, measure: 'nDCG@10', judged: 23, verdict: verdict({ verdict: 'settled', direction: -1, hi: -0.01 }), qrels: LABEL }), item: null, message: 'The pool is empty.' });
   await v.page.locator('#message').waitFor();
-  assert.equal(await meter.locator('strong').textContent(), 'settled after 23 judgements: BM25 better under every grading');
+  assert.equal(await meter.locator('strong').textContent(), 'settled after 23 judgements: BM25 better under every grading of the top-10 pool');
   assert.deepEqual(await v.problems(), []);
 });

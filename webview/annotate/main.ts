@@ -147,13 +147,14 @@ function showFigures(s: AnnotationState): void {
     h('kbd', {}, 'p'), ' previous · ', h('kbd', {}, 'u'), ' undo']);
 }
 
-/** Blind (hash) order or impact order of the same pool. */
+/** Blind (hash) order, impact order or sampling order of the same pool. */
 function orderChoice(order: QueueOrder): HTMLElement {
   return Object.assign(dropdown([
     { value: 'blind', label: 'blind order' },
     { value: 'impact', label: 'impact order' },
-  ], order, (v) => act(host.request('setOrder', { order: v === 'impact' ? 'impact' : 'blind' }), 'reordering…'),
-  'Impact: first the holes whose judgement can most narrow the comparison of the first two pooled runs; still blind to which run retrieved them'), { id: 'order' });
+    { value: 'sample', label: 'sampling order' },
+  ], order, (v) => act(host.request('setOrder', { order: v === 'impact' || v === 'sample' ? v : 'blind' }), 'reordering…'),
+  'Impact: first the holes whose judgement can most narrow the range of the first two pooled runs\' comparison. Sampling: holes drawn at random where judging them narrows the estimate of that comparison most, so its estimate stays unbiased. Both blind to which run retrieved them'), { id: 'order' });
 }
 
 /** Shows the pair at `index` (of what the host sent), or says it is coming and asks for it. */
@@ -171,7 +172,7 @@ function display(index: number): void {
     queryText.textContent = '';
     docLabel.textContent = '';
     docTitle.textContent = '';
-    docText.textContent = session.order === 'impact' ? 'Choosing the next pair by impact…' : 'Loading the next pair…';
+    docText.textContent = session.order === 'impact' ? 'Choosing the next pair by impact…' : session.order === 'sample' ? 'Drawing the next pair…' : 'Loading the next pair…';
     currentGrade.textContent = '';
     patch(reference, '', () => []);
     if (asked !== at) {
@@ -282,8 +283,8 @@ function grade(g: number, key?: KeyboardEvent): void {
       say(`Not recorded: ${what.toLowerCase()} for document ${it.docId} of query ${it.queryId} (pair ${index + 1}): ${e.message}`, true);
     },
   );
-  if (s.order === 'impact') {
-    // What decides the comparison changes with the grade: the pairs after it come with the host's new order.
+  if (s.order !== 'blind') {
+    // What decides the comparison (impact) or the next draw (sample) changes with the grade: the pairs after it come with the host's new order.
     for (const k of [...items.keys()]) if (k > index) items.delete(k);
   }
   if (index + 1 < s.total) display(index + 1);

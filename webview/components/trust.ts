@@ -2,6 +2,7 @@
 // comparison's verdict (settled or open) and the judging meter. Run names go through name() (isolated text).
 import type { HoleVerdict, JudgingMeter, QrelsLabel, ScoreRange } from '../../src/protocol/webview.js';
 import { h, name } from './dom.js';
+import { meterEstimateNode } from './estimate.js';
 
 /** Two decimals, the lower end rounded down and the upper end up, so the printed range still holds every value. */
 export function rangeText(lo: number, hi: number, signed = false): string {
@@ -22,9 +23,9 @@ export function rangeNode(r: ScoreRange, signed = false): HTMLElement {
   }, ` ${rangeText(r.lo, r.hi, signed)}${r.exact ? '' : '\u2248'}`);
 }
 
-/** "settled" or "open: N holes in M queries can flip it". */
-export function verdictText(v: HoleVerdict): string {
-  return v.verdict === 'settled' ? 'settled' : `open: ${v.openHoles} holes in ${v.openQueries} queries can flip it`;
+/** The sound verdict, worded for what it covers: the sign under every grading of the top-`depth` pool, or what keeps it open. */
+export function verdictText(v: HoleVerdict, depth = 10): string {
+  return v.verdict === 'settled' ? `sign fixed for every grading of the top-${depth} pool` : `open over the top-${depth} pool: ${v.openHoles} holes in ${v.openQueries} queries can flip the sign`;
 }
 
 /** The verdict in a table cell: "settled" or "open · N holes", the whole sentence in the tooltip. */
@@ -54,8 +55,9 @@ export function meterNode(m: JudgingMeter): HTMLElement {
   const body =
     v.verdict === 'open'
       ? [`comparison open: ${v.openHoles} holes in ${v.openQueries} queries can still flip it`]
-      : [`settled after ${m.judged} judgements: `, ...(v.direction === 0 ? ['a tie under every grading'] : [name(v.direction === 1 ? m.b.label : m.a.label), ' better under every grading'])];
+      : [`settled after ${m.judged} judgements: `, ...(v.direction === 0 ? ['a tie under every grading'] : [name(v.direction === 1 ? m.b.label : m.a.label), ' better under every grading of the top-10 pool'])];
   return h('div', { className: `meter ${v.verdict}`, attrs: { id: 'meter', role: 'status' } },
-    h('div', { className: 'muted' }, deltaOf(m.measure, m.b.label, m.a.label), `: ${rangeText(v.lo, v.hi, true)} over the holes, on ${qrelsText(m.qrels)}`),
-    h('strong', {}, ...body));
+    h('div', { className: 'muted' }, deltaOf(m.measure, m.b.label, m.a.label), `: ${rangeText(v.lo, v.hi, true)} over the holes of the top-10 pool, on ${qrelsText(m.qrels)}`),
+    h('strong', {}, ...body),
+    meterEstimateNode(m));
 }

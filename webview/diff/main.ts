@@ -8,6 +8,7 @@ import { gradeButton } from '../components/grades.js';
 import { diffExplanationNode } from '../components/explain.js';
 import { highlight } from '../components/highlight.js';
 import { Host } from '../components/host.js';
+import { estimateNode, estimateVerdictNode } from '../components/estimate.js';
 import { checkbox, dropdown } from '../components/toolkit.js';
 import { deltaOf, qrelsText, rangeNode, rangeText, significanceText, verdictText } from '../components/trust.js';
 import { whatIfNode } from '../components/whatIf.js';
@@ -82,7 +83,8 @@ function show(m: DiffModel): void {
     m.range ? h('p', { attrs: { id: 'verdict' } },
       `Δ ${signed4(m.range.delta).text} on ${qrelsText(m.qrels)}; over every grading of the holes left `, h('strong', {}, rangeText(m.range.lo, m.range.hi, true)),
       ': ', h('strong', { className: `verdict ${m.range.verdict}` }, verdictText(m.range)), ` (${significanceText(m.range)}).`,
-      m.intervalA && m.intervalB ? h('span', { className: 'muted', attrs: { id: 'mean-ranges' } }, ' Means over the holes: a', rangeNode(m.intervalA), ', b', rangeNode(m.intervalB), '.') : null) : null));
+      m.intervalA && m.intervalB ? h('span', { className: 'muted', attrs: { id: 'mean-ranges' } }, ' Means over the holes: a', rangeNode(m.intervalA), ', b', rangeNode(m.intervalB), '.') : null) : null,
+    m.estimate && m.estimate.judged > 0 ? h('p', { attrs: { id: 'estimate' } }, `Estimated with the holes of both top ${m.estimate.depth} judged: Δ `, estimateNode(m.estimate, true), ': ', h('strong', {}, estimateVerdictNode(m.estimate, m.a.label, m.b.label)), '.') : null));
   const of = JSON.stringify([wins, losses, m.queries.length, m.rbo !== undefined, m.rboMean]);
   if (of !== filtersOf) {
     filtersOf = of;

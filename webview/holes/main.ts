@@ -27,8 +27,8 @@ function report(p: Promise<unknown>, done?: string): void {
 }
 
 /**
- * The listed pairs, grouped by query (its text once, in the group's heading; in the impact order a query may
- * come back further down): each document with its title, then its grade.
+ * The listed pairs, grouped by query (its text once, in the group's heading; in the impact and sampling orders a
+ * query may come back further down): each document with its title, then its grade.
  */
 function queueTable(m: Model): HTMLElement {
   const groups: { queryId: string; queryText: string; pairs: Model['queue']; key: string }[] = [];
@@ -86,13 +86,13 @@ const poolSize = (m: Model) => h('span', { attrs: { id: 'pool-size' } }, `${m.po
 
 function meterRegion(m: Model): HTMLElement {
   return h('div', { attrs: { id: 'meter-region' } },
-    m.order === 'impact' && !m.meter ? h('p', { className: 'muted', attrs: { id: 'meter' } }, 'Pool two runs or more for the impact order: it works on the comparison of the first two.') : null,
+    m.order !== 'blind' && m.order !== undefined && !m.meter ? h('p', { className: 'muted', attrs: { id: 'meter' } }, `Pool two runs or more for the ${m.order === 'sample' ? 'sampling' : 'impact'} order: it works on the comparison of the first two.`) : null,
     m.meter ? meterNode(m.meter) : null);
 }
 
-// The impact order lists only the pairs still unjudged.
+// The impact and sampling orders list only the pairs still unjudged.
 const listedNote = (m: Model) =>
-  h('p', { className: 'muted', attrs: { id: 'listed' } }, m.queue.length < (m.order === 'impact' ? m.remaining : m.poolSize) ? `The first ${m.queue.length} pairs are listed; the sidebar takes them all.` : '');
+  h('p', { className: 'muted', attrs: { id: 'listed' } }, m.queue.length < (m.order === 'impact' || m.order === 'sample' ? m.remaining : m.poolSize) ? `The first ${m.queue.length} pairs are listed; the sidebar takes them all.` : '');
 
 /** What the controls are built from: a model that changes none of it is shown in place. */
 let built = '';
@@ -136,10 +136,11 @@ function render(m: Model): void {
       Object.assign(dropdown([
         { value: 'blind', label: 'blind (hash of the document)' },
         { value: 'impact', label: 'impact (what decides the first two runs)' },
+        { value: 'sample', label: 'sample (where the estimate of the first two runs narrows)' },
       ], order, (v) => {
-        order = v === 'impact' ? 'impact' : 'blind';
+        order = v === 'impact' || v === 'sample' ? v : 'blind';
         setPool();
-      }, 'Impact: holes first whose judgement can most narrow the comparison of the first two pooled runs; still blind to which run retrieved them'), { id: 'order' }),
+      }, 'Impact: holes first whose judgement can most narrow the range of the first two pooled runs\' comparison. Sample: holes of their top 100 drawn at random where judging them narrows the estimate of that comparison most (seeded, so its estimate stays unbiased). Both blind to which run retrieved them'), { id: 'order' }),
       button('Judge in the sidebar', () => report(host.request('annotate', {})), { id: 'annotate' }),
       status),
     meterRegion(m),

@@ -2,11 +2,12 @@
 // baseline or between every pair, Δ with intervals against the baseline, top-10 document lengths, export.
 // Built once, then updated in place (morph): a new model after a judgement changes the figures that moved
 // and nothing else, so the page keeps its scroll, its focus and its sort.
-import type { CompareMode, Comparison, CorrectionName, ExportFormat, HoleVerdict, LengthSummary, ResultsModel, ResultsRow } from '../../src/protocol/webview.js';
+import { ESTIMATE_METHOD, type CompareMode, type Comparison, type CorrectionName, type EstimateView, type ExportFormat, type HoleVerdict, type LengthSummary, type ResultsModel, type ResultsRow } from '../../src/protocol/webview.js';
 import { intervalChart, themeColor } from '../components/chart.js';
 import { fix4, h, isolate, morph, name, pValue, shortName, signed4, svg } from '../components/dom.js';
 import { Host } from '../components/host.js';
 import { restoreSorts, sortable, tableSorts } from '../components/table.js';
+import { estimateNode, estimateText, estimateTitle, estimateVerdictNode } from '../components/estimate.js';
 import { button, checkbox, dropdown } from '../components/toolkit.js';
 import { deltaOf, qrelsText, rangeNode, rangeText, verdictNode, verdictText, significanceText } from '../components/trust.js';
 import { provenanceNode } from '../components/provenance.js';
@@ -181,11 +182,14 @@ function resultsTable(m: ResultsModel): HTMLElement {
         const value = r.annotated?.[mi] ?? orig;
         const under = r.settled?.[mi];
         const range = r.intervals?.[mi];
+        const est = r.compared?.[mi];
+        const own = r.estimates?.[mi];
         const measure = m.measures[mi];
         const titles = [
           `${measure.label} ${fix4(value)} on ${qrelsText(m.qrels)}${r.annotated ? `; ${fix4(orig)} on the original qrels` : ''}${measure.onAnswered ? ` (over the ${r.coverage.answered} queries it answers)` : ''}`,
           c && base ? `Δ = ${r.label} − ${base.label}: ${d!.text}${c.ci ? ` [${signed4(c.ci.lo).text}, ${signed4(c.ci.hi).text}]` : ''}; t-test p ${pValue(c.tP)} (${correctionName(m)} ${pValue(p!.t)}); randomization p ${pValue(c.randP)} (${correctionName(m)} ${pValue(p!.rand)}); W/T/L ${c.wins}/${c.ties}/${c.losses}` : '',
           under ? `under the holes Δ ${rangeText(under.lo, under.hi, true)}: ${verdictText(under)}, ${significanceText(under)}` : '',
+          est && est.judged > 0 ? `estimated Δ with the holes judged ${estimateText(est, true)}: ${est.verdict ?? 'undecided'} (95 %)` : '',
         ].filter(Boolean);
         // The markers sit in a fixed-width slot after the figure, so decimals align down a column.
         return h('td', {
@@ -195,7 +199,10 @@ function resultsTable(m: ResultsModel): HTMLElement {
         h('span', { className: 'num' }, fix4(value)),
         h('span', { className: `marks${marks ? ` sig ${d!.cls}` : ''}` }, marks),
         annotated ? h('div', { className: 'orig', title: 'on the original qrels' }, r.annotated ? fix4(orig) : '\u00a0') : null,
-        range ? h('div', { className: 'cell-range' }, rangeNode(range)) : null);
+        range ? h('div', { className: 'cell-range' }, rangeNode(range)) : null,
+        // The estimate with every hole of the top 100 judged goes with the ranges (behind their toggle). With no
+        // hole judged it is the relevance model's prior: nothing worth a figure yet.
+        own && own.judged > 0 ? h('div', { className: 'cell-range estimated' }, estimateNode(own)) : null);
       });
       const diff = isBase(m, r) ? null : h('button', { className: 'small', title: `Per-query differences: ${r.label} − ${base?.label ?? ''}`, attrs: { 'data-action': 'diff', 'data-a': m.baseline, 'data-b': r.key } }, 'Diff');
       return h('tr', { className: isBase(m, r) ? 'baseline' : '', attrs: { 'data-key': r.key, 'data-run': r.key } },
@@ -239,7 +246,8 @@ function legend(m: ResultsModel): HTMLElement {
     h('span', { className: 'sig' }, '*'), ' paired t-test, ', h('span', { className: 'sig' }, '†'),
     ` randomization test (${m.trials.toLocaleString()} trials, seed ${m.seed}), each significant at ${m.alpha} after ${correctionName(m)} over the comparisons of each measure; coloured by the sign of Δ (`,
     h('span', { className: 'better' }, 'better'), ', ', h('span', { className: 'worse' }, 'worse'), '). MRR@10 is recip_rank on each query\'s top 10 (trec_eval -M 10). ',
-    m.rows.some((r) => r.intervals) ? '"ranges": each figure\'s range over every grading of the holes (unjudged documents) left in its own top 10, with your judgements; ≈ marks a sound bound. ' : '',
+    m.rows.some((r) => r.intervals) ? '"ranges": each figure\'s range over every grading of the holes (unjudged documents) left in its own top 10, with your judgements; ≈ marks a sound bound; none for R@100 and MAP, which look deeper than the top-10 pool. ' : '',
+    m.rows.some((r) => r.estimates?.some((e) => e && e.judged > 0)) ? '≈ x [lo, hi] beneath a range: the estimate with every hole of the top 100 judged, and its 95 % interval (hover for how). ' : '',
     'Click a column header to sort, a cell then Copy to copy it.');
 }
 
@@ -269,7 +277,9 @@ function significanceTable(m: ResultsModel): HTMLElement {
   const pairs = m.compare === 'all-pairs'
     ? (m.pairs ?? []).map((p) => ({ a: p.a, b: p.b, tests: p.tests, settled: p.settled }))
     : m.rows.filter((r) => !isBase(m, r)).map((r) => ({ a: m.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null }));
-  const width = 8;
+  // The estimates are of each run against the baseline (b - a: run - baseline); other pairs have none.
+  const estimates = (p: { a: string; b: string }) => (p.a === m.baseline ? m.rows.find((r) => r.key === p.b)?.compared : null) ?? null;
+  const width = 9;
   const groups = pairs.filter((p) => p.tests?.some((c) => c)).map((p) => {
     const rows = (p.tests ?? []).flatMap((c, mi) => {
       if (!c) return [];
@@ -283,6 +293,7 @@ function significanceTable(m: ResultsModel): HTMLElement {
         h('td', { className: sig(q.t), attrs: { 'data-value': String(q.t) }, title: `t-test p ${pValue(c.tP)}, ${correctionName(m)} ${pValue(q.t)}` }, pValue(q.t)),
         h('td', { className: sig(q.rand), attrs: { 'data-value': String(q.rand) }, title: `randomization p ${pValue(c.randP)}, ${correctionName(m)} ${pValue(q.rand)}` }, pValue(q.rand)),
         h('td', { title: 'wins / ties / losses of the first run over the second, by query' }, `${c.wins}/${c.ties}/${c.losses}`),
+        estimateCell(estimates(p)?.[mi] ?? null, label(p.a), label(p.b)),
         ...holesCells(p.settled?.[mi] ?? null))];
     });
     return h('tbody', { attrs: { 'data-key': `${p.a}\t${p.b}` } },
@@ -296,8 +307,9 @@ function significanceTable(m: ResultsModel): HTMLElement {
     h('th', { title: `Paired t-test, ${correctionName(m)}-adjusted` }, 't p'),
     h('th', { title: `Paired randomization test, ${correctionName(m)}-adjusted` }, 'rand. p'),
     h('th', {}, 'W/T/L'),
+    h('th', { title: `Δ estimated with every hole of both top 100s judged, its 95 % interval, and the verdict from it: a run better, within ±0.01, or undecided. ${ESTIMATE_METHOD}` }, 'Δ estimated'),
     h('th', { title: 'The range of Δ over every grading of the holes in either top 10, with your judgements' }, 'Δ under holes'),
-    h('th', {}, 'verdict'),
+    h('th', { title: 'Settled: the sign of Δ is fixed for every grading of the top-10 pool' }, 'sound verdict'),
   ];
   return h('div', { className: 'table-scroll', attrs: { id: 'significance-scroll' } },
     h('table', { attrs: { id: 'significance' } }, h('thead', {}, h('tr', {}, ...head)), ...groups));
@@ -307,6 +319,16 @@ function significanceTable(m: ResultsModel): HTMLElement {
 function ciText(ci: { lo: number; hi: number }): string {
   const f = (v: number) => (v < 0 ? `\u2212${Math.abs(v).toFixed(3)}` : v > 0 ? `+${v.toFixed(3)}` : '0.000');
   return `[${f(Math.floor(ci.lo * 1000 + 1e-9) / 1000)}, ${f(Math.ceil(ci.hi * 1000 - 1e-9) / 1000)}]`;
+}
+
+/** The comparison estimated with the holes judged: Δ and its interval, the verdict from it beneath (b - a). */
+function estimateCell(e: EstimateView | null, a: string, b: string): HTMLTableCellElement {
+  if (!e) return h('td', {}, '');
+  // With no hole judged the estimate is the relevance model's prior: nothing worth a figure yet.
+  if (e.judged === 0) return h('td', { className: 'muted', title: `No hole judged yet: judge a sample (the sampling order) to estimate. ${estimateTitle(e)}` }, 'judge a sample');
+  return h('td', { className: 'estimate-cell', title: estimateTitle(e), attrs: { 'data-value': String(e.estimate), 'data-verdict': e.verdict ?? 'undecided' } },
+    h('span', { className: 'estimate' }, estimateText(e, true)),
+    h('div', {}, estimateVerdictNode(e, a, b, short)));
 }
 
 /** The comparison under holes: the range of Δ, and settled or open (the sentence in the tooltip). */

@@ -35,7 +35,7 @@ export interface SplitInfo {
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 export interface EngineRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -79,9 +79,10 @@ export interface EngineRequests {
   pool: { args: { key: string; runs: string[]; depth: number; order?: QueueOrder }; result: { items: { queryId: string; docId: string }[]; firstUnjudged: number } };
   /**
    * What the Judge sidebar shows for one pair (or only the split's figures, without a pair); with `impact`, the
-   * meter of the comparison the impact order works on; with `ahead`, those pairs too (the sidebar shows the next at once).
+   * meter of the comparison the impact and sampling orders work on (with the sampling order, its estimate);
+   * with `ahead`, those pairs too (the sidebar shows the next at once).
    */
-  pair: { args: { key: string; queryId?: string; docId?: string; impact?: { runs: string[]; depth: number }; ahead?: { queryId: string; docId: string }[] }; result: PairState };
+  pair: { args: { key: string; queryId?: string; docId?: string; impact?: { runs: string[]; depth: number; order?: QueueOrder }; ahead?: { queryId: string; docId: string }[] }; result: PairState };
   /** One run's summary figures on the split by trec_eval value name, on the original qrels and with the user's judgements. */
   runSummary: {
     args: { key: string; run: string };

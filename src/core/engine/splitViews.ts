@@ -1,8 +1,9 @@
-import { diffModel, diffNeeds } from '../split/diff';
+import { diffEstimateNeeds, diffModel, diffNeeds } from '../split/diff';
+import { estimatePending, estimateSteps } from '../split/estimates';
 import { holesModel, withTitles } from '../split/holes';
 import { judgingQueue, pairState, type PairState } from '../split/judging';
 import { queryDetail } from '../split/queryDetail';
-import { DEFAULT_TESTING, resultsModel, resultsNeeds, significancePending, significanceSteps } from '../split/results';
+import { DEFAULT_TESTING, estimateNeeds, resultsModel, resultsNeeds, significancePending, significanceSteps } from '../split/results';
 import { similaritySteps } from '../split/similarity';
 import type { SplitState } from '../split/state';
 import { trustPending, trustSteps } from '../split/underHoles';
@@ -67,10 +68,12 @@ export class SplitViews {
     const model = resultsModel(s, a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true, testing });
     const baseline = model.baseline || undefined;
     const needs = resultsNeeds(s, baseline, testing);
-    if ((baseline !== undefined && significancePending(s, baseline, testing)) || trustPending(s, needs)) {
+    const estimates = estimateNeeds(s, baseline);
+    if ((baseline !== undefined && significancePending(s, baseline, testing)) || trustPending(s, needs) || estimatePending(s, estimates)) {
       this.background(a.key, s, function* () {
         if (baseline !== undefined) yield* significanceSteps(s, baseline, testing);
         yield* trustSteps(s, needs);
+        yield* estimateSteps(s, estimates);
       });
     }
     return model;
@@ -81,10 +84,12 @@ export class SplitViews {
     this.need(s, a.a, a.b);
     const model = diffModel(s, a.a, a.b, { pending: true });
     const needs = diffNeeds(a.a, a.b);
-    if (trustPending(s, needs) || model.rbo === undefined) {
+    const estimates = diffEstimateNeeds(a.a, a.b);
+    if (trustPending(s, needs) || model.rbo === undefined || estimatePending(s, estimates)) {
       this.background(a.key, s, function* () {
         yield* similaritySteps(s, a.a, a.b);
         yield* trustSteps(s, needs);
+        yield* estimateSteps(s, estimates);
       });
     }
     return model;

@@ -3,6 +3,7 @@ import { runSteps } from '../steps';
 import { RESULT_MEASURES } from './scores';
 import { similarityDiff, similaritySteps } from './similarity';
 import { rowsOf, type SplitState } from './state';
+import { estimateSteps, pairEstimate } from './estimates';
 import { pairDeltas, pairVerdict, runRange, trustSteps, type TrustNeed } from './underHoles';
 
 // The Run Diff's model: per query, nDCG@10 of b minus a with the user's judgements, sorted best gain first.
@@ -16,6 +17,11 @@ export function diffNeeds(a: string, b: string): TrustNeed[] {
     { run: b, column: COLUMN },
     { a, b, column: COLUMN },
   ];
+}
+
+/** The estimate the diff shows: b - a on nDCG@10. */
+export function diffEstimateNeeds(a: string, b: string): TrustNeed[] {
+  return [{ a, b, column: COLUMN }];
 }
 
 /** diff()'s last order of a pair (indices into a's queries), with the query lists it is of. */
@@ -33,6 +39,7 @@ export function diffModel(state: SplitState, aKey: string, bKey: string, options
   if (!options.pending) {
     runSteps(trustSteps(state, diffNeeds(aKey, bKey)));
     runSteps(similaritySteps(state, aKey, bKey));
+    runSteps(estimateSteps(state, diffEstimateNeeds(aKey, bKey)));
   }
   const mi = 0;
   const sa = state.scores(aKey, 'annotated');
@@ -77,8 +84,15 @@ export function diffModel(state: SplitState, aKey: string, bKey: string, options
     judgements: state.judgementCount,
     qrels: state.label(),
     ...trustDiff(state, aKey, bKey, queries, sorted),
+    ...diffEstimate(state, aKey, bKey, n),
     ...similarityDiff(state, aKey, bKey, queries),
   };
+}
+
+/** b - a estimated, once computed, when the diff is over every query of the qrels (the estimate's queries). */
+function diffEstimate(state: SplitState, a: string, b: string, queries: number): Pick<DiffModel, 'estimate'> {
+  const e = queries === state.qrels('original').queryIds().length ? pairEstimate(state, a, b, COLUMN) : undefined;
+  return e ? { estimate: e } : {};
 }
 
 /** The diff's b - a under the holes: the range of the mean and the verdict, per query, and each mean's range (once computed). */

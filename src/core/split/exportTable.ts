@@ -1,11 +1,12 @@
-import type { Comparison, ExportFormat, HoleVerdict, QrelsLabel, ResultsModel, ScoreRange } from '../../protocol/webview';
+import type { Comparison, EstimateView, ExportFormat, HoleVerdict, QrelsLabel, ResultsModel, ScoreRange } from '../../protocol/webview';
 import { csvRecord } from '../formats/csv';
 
 /**
  * The results table as text for papers and notes, holding what the panel shows: each figure on the qrels in
  * effect (with the user's judgements once there are any, the original one beside it), its range over the
  * holes, and the comparisons (each run against the baseline, or every pair) with their Δ = b - a, interval,
- * tests and verdict under the holes; the caption names the qrels state and the judgements. Values have four
+ * tests and verdict under the holes, and its estimate with the holes judged (as the panel, once a hole is judged);
+ * the caption names the qrels state and the judgements. Values have four
  * decimals (trec_eval's). Markers on a run's value against the baseline, after the model's correction over the
  * compared runs: * paired t-test, † randomization test, both at the model's alpha.
  */
@@ -67,10 +68,36 @@ function cellText(model: ResultsModel, r: Row, mi: number): string {
   return `${fix(shown(r, mi))}${markers(model, r, mi)}${r.annotated ? ` (orig ${fix(r.means[mi])})` : ''}${range ? ` ${rangeText(range)}` : ''}`;
 }
 
+interface Compared {
+  a: string;
+  b: string;
+  tests: (Comparison | null)[] | null;
+  settled: (HoleVerdict | null)[] | null;
+  /** b - a estimated with the holes judged, per measure (the rows' against the baseline: the panel has no other). */
+  estimates: (EstimateView | null)[] | null;
+}
+
 /** The comparisons the panel lists: each run against the baseline, or every pair; each b - a. */
-function comparisons(model: ResultsModel): { a: string; b: string; tests: (Comparison | null)[] | null; settled: (HoleVerdict | null)[] | null }[] {
-  if (model.compare === 'all-pairs') return model.pairs ?? [];
-  return model.rows.filter((r) => r.key !== model.baseline).map((r) => ({ a: model.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null }));
+function comparisons(model: ResultsModel): Compared[] {
+  const against = (b: string) => model.rows.find((r) => r.key === b)?.compared ?? null;
+  if (model.compare === 'all-pairs') return (model.pairs ?? []).map((p) => ({ ...p, estimates: p.a === model.baseline ? against(p.b) : null }));
+  return model.rows.filter((r) => r.key !== model.baseline).map((r) => ({ a: model.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null, estimates: r.compared ?? null }));
+}
+
+/** An estimate the panel shows: none before a hole is judged (it would be the relevance model's prior). */
+const judgedEstimate = (e: EstimateView | null | undefined): EstimateView | null => (e && e.judged > 0 ? e : null);
+
+/** Four decimals, the interval rounded outward (the printed interval holds the computed one). */
+function estimateText(e: EstimateView): string {
+  const lo = Math.floor(e.lo * 1e4 + 1e-9) / 1e4;
+  const hi = Math.ceil(e.hi * 1e4 - 1e-9) / 1e4;
+  return `${signed(e.estimate)} [${signed(lo)}, ${signed(hi)}]`;
+}
+
+/** The estimate's verdict naming the runs (b - a: "b better" is b's). */
+function estimateVerdictText(model: ResultsModel, p: Compared, e: EstimateView): string {
+  const v = e.verdict ?? 'undecided';
+  return v === 'a better' ? `${labelOf(model, p.a)} better` : v === 'b better' ? `${labelOf(model, p.b)} better` : v === 'within' ? 'within ±0.01' : 'undecided';
 }
 
 const labelOf = (model: ResultsModel, key: string) => model.rows.find((r) => r.key === key)?.label ?? key;
@@ -83,17 +110,21 @@ function caption(model: ResultsModel): string {
   const tests = model.significanceOn && model.significanceOn.version !== model.qrels.version ? ` (computed on ${qrelsText(model.significanceOn)})` : '';
   const against = model.compare === 'all-pairs' ? 'Every pair of runs is compared' : `Against ${base}`;
   const ranged = model.rows.some((r) => r.intervals) ? 'In brackets: the range of each figure over every grading of the holes (unjudged documents) left in its top 10 (~: a sound bound). ' : '';
+  const estimated = comparisons(model).some((p) => p.estimates?.some((e) => judgedEstimate(e)))
+    ? `Estimated: b - a with every hole of both runs' top ${comparisons(model).flatMap((p) => p.estimates ?? []).find((e) => judgedEstimate(e))!.depth} judged, from a relevance model fitted to the judged holes, its 95 % interval and the verdict it gives. `
+    : '';
   return (
     `${model.dataset} (${model.split}), ${model.numQueries} queries. ${on}` +
     `${against}, ${correction(model)} corrected at alpha ${model.alpha}${tests}: * paired t-test, † randomization test (${model.trials} trials, seed ${model.seed}). ` +
     ranged +
+    estimated +
     'MRR@10 is recip_rank on the top 10 (trec_eval -M 10). ' +
     coverageNote(model) +
     qrelsNote(model)
   );
 }
 
-/** The comparisons as rows of cells: Δ = b - a, measure, Δ, 95 % interval, adjusted p-values, W/T/L, Δ under the holes, verdict. */
+/** The comparisons as rows of cells: Δ = b - a, measure, Δ, 95 % interval, adjusted p-values, W/T/L, Δ under the holes, verdict, Δ estimated, its verdict. */
 function comparisonRows(model: ResultsModel): string[][] {
   const out: string[][] = [];
   for (const p of comparisons(model)) {
@@ -101,6 +132,7 @@ function comparisonRows(model: ResultsModel): string[][] {
       if (!c) return;
       const q = adjusted(c);
       const v = p.settled?.[mi];
+      const e = judgedEstimate(p.estimates?.[mi]);
       out.push([
         `${labelOf(model, p.b)} - ${labelOf(model, p.a)}`,
         model.measures[mi].label,
@@ -111,13 +143,15 @@ function comparisonRows(model: ResultsModel): string[][] {
         `${c.wins}/${c.ties}/${c.losses}`,
         v ? rangeText(v, true) : '',
         v ? verdictText(v) : '',
+        e ? estimateText(e) : '',
+        e ? estimateVerdictText(model, p, e) : '',
       ]);
     });
   }
   return out;
 }
 
-const COMPARISON_HEAD = (model: ResultsModel) => ['Δ = b - a', 'Measure', 'Δ', '95 % CI', `t-test p (${correction(model)})`, `randomization p (${correction(model)})`, 'W/T/L', 'Δ under the holes', 'verdict'];
+const COMPARISON_HEAD = (model: ResultsModel) => ['Δ = b - a', 'Measure', 'Δ', '95 % CI', `t-test p (${correction(model)})`, `randomization p (${correction(model)})`, 'W/T/L', 'Δ under the holes', 'verdict', 'Δ estimated (95 %)', 'estimated verdict'];
 const signed = (v: number) => (Math.abs(v) < 5e-5 ? '0.0000' : `${v > 0 ? '+' : '-'}${Math.abs(v).toFixed(4)}`);
 const pText = (p: number) => (p < 1e-4 ? '<0.0001' : p.toFixed(4));
 
@@ -155,7 +189,8 @@ function markdown(model: ResultsModel): string {
   if (compared.length > 0) {
     const ch = COMPARISON_HEAD(model);
     lines.push('', `| ${ch.join(' | ')} |`, `|${ch.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`);
-    for (const c of compared) lines.push(`| ${[esc(c[0]), ...c.slice(1)].join(' | ')} |`);
+    // The first cell and the estimated verdict name runs.
+    for (const c of compared) lines.push(`| ${c.map((x, i) => (i === 0 || i === c.length - 1 ? esc(x) : x)).join(' | ')} |`);
   }
   return `${lines.join('\n')}\n\n${html(caption(model))}\n`;
 }
@@ -179,6 +214,8 @@ function csv(model: ResultsModel): string {
     'correction',
     ...model.measures.flatMap((m) => ['original', 'lo', 'hi'].map((s) => `${m.key}_${s}`)),
     ...tested.flatMap(({ m }) => COMPARISON_COLUMNS.map((s) => `${m.key}_${s}`)),
+    // Then each comparison's estimate with the holes judged (b - a: the run minus the baseline).
+    ...tested.flatMap(({ m }) => ESTIMATE_COLUMNS.map((s) => `${m.key}_${s}`)),
   ];
   const lines = [csvRecord(head)];
   for (const r of model.rows) {
@@ -191,17 +228,18 @@ function csv(model: ResultsModel): string {
       return [exact(r.means[i]), range ? exact(range.lo) : null, range ? exact(range.hi) : null];
     });
     const more = tested.flatMap(({ i }) => comparisonCells(r.vsBaseline?.[i] ?? null, r.settled?.[i] ?? null));
+    const estimated = tested.flatMap(({ i }) => estimateCells(r.key === model.baseline ? null : r.compared?.[i]));
     lines.push(csvRecord([r.label, r.key, r.key === model.baseline ? 1 : 0, ...r.means.map((_, mi) => exact(shown(r, mi))), ...tests, r.coverage.answered, r.coverage.total,
-      model.qrels.state, model.judgements, model.correction ?? 'holm', ...ranges, ...more]));
+      model.qrels.state, model.judgements, model.correction ?? 'holm', ...ranges, ...more, ...estimated]));
   }
   // Every pair: a second table after a blank line, one row per pair and measure.
   if (model.compare === 'all-pairs') {
-    lines.push('\r\n', csvRecord(['a', 'b', 'measure', 'delta', 't_p', 'rand_p', 'wins', 'ties', 'losses', ...COMPARISON_COLUMNS]));
-    for (const p of model.pairs ?? []) {
+    lines.push('\r\n', csvRecord(['a', 'b', 'measure', 'delta', 't_p', 'rand_p', 'wins', 'ties', 'losses', ...COMPARISON_COLUMNS, ...ESTIMATE_COLUMNS]));
+    for (const p of comparisons(model)) {
       tested.forEach(({ m, i }) => {
         const c = p.tests?.[i];
         if (!c) return;
-        lines.push(csvRecord([labelOf(model, p.a), labelOf(model, p.b), m.key, exact(c.delta), c.tP, c.randP, c.wins, c.ties, c.losses, ...comparisonCells(c, p.settled?.[i] ?? null)]));
+        lines.push(csvRecord([labelOf(model, p.a), labelOf(model, p.b), m.key, exact(c.delta), c.tP, c.randP, c.wins, c.ties, c.losses, ...comparisonCells(c, p.settled?.[i] ?? null), ...estimateCells(p.estimates?.[i])]));
       });
     }
   }
@@ -209,6 +247,13 @@ function csv(model: ResultsModel): string {
 }
 
 const COMPARISON_COLUMNS = ['ci_lo', 'ci_hi', 't_p_adj', 'rand_p_adj', 'holes_lo', 'holes_hi', 'verdict', 'open_holes'];
+/** A comparison's estimate (b - a) with the holes judged, its 95 % interval, verdict ("a better" etc.: a and b as in delta) and the holes judged. */
+const ESTIMATE_COLUMNS = ['estimate', 'estimate_lo', 'estimate_hi', 'estimate_verdict', 'estimate_judged'];
+
+function estimateCells(e: EstimateView | null | undefined): (string | number | null)[] {
+  const j = judgedEstimate(e);
+  return j ? [exact(j.estimate), exact(j.lo), exact(j.hi), j.verdict ?? 'undecided', j.judged] : [null, null, null, null, null];
+}
 
 /** A comparison's interval, adjusted p-values and verdict under the holes, as COMPARISON_COLUMNS. */
 function comparisonCells(c: Comparison | null, v: HoleVerdict | null): (string | number | null)[] {
@@ -263,7 +308,7 @@ function latex(model: ResultsModel): string {
   if (compared.length > 0) {
     lines.push('', '\\medskip', '', `\\begin{tabular}{ll${'r'.repeat(COMPARISON_HEAD(model).length - 2)}}`, '\\hline');
     lines.push(`${COMPARISON_HEAD(model).map((h) => tex(h).replace('Δ', '$\\Delta$')).join(' & ')} \\\\`, '\\hline');
-    for (const c of compared) lines.push(`${c.map((x, i) => (i === 0 ? tex(x) : tex(x).replace('<', '$<$'))).join(' & ')} \\\\`);
+    for (const c of compared) lines.push(`${c.map((x, i) => (i === 0 ? tex(x) : tex(x).replace(/</g, '$<$').replace('±', '$\\pm$'))).join(' & ')} \\\\`);
     lines.push('\\hline', '\\end{tabular}');
   }
   lines.push('\\end{table}');

@@ -21,12 +21,21 @@ export const RANGED: Readonly<Record<string, string>> = {
   recip_rank_10: 'recip_rank',
   P_10: 'P.10',
 };
+/** How deep each RANGED column looks: a range over the top-k pool covers only the columns no deeper than k. */
+export const RANGED_DEPTH: Readonly<Record<string, number>> = {
+  ndcg_cut_10: 10,
+  recall_100: 100,
+  map: Infinity,
+  recip_rank_10: 10,
+  P_10: 10,
+};
+
 /**
  * MRR@10 is recip_rank where the first relevant document is in the top 10, else 0: a non-decreasing map of
  * recip_rank, so it carries the ends of a recip_rank range to the ends of the MRR@10 range.
  */
-const MRR10 = 'recip_rank_10';
-const cut10 = (rr: number): number => (rr >= 0.1 ? rr : 0);
+export const MRR10 = 'recip_rank_10';
+export const cut10 = (rr: number): number => (rr >= 0.1 ? rr : 0);
 
 /** Pool depth of the ranges shown with the scores: the depth of Hole@10. */
 export const RANGE_POOL_DEPTH = 10;

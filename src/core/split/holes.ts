@@ -1,5 +1,5 @@
 import type { HoleRow, HolesModel, QueueOrder } from '../../protocol/webview';
-import { impactQueue } from './judging';
+import { impactQueue, sampleQueue } from './judging';
 import { userPoolHead } from './pool';
 import { coverageOf } from './results';
 import { EXTRA_COLUMNS, RESULT_MEASURES } from './scores';
@@ -38,7 +38,7 @@ export function holesModel(state: SplitState, a: { runs: readonly string[]; dept
   const runs = a.runs.filter((k) => state.hasRun(k));
   const pool = userPoolHead(state, runs, a.depth, a.listed);
   const order = a.order ?? 'blind';
-  const impact = order === 'impact' ? impactQueue(state, runs, a.depth) : null;
+  const impact = order === 'impact' ? impactQueue(state, runs, a.depth) : order === 'sample' ? sampleQueue(state, runs, a.depth) : null;
   return {
     dataset: state.datasetName,
     split: state.split,

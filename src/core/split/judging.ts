@@ -1,5 +1,6 @@
-import type { AnnotationItem, JudgingMeter, QrelsLabel, ReferenceDoc } from '../../protocol/webview';
+import type { AnnotationItem, JudgingMeter, QrelsLabel, QueueOrder, ReferenceDoc } from '../../protocol/webview';
 import { runSteps } from '../steps';
+import { sampling } from './estimates';
 import { impactJudging } from './impact';
 import { pool, userPool, type Pair } from './pool';
 import { SIGNIFICANCE } from './results';
@@ -7,8 +8,8 @@ import { RESULT_MEASURES } from './scores';
 import type { SplitState } from './state';
 import { pairVerdict, trustSteps } from './underHoles';
 
-// What judging works from: the queue (blind, or impact order for the first two pooled runs), the meter of
-// that comparison, and the pair the Judge sidebar shows.
+// What judging works from: the queue (blind, impact order or the sampling queue for the first two pooled
+// runs), the meter of that comparison, and the pair the Judge sidebar shows.
 
 const COLUMN = RESULT_MEASURES[0].key;
 
@@ -20,21 +21,38 @@ const COLUMN = RESULT_MEASURES[0].key;
 export function impactQueue(state: SplitState, keys: readonly string[], depth: number): { items: Pair[]; meter: JudgingMeter } | null {
   const meter = judgingMeter(state, keys, depth);
   if (!meter) return null;
-  const items = impactJudging(state, meter.a.key, meter.b.key, depth).items();
-  const seen = new Set(items.map((p) => `${p.queryId}\t${p.docId}`));
-  for (const p of pool(state, keys, depth)) if (!seen.has(`${p.queryId}\t${p.docId}`)) items.push(p);
-  return { items, meter };
+  return { items: thenTheRest(state, impactJudging(state, meter.a.key, meter.b.key, depth).items(), keys, depth), meter };
 }
 
 /**
- * The meter of the comparison the impact order works on: b - a for the first two of `keys`, with the range,
- * verdict and hole count every other view gives the same pair (underHoles.ts), whatever depth is pooled.
+ * The sampling queue of the first two of `keys` (estimates.ts: holes of their top 100 drawn where judging
+ * them narrows the estimate of b - a on nDCG@10 most, seeded, blind), then the other runs' holes of the
+ * depth-k pool in blind order; with the meter and its estimate. Null with fewer than two runs.
  */
-export function judgingMeter(state: SplitState, keys: readonly string[], depth: number): JudgingMeter | null {
+export function sampleQueue(state: SplitState, keys: readonly string[], depth: number): { items: Pair[]; meter: JudgingMeter } | null {
+  const meter = judgingMeter(state, keys, depth, 'sample');
+  if (!meter) return null;
+  return { items: thenTheRest(state, sampling(state, meter.a.key, meter.b.key, COLUMN).items, keys, depth), meter };
+}
+
+/** `first`, then the pool's other unjudged pairs in blind order. */
+function thenTheRest(state: SplitState, first: Pair[], keys: readonly string[], depth: number): Pair[] {
+  const seen = new Set(first.map((p) => `${p.queryId}\t${p.docId}`));
+  for (const p of pool(state, keys, depth)) if (!seen.has(`${p.queryId}\t${p.docId}`)) first.push(p);
+  return first;
+}
+
+/**
+ * The meter of the comparison the impact and sampling orders work on: b - a for the first two of `keys`,
+ * with the range, verdict and hole count every other view gives the same pair (underHoles.ts), whatever
+ * depth is pooled; with the sampling order, the estimate, its history and about how many more judgements
+ * give a verdict.
+ */
+export function judgingMeter(state: SplitState, keys: readonly string[], depth: number, order: QueueOrder = 'impact'): JudgingMeter | null {
   const [a, b] = keys.filter((k) => state.hasRun(k));
   if (a === undefined || b === undefined) return null;
   runSteps(trustSteps(state, [{ a, b, column: COLUMN }]));
-  return {
+  const meter: JudgingMeter = {
     a: state.ref(a),
     b: state.ref(b),
     measure: RESULT_MEASURES[0].label,
@@ -42,11 +60,15 @@ export function judgingMeter(state: SplitState, keys: readonly string[], depth: 
     judged: impactJudging(state, a, b, depth).judged,
     qrels: state.label(),
   };
+  if (order !== 'sample') return meter;
+  const s = sampling(state, a, b, COLUMN);
+  return { ...meter, judged: s.estimate.judged, estimate: s.estimate, history: s.history, toDecide: s.toDecide };
 }
 
-/** The judging queue in an order: impact, or the blind pool keeping the user's judgements. */
-export function judgingQueue(state: SplitState, keys: readonly string[], depth: number, order: 'blind' | 'impact' = 'blind'): { items: Pair[]; firstUnjudged: number } {
-  const items = (order === 'impact' ? impactQueue(state, keys, depth)?.items : undefined) ?? userPool(state, keys, depth);
+/** The judging queue in an order: impact, sample, or the blind pool keeping the user's judgements. */
+export function judgingQueue(state: SplitState, keys: readonly string[], depth: number, order: QueueOrder = 'blind'): { items: Pair[]; firstUnjudged: number } {
+  const ordered = order === 'impact' ? impactQueue(state, keys, depth) : order === 'sample' ? sampleQueue(state, keys, depth) : null;
+  const items = ordered?.items ?? userPool(state, keys, depth);
   const first = items.findIndex((p) => state.grade(p.queryId, p.docId) === null);
   return { items, firstUnjudged: first < 0 ? 0 : first };
 }
@@ -88,7 +110,7 @@ export type NotesOf = (pairs: readonly Pair[]) => (string | undefined)[];
  */
 export async function pairState(
   state: SplitState,
-  a: { queryId?: string; docId?: string; impact?: { runs: string[]; depth: number }; ahead?: Pair[] },
+  a: { queryId?: string; docId?: string; impact?: { runs: string[]; depth: number; order?: QueueOrder }; ahead?: Pair[] },
   notes: NotesOf = (pairs) => pairs.map(() => undefined),
 ): Promise<PairState> {
   const pairs = [...(a.queryId !== undefined && a.docId !== undefined ? [{ queryId: a.queryId, docId: a.docId }] : []), ...(a.ahead ?? [])];
@@ -105,7 +127,7 @@ export async function pairState(
     found.query = state.queries.has(a.queryId);
     found.doc = docs[0] !== null;
   }
-  const meter = a.impact ? judgingMeter(state, a.impact.runs, a.impact.depth) : null;
+  const meter = a.impact ? judgingMeter(state, a.impact.runs, a.impact.depth, a.impact.order) : null;
   const queries = [...new Set(pairs.map((p) => p.queryId))];
   return {
     judged: state.judgementCount,

@@ -1,4 +1,5 @@
 import type { Run } from '../formats/run';
+import { fnv1a } from '../random';
 import { topDocs } from './rankings';
 import type { SplitState } from './state';
 
@@ -85,11 +86,4 @@ function userPoolParts(state: SplitState, keys: readonly string[], depth: number
     }
     return part;
   });
-}
-
-/** 32-bit FNV-1a of a string's UTF-16 code units: a fixed, rank-free order for pooled documents. */
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }

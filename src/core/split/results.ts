@@ -2,7 +2,8 @@ import { bootstrapDiffCI, CORRECTIONS, holmAdjust, pairedTTest, randomizationSte
 import type { Run } from '../formats/run';
 import type { CompareMode, Comparison, CorrectionName, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../protocol/webview';
 import { runSteps } from '../steps';
-import { RANGED } from './holeRanges';
+import { estimateSteps, pairEstimate, runEstimate } from './estimates';
+import { RANGE_POOL_DEPTH, RANGED, RANGED_DEPTH } from './holeRanges';
 import { topDocs } from './rankings';
 import { RESULT_MEASURES, type Scores } from './scores';
 import type { SplitState } from './state';
@@ -98,15 +99,26 @@ export function* significanceSteps(state: SplitState, baseline: string, t: Testi
   if (now.length === runs.length && now.every((k, i) => k === runs[i] && state.run(k) === held[i])) slot(state, baseline, t).value = { on, comparisons };
 }
 
-/** What the results table's ranges ask for: each run's own, and each comparison tested (b - a over both runs' holes). */
+/** Columns a range over the top-10 pool covers (R@100 and MAP look deeper: no range, no sound verdict). */
+const inPool = (column: string): boolean => RANGED_DEPTH[column] <= RANGE_POOL_DEPTH;
+
+/** What the results table's ranges ask for: each run's own, and each comparison tested (b - a over both runs' holes), for the columns the pool covers. */
 export function resultsNeeds(state: SplitState, baseline: string | undefined, t: Testing = DEFAULT_TESTING): TrustNeed[] {
+  return needsOf(state, tested(state, baseline, t.compare), inPool);
+}
+
+/** What the results table's estimates ask for: each run's own, and each run against the baseline (the rows' estimated Δ), every RANGED column. */
+export function estimateNeeds(state: SplitState, baseline: string | undefined): TrustNeed[] {
+  return needsOf(state, tested(state, baseline, 'baseline'), () => true);
+}
+
+const tested = (state: SplitState, baseline: string | undefined, compare: CompareMode): [string, string][] =>
+  baseline !== undefined && state.hasRun(baseline) ? pairsOf(state, baseline, compare) : [];
+
+function needsOf(state: SplitState, pairs: [string, string][], keep: (column: string) => boolean): TrustNeed[] {
   const needs: TrustNeed[] = [];
-  for (const run of state.runKeys()) for (const column of Object.keys(RANGED)) needs.push({ run, column });
-  if (baseline !== undefined && state.hasRun(baseline)) {
-    for (const [a, b] of pairsOf(state, baseline, t.compare)) {
-      for (const m of RESULT_MEASURES) if (m.tested && m.key in RANGED) needs.push({ a, b, column: m.key });
-    }
-  }
+  for (const run of state.runKeys()) for (const column of Object.keys(RANGED)) if (keep(column)) needs.push({ run, column });
+  for (const [a, b] of pairs) for (const m of RESULT_MEASURES) if (m.tested && m.key in RANGED && keep(m.key)) needs.push({ a, b, column: m.key });
   return needs;
 }
 
@@ -126,7 +138,10 @@ export function resultsModel(
   const keys = state.runKeys();
   const baseline = state.hasRun(baselineKey) ? baselineKey : keys[0];
   if (baseline !== undefined && !options.pending) runSteps(significanceSteps(state, baseline, t));
-  if (!options.pending) runSteps(trustSteps(state, resultsNeeds(state, baseline, t)));
+  if (!options.pending) {
+    runSteps(trustSteps(state, resultsNeeds(state, baseline, t)));
+    runSteps(estimateSteps(state, estimateNeeds(state, baseline)));
+  }
   const significance = baseline === undefined ? undefined : slot(state, baseline, t).value;
   const ranged = !trustPending(state, resultsNeeds(state, baseline, t));
   const annotated = state.label().state === 'annotated';
@@ -139,6 +154,7 @@ export function resultsModel(
     vsBaseline: t.compare === 'baseline' && k !== baseline ? (significance?.comparisons.get(pairKey(baseline!, k)) ?? null) : null,
     lengths: lengthsOf(state, k),
     ...(ranged ? trustRow(state, k, baseline) : {}),
+    ...estimateRow(state, k, baseline),
     coverage: coverageOf(state, k),
   }));
   const pairs = t.compare === 'all-pairs' && baseline !== undefined
@@ -146,7 +162,7 @@ export function resultsModel(
         a,
         b,
         tests: significance?.comparisons.get(pairKey(a, b)) ?? null,
-        settled: ranged ? RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? pairVerdict(state, a, b, m.key, bothAnswered(state, a, b), SIGNIFICANCE.alpha) ?? null : null)) : null,
+        settled: ranged ? RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED && inPool(m.key) ? pairVerdict(state, a, b, m.key, bothAnswered(state, a, b), SIGNIFICANCE.alpha) ?? null : null)) : null,
       }))
     : null;
   return {
@@ -188,8 +204,23 @@ function trustRow(state: SplitState, key: string, baseline: string | undefined):
   const queries = own.length === all ? undefined : own;
   const compared = baseline !== undefined && baseline !== key;
   return {
-    intervals: RESULT_MEASURES.map((m) => (m.key in RANGED ? runRange(state, key, m.key, queries) ?? null : null)),
-    settled: !compared ? null : RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? pairVerdict(state, baseline, key, m.key, bothAnswered(state, baseline, key), SIGNIFICANCE.alpha) ?? null : null)),
+    intervals: RESULT_MEASURES.map((m) => (m.key in RANGED && inPool(m.key) ? runRange(state, key, m.key, queries) ?? null : null)),
+    settled: !compared ? null : RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED && inPool(m.key) ? pairVerdict(state, baseline, key, m.key, bothAnswered(state, baseline, key), SIGNIFICANCE.alpha) ?? null : null)),
+  };
+}
+
+/**
+ * A results row's estimates (the run's own, over every query of the qrels) and, against the baseline, the
+ * estimated difference with its verdict (run - baseline), as last computed; none where the run was scored
+ * on other queries than the qrels' (without -c).
+ */
+function estimateRow(state: SplitState, key: string, baseline: string | undefined): Pick<ResultsRow, 'estimates' | 'compared'> {
+  const all = state.qrels('original').queryIds().length;
+  if (state.scores(key, 'annotated').queries.length !== all) return {};
+  const vs = baseline !== undefined && baseline !== key && state.scores(baseline, 'annotated').queries.length === all;
+  return {
+    estimates: RESULT_MEASURES.map((m) => (m.key in RANGED ? runEstimate(state, key, m.key) ?? null : null)),
+    compared: vs ? RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? pairEstimate(state, baseline!, key, m.key) ?? null : null)) : null,
   };
 }
 

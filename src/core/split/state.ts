@@ -232,6 +232,11 @@ export class SplitState {
     return this.overlay.get(`${queryId}\t${docId}`)?.grade;
   }
 
+  /** The user's judgements in effect, in the order given (an undo to unjudged included, with grade -1). */
+  userJudgements(): readonly Judgement[] {
+    return [...this.overlay.values()];
+  }
+
   /** `${qid}\t${docid}` of every pair the user judged (pools keep these, so they do not shrink as one judges). */
   userJudged(): { has(pair: string): boolean } {
     return { has: (pair) => this.overlay.has(pair) };

@@ -40,7 +40,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
   private queue: AnnotationQueue | undefined;
   /** Which queue the sidebar's requests must name: a new pool, order or split is a new queue. */
   private queueId = 0;
-  /** The pool being judged and its order (impact: re-ordered after each judgement, with a meter). */
+  /** The pool being judged and its order (impact, sample: re-ordered after each judgement, with a meter). */
   private pooled: { runs: string[]; depth: number; order: QueueOrder } = { runs: [], depth: 10, order: 'blind' };
   /** Moves of the position the host made by itself (see AnnotationState.jump). */
   private jumps = 0;
@@ -69,7 +69,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
       undo: (p) => this.one(() => this.undo(p.queue)),
       setOrder: ({ order }) => this.one(async () => {
         const { split } = this.need();
-        await this.start(split, this.pooled.runs, this.pooled.depth, order === 'impact' ? 'impact' : 'blind');
+        await this.start(split, this.pooled.runs, this.pooled.depth, order === 'impact' || order === 'sample' ? order : 'blind');
         return null;
       }),
       explain: (p) => explainPair(this.wb, this.need().split, p),
@@ -144,7 +144,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     const cur = queue.current;
     const index = queue.index;
     const ahead = queue.items.slice(index + 1, index + 1 + AHEAD).map(({ queryId, docId }) => ({ queryId, docId }));
-    const impact = this.pooled.order === 'impact' ? { runs: this.pooled.runs, depth: this.pooled.depth } : undefined;
+    const impact = this.pooled.order !== 'blind' ? { runs: this.pooled.runs, depth: this.pooled.depth, order: this.pooled.order } : undefined;
     const pair = await this.wb.ask('pair', { key: split.key, ...(cur ? { queryId: cur.queryId, docId: cur.docId } : {}), impact, ahead });
     return {
       dataset: split.datasetName,
@@ -191,7 +191,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     });
   }
 
-  /** Records `grade` for the current pair, durably, then moves on (the impact order is re-ordered first). */
+  /** Records `grade` for the current pair, durably, then moves on (the impact and sampling orders are re-ordered first). */
   private async recordCurrent(grade: number, note?: string): Promise<void> {
     const { split, queue } = this.need();
     const cur = queue.current;
@@ -201,10 +201,10 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
       const before = await this.wb.judge(split, cur.queryId, cur.docId, grade, note);
       queue.recorded(before === null || before < 0 ? null : before);
       this.save();
-      if (this.pooled.order === 'impact') {
+      if (this.pooled.order !== 'blind') {
         // What decides the comparison changes with each grade: the rest of the queue is re-ordered before the
         // sidebar is sent the next pair (it shows none meanwhile, and takes no grade).
-        const { items } = await this.wb.ask('pool', { key: split.key, runs: this.pooled.runs, depth: this.pooled.depth, order: 'impact' });
+        const { items } = await this.wb.ask('pool', { key: split.key, runs: this.pooled.runs, depth: this.pooled.depth, order: this.pooled.order });
         queue.reorder(items);
       }
     } finally {
@@ -269,7 +269,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
       if (this.queue) return; // a queue was started meanwhile
       const runs = s.runs.filter((k) => split.runs.some((r) => r.key === k));
       if (runs.length === 0) return;
-      await this.start(split, runs, s.depth === 5 || s.depth === 20 ? s.depth : 10, s.order === 'impact' ? 'impact' : 'blind', { index: Number.isInteger(s.index) ? s.index : 0, pair: s.pair });
+      await this.start(split, runs, s.depth === 5 || s.depth === 20 ? s.depth : 10, s.order === 'impact' || s.order === 'sample' ? s.order : 'blind', { index: Number.isInteger(s.index) ? s.index : 0, pair: s.pair });
     } catch (e) {
       void vscode.window.showWarningMessage(`IR Workbench: the judging session of ${s.datasetDir} (${s.split}) could not be restored: ${(e as Error).message}`);
     }

@@ -20,7 +20,7 @@ export async function showHoles(
   const runs = split.runs.map((r) => r.key);
   let pooled = kept?.pooled ? kept.pooled.filter((k) => runs.includes(k)) : runs;
   let depth = kept?.depth !== undefined && DEPTHS.includes(kept.depth) ? kept.depth : 10;
-  let order: QueueOrder = kept?.order === 'impact' ? 'impact' : 'blind';
+  let order: QueueOrder = kept?.order === 'impact' || kept?.order === 'sample' ? kept.order : 'blind';
   const model = (): Promise<ViewEvents['holes']['model']> => wb.ask('holes', { key: split.key, runs: pooled, depth, listed: LISTED, order });
   wb.panel<'holes'>(
     'holes',
@@ -31,7 +31,7 @@ export async function showHoles(
         if (!DEPTHS.includes(d)) throw new Error(`pool depth ${d}: pick one of ${DEPTHS.join(', ')}`);
         pooled = runs.filter((k) => split.runs.some((r) => r.key === k));
         depth = d;
-        order = o === 'impact' ? 'impact' : 'blind';
+        order = o === 'impact' || o === 'sample' ? o : 'blind';
         for (const v of split.views) v.refresh();
         return null;
       },

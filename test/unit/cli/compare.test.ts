@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import { evaluate } from '../../../src/core/eval';
 import { holmAdjust, pairedTTest } from '../../../src/core/eval/stats';
-import { latexEscape, markdownEscape } from '../../../src/cli/compare';
+import { latexEscape, markdownEscape, outward, pText } from '../../../src/cli/compare';
 import { readQrels } from '../../../src/core/formats/qrels';
 import { readRun } from '../../../src/core/formats/run';
 import { DATASETS, needsShared, RUNS } from '../support/paths';
@@ -40,6 +40,45 @@ describe('irw compare', () => {
     assert.equal(r.status, 5, r.stderr);
     assert.match(r.stderr, /=cmd\|x is significantly worse than good on recip_rank/);
     assert.equal(irw(qrels, bad, good, '-m', 'recip_rank', '--fail-if-worse').status, 0);
+  });
+
+  it('estimates: every comparison of every measure carries "estimate" (b - a, 95 % interval, verdict); judged holes teach it; --fail-if-worse-estimate gates on it', () => {
+    const json = (...extra: string[]) => {
+      const r = irw(qrels, good, bad, '-m', 'recip_rank', '-m', 'P.2', '--format', 'json', '--resamples', '100', ...extra);
+      assert.equal(r.status, 0, r.stderr);
+      return JSON.parse(r.stdout) as { cells: { mean: number }[][]; pairs: { a: number; b: number; measure: string; delta: number; wins: number; losses: number; estimate: { delta: number; low: number; high: number; verdict: string; judged: number } }[] };
+    };
+    // The qrels alone: no hole judged, the relevance model is its prior; the interval is wide and holds the value's range.
+    const prior = json();
+    assert.equal(prior.pairs.length, 2);
+    for (const p of prior.pairs) {
+      assert.ok(['a better', 'b better', 'within', 'undecided'].includes(p.estimate.verdict), JSON.stringify(p.estimate));
+      assert.equal(p.estimate.judged, 0);
+      assert.ok(p.estimate.low <= p.estimate.delta && p.estimate.delta <= p.estimate.high && p.estimate.low >= -1 && p.estimate.high <= 1);
+    }
+    // Every hole (the document "x" of each query) judged non-relevant: the estimate is the difference itself, decided.
+    const judged = join(dir, 'annotations.tsv');
+    writeFileSync(judged, 'query-id\tcorpus-id\tscore\n' + Array.from({ length: 12 }, (_, i) => `q${i}\tx\t0\n`).join(''));
+    const all = json('--judgements', judged);
+    for (const p of all.pairs) {
+      assert.equal(p.estimate.judged, 12);
+      assert.ok(Math.abs(p.estimate.delta - p.delta) < 1e-12 && Math.abs(p.estimate.low - p.delta) < 1e-9 && Math.abs(p.estimate.high - p.delta) < 1e-9, JSON.stringify(p));
+    }
+    // Δ is b - a: good (run 0, the baseline) is a, bad (run 1, recip_rank 1/3 in 9 of 12 queries) is b, so Δ < 0 and a is better.
+    const rr = all.pairs.find((p) => p.measure === 'recip_rank')!;
+    assert.deepEqual([rr.a, rr.b], [0, 1]);
+    assert.equal(rr.delta, all.cells[1][0].mean - all.cells[0][0].mean);
+    assert.ok(rr.delta < 0 && rr.estimate.delta < 0 && rr.estimate.high < 0 && rr.wins < rr.losses, JSON.stringify(rr));
+    assert.equal(rr.estimate.verdict, 'a better');
+    const gate = irw(qrels, good, bad, '-m', 'recip_rank', '--fail-if-worse-estimate', '--judgements', judged, '--resamples', '100');
+    assert.equal(gate.status, 5, gate.stderr);
+    assert.match(gate.stderr, /=cmd\|x is worse than good on recip_rank by the estimate with the holes judged: -0\.5000 \[-0\.5000, -0\.5000\]/);
+    assert.equal(irw(qrels, good, bad, '-m', 'recip_rank', '--fail-if-worse-estimate', '--resamples', '100').status, 0, 'undecided on the prior: no gate');
+    // A bad line in the judgements file is an error naming the file and line.
+    writeFileSync(judged, 'query-id\tcorpus-id\tscore\nq1\tx\tmaybe\n');
+    const wrong = irw(qrels, good, bad, '--judgements', judged);
+    assert.equal(wrong.status, 1, wrong.stderr);
+    assert.match(wrong.stderr, /annotations\.tsv.*line 2/s);
   });
 
   it('CSV: one long table (run, versus, measure, statistic, value); text quoted, a formula-like tag defused, numbers plain', () => {
@@ -76,7 +115,7 @@ describe('irw compare', () => {
     // Document x is a hole in every query: it can still decide P@1-like figures, so the comparison is open.
     assert.equal(pb.holes.verdict, 'open');
     assert.equal(pc.holes.verdict, 'settled');
-    assert.deepEqual(pc.similarity, { rbo: 1, jaccard10: 1, tauAp10: 1 }, 'a run against itself');
+    assert.deepEqual(pc.similarity, { rbo: 1, jaccard10: 1, tauAp10: 1, tauAp10Undefined: 0 }, 'a run against itself');
     assert.ok(pb.similarity.tauAp10 < 1);
   });
 
@@ -190,10 +229,27 @@ describe('irw compare', () => {
     const t = JSON.parse(r.stdout);
     assert.equal(t.numQueries, 300);
     const [p] = t.pairs;
+    // Δ is b - a: BM25 (run 0, the baseline) is a, MiniLM (b) is ahead by 0.0854 (0.6451 - 0.5597, trec_eval).
+    assert.deepEqual([p.a, p.b], [0, 1]);
+    assert.equal(p.delta, t.cells[1][0].mean - t.cells[0][0].mean);
+    assert.equal(p.delta.toFixed(4), '0.0854');
+    // The estimate, from the relevance model's prior (no judged hole), holds it and is no extreme (it was -0.345 [-1, 0.242]).
+    assert.ok(p.estimate.low <= p.delta && p.delta <= p.estimate.high && Math.abs(p.estimate.delta) < 0.25 && p.estimate.low > -0.5, JSON.stringify(p.estimate));
     assert.ok(p.holes.lo < p.delta && p.delta < p.holes.hi && p.holes.exact);
     assert.ok(p.ci.lo < p.delta && p.delta < p.ci.hi);
     assert.equal(p.holes.verdict, 'open');
     const c = t.cells[0][0];
     assert.ok(c.holes.lo <= c.mean && c.mean <= c.holes.hi && c.judgedOnly >= c.mean);
   });
+});
+
+test('ranges are rounded outward (the printed range holds the computed one) and tiny p-values print as <0.0001 (issue 23 item 4)', () => {
+  // The case found: a range whose true upper end is -4.6e-5 printed as -0.0000 by rounding to nearest.
+  assert.equal(outward(-0.07881, -4.6e-5), '[-0.0789, 0.0000]');
+  assert.equal(outward(0.12341, 0.56789), '[0.1234, 0.5679]');
+  // Floating-point noise at a printed digit is not pushed out.
+  assert.equal(outward(-0.5 - 1e-15, -0.5 + 1e-15), '[-0.5000, -0.5000]');
+  assert.equal(pText(3e-7), '<0.0001');
+  assert.equal(pText(0.0001), '0.0001');
+  assert.equal(pText(0.04321), '0.0432');
 });

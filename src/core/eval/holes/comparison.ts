@@ -360,8 +360,18 @@ export interface SignificanceUnderHoles {
   canGain: boolean;
 }
 
-export function significanceUnderHoles(c: Comparison, test: PairedTestEntry, alpha = 0.05): SignificanceUnderHoles {
-  return significanceOf(c, deltaColumns(c.queries), test, alpha);
+export function significanceUnderHoles(c: Comparison, test: PairedTestEntry, alpha = 0.05, options: SignificanceOptions = {}): SignificanceUnderHoles {
+  return significanceOf(c, deltaColumns(c.queries), test, alpha, options);
+}
+
+export interface SignificanceOptions {
+  /** The test's seed (the randomization test's), as the table's own test is seeded. */
+  seed?: number;
+  /**
+   * This comparison's corrected p from a raw one, the other comparisons' p as they are (Holm, BH ...): the
+   * significance that can be lost or gained is the corrected one the table shows. Default: none.
+   */
+  adjust?: (p: number) => number;
 }
 
 /**
@@ -373,11 +383,14 @@ export function significanceOf(
   perQuery: { value: ArrayLike<number>; lo: ArrayLike<number>; hi: ArrayLike<number> },
   test: PairedTestEntry,
   alpha = 0.05,
+  options: SignificanceOptions = {},
 ): SignificanceUnderHoles {
   const zeros = new Float64Array(perQuery.value.length);
-  const p = test.p(perQuery.value, zeros);
-  const pAtLo = test.p(perQuery.lo, zeros);
-  const pAtHi = test.p(perQuery.hi, zeros);
+  const adjust = options.adjust ?? ((x: number) => x);
+  const at = (v: ArrayLike<number>) => adjust(test.p(v, zeros, options.seed === undefined ? undefined : { seed: options.seed }));
+  const p = at(perQuery.value);
+  const pAtLo = at(perQuery.lo);
+  const pAtHi = at(perQuery.hi);
   const significant = p <= alpha;
   // A significant win that turns into a significant loss is lost too, not kept.
   const sign = Math.sign(c.mean);

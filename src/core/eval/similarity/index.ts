@@ -18,9 +18,12 @@ export const SIMILARITIES: Record<string, { label: string; of(a: Ranking, b: Ran
 
 export interface RunSimilarity {
   name: string;
-  /** Queries both runs answer, in trec_eval's order, with their value. */
+  /** Queries both runs answer (of `queries` when given), in trec_eval's order, with their value where defined. */
   perQuery: Map<string, number>;
+  /** Mean over the queries where the value is defined. */
   mean: number;
+  /** Queries both runs answer where it is undefined (tau-AP: fewer than two shared documents), left out of the mean. */
+  undefinedQueries: number;
 }
 
 /** A run's rankings of its queries, cut at a depth (see rankingsOf). */
@@ -39,25 +42,38 @@ export function rankingsOf(run: Run, depth: number): Rankings {
 }
 
 /** Per query and on average over the queries both runs answer; sort perQuery ascending for "diverge most". */
-export function runSimilarity(a: Run, b: Run, name: string, depth = 100, ra?: Rankings, rb?: Rankings): RunSimilarity {
-  return runSteps(runSimilaritySteps(a, b, name, depth, ra, rb));
+export function runSimilarity(a: Run, b: Run, name: string, depth = 100, ra?: Rankings, rb?: Rankings, queries?: ReadonlySet<string>): RunSimilarity {
+  return runSteps(runSimilaritySteps(a, b, name, depth, ra, rb, queries));
 }
 
 /**
  * runSimilarity() one query a step (a caller with other work to do between queries, e.g. the engine). `ra` and
- * `rb` give the runs' rankings at `depth` or deeper (each similarity cuts them to `depth` itself).
+ * `rb` give the runs' rankings at `depth` or deeper (each similarity cuts them to `depth` itself); `queries`
+ * keeps to those (a results table's: the qrels' queries, as its other figures).
  */
-export function* runSimilaritySteps(a: Run, b: Run, name: string, depth = 100, ra: Rankings = (q) => a.ranking(q, depth), rb: Rankings = (q) => b.ranking(q, depth)): Generator<void, RunSimilarity, undefined> {
+export function* runSimilaritySteps(
+  a: Run,
+  b: Run,
+  name: string,
+  depth = 100,
+  ra: Rankings = (q) => a.ranking(q, depth),
+  rb: Rankings = (q) => b.ranking(q, depth),
+  queries?: ReadonlySet<string>,
+): Generator<void, RunSimilarity, undefined> {
   const sim = SIMILARITIES[name];
   if (!sim) throw new Error(`unknown similarity '${name}' (available: ${Object.keys(SIMILARITIES).join(', ')})`);
   const perQuery = new Map<string, number>();
+  let undefinedQueries = 0;
   for (const qid of a.qids) {
+    if (queries && !queries.has(qid)) continue;
     const right = rb(qid);
     if (!right) continue;
-    perQuery.set(qid, sim.of(ra(qid)!, right, depth));
+    const v = sim.of(ra(qid)!, right, depth);
+    if (Number.isNaN(v)) undefinedQueries++;
+    else perQuery.set(qid, v);
     yield;
   }
   let sum = 0;
   for (const v of perQuery.values()) sum += v;
-  return { name, perQuery, mean: perQuery.size ? sum / perQuery.size : NaN };
+  return { name, perQuery, mean: perQuery.size ? sum / perQuery.size : NaN, undefinedQueries };
 }

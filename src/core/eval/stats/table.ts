@@ -1,7 +1,7 @@
 import type { Qrels } from '../../formats/qrels';
 import type { Run } from '../../formats/run';
 import { evaluate } from '../evaluate';
-import { compareUnderHoles, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet, type RunIntervals } from '../holes';
+import { compareUnderHoles, estimatePairs, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet, type PairEstimate, type RunIntervals } from '../holes';
 import { MeasureSpecError, resolveMeasures } from '../registry';
 import { rankingsOf, runSimilarity } from '../similarity';
 import { bootstrapMeanCIs, type Interval } from './bootstrap';
@@ -32,6 +32,8 @@ export interface TableOptions {
   seed: number;
   /** Evaluate only the top N documents of each ranking (trec_eval -M; e.g. recip_rank with 10 is MRR@10); 0: all. */
   maxRetrieved: number;
+  /** Judgements of holes the estimates learn from (a judging session's annotations); none: the model's prior. */
+  judged?: readonly { queryId: string; docId: string; grade: number }[];
 }
 
 /** Work done so far in a stage of buildTable (for a progress line: it can take seconds on large splits). */
@@ -80,8 +82,11 @@ export interface PairRow {
   ties: number;
   losses: number;
   /** How alike the two rankings are, judgements aside: means over queries both runs answer. */
-  similarity: { rbo: number; jaccard10: number; tauAp10: number };
+  /** tauAp10 leaves out the queries whose top 10s share fewer than two documents (tauAp10Undefined of them). */
+  similarity: { rbo: number; jaccard10: number; tauAp10: number; tauAp10Undefined: number };
   holes: (HoleRange & { verdict: 'settled' | 'open'; openQueries: number; openHoles: number; canLose: boolean; canGain: boolean }) | null;
+  /** a - b estimated with the holes of both runs' top 100 judged, its 95 % interval and verdict (tableEstimates.ts); null without holes. */
+  estimate: PairEstimate | null;
 }
 
 export interface ResultsTable {
@@ -140,12 +145,16 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
   const pairCI = (i: number, k: number) => intervals[(runs.length + i) * options.measures.length + k];
 
   const rankings = runs.map((run) => rankingsOf(run, 100));
+  // Over the qrels' queries, as every other figure of the table (not every query both runs answer).
+  const judgedQueries = new Set(qrels.queryIds());
   const similarity = pairs.map(([a, b], i) => {
     progress('ranking similarity', i, pairs.length);
+    const tau = runSimilarity(runs[a], runs[b], 'tau_ap', 10, rankings[a], rankings[b], judgedQueries);
     return {
-      rbo: runSimilarity(runs[a], runs[b], 'rbo', 100, rankings[a], rankings[b]).mean,
-      jaccard10: runSimilarity(runs[a], runs[b], 'jaccard', 10, rankings[a], rankings[b]).mean,
-      tauAp10: runSimilarity(runs[a], runs[b], 'tau_ap', 10, rankings[a], rankings[b]).mean,
+      rbo: runSimilarity(runs[a], runs[b], 'rbo', 100, rankings[a], rankings[b], judgedQueries).mean,
+      jaccard10: runSimilarity(runs[a], runs[b], 'jaccard', 10, rankings[a], rankings[b], judgedQueries).mean,
+      tauAp10: tau.mean,
+      tauAp10Undefined: tau.undefinedQueries,
     };
   });
   const holeWork = set ? runs.length * options.measures.length + pairs.length * options.measures.length : 0;
@@ -169,6 +178,8 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
     }),
   );
 
+  progress('estimates', 0, 1);
+  const estimates = set ? estimatePairs(qrels, runs, pairs, options.measures, { relevanceLevel: options.relevanceLevel, judged: options.judged, seed: options.seed }) : null;
   const rows: PairRow[] = [];
   options.measures.forEach((_m, k) => {
     const raw = pairs.map(([a, b]) => test.p(values[a][k], values[b][k], { seed: options.seed }));
@@ -179,7 +190,7 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
       if (s && set) {
         progress('hole intervals', holesDone++, holeWork);
         const c = compareUnderHoles(set, a, b, s, undefined, known[k]);
-        const sig = significanceUnderHoles(c, test, options.alpha);
+        const sig = significanceUnderHoles(c, test, options.alpha, { seed: options.seed, adjust: (x) => correction.adjust(raw.map((y, j) => (j === i ? x : y)))[i] });
         holes = { lo: c.lo, hi: c.hi, exact: c.exact, verdict: c.verdict, openQueries: c.openQueries, openHoles: c.openHoles, canLose: sig.canLose, canGain: sig.canGain };
       }
       rows.push({
@@ -195,6 +206,7 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
         ...winTieLoss(values[a][k], values[b][k]),
         similarity: similarity[i],
         holes,
+        estimate: estimates?.[i][k] ?? null,
       });
     });
   });

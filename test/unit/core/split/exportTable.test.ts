@@ -8,7 +8,7 @@ import { needsShared, SHARED } from '../../support/paths';
 import { exportResults } from '../../../../src/core/split/exportTable';
 import { boxSummary, resultsModel } from '../../../../src/core/split/results';
 import { RESULT_MEASURES } from '../../../../src/core/split/scores';
-import type { Comparison, ResultsModel } from '../../../../src/protocol/webview';
+import type { Comparison, EstimateView, ResultsModel } from '../../../../src/protocol/webview';
 
 const measure = { ...RESULT_MEASURES[0], tested: true };
 const comparison = (delta: number): Comparison => ({ delta, tP: 1, tPHolm: 1, randP: 1, randPHolm: 1, wins: 0, ties: 1, losses: 0 });
@@ -148,4 +148,29 @@ test('an export holds what the panel shows: figures with the judgements and the 
   const pairs = exportResults(all, 'csv').split('\r\n\r\n')[1].trim().split('\r\n');
   assert.equal(pairs[0].split(',').slice(0, 3).join(','), '"a","b","measure"');
   assert.equal(pairs.length, 1 + 5, 'one pair, five tested measures');
+});
+
+test('exports carry each comparison\'s estimate with the holes judged, its interval rounded outward and its verdict naming the run; none before a hole is judged', () => {
+  const estimate = (judged: number): EstimateView => ({ now: 0.04, estimate: 0.05, lo: 0.012345, hi: 0.098765, holes: 100, judged, depth: 100, verdict: 'b better', on: { state: 'annotated', judgements: judged, version: 1 } });
+  const withEstimate = (judged: number): ResultsModel => {
+    const m = model([{ key: 'a', label: 'base|line', mean: 0.5 }, { key: 'b', label: '<i>new</i>', mean: 0.54, delta: 0.04 }]);
+    m.rows[1].compared = [estimate(judged)];
+    return m;
+  };
+  const md = exportResults(withEstimate(3), 'markdown');
+  assert.match(md, /\| Δ estimated \(95 %\) \| estimated verdict \|/);
+  assert.match(md, /\| \+0\.0500 \[\+0\.0123, \+0\.0988\] \| &#60;i&#62;new&#60;\/i&#62; better \|/);
+  assert.match(md, /Estimated: b - a with every hole of both runs' top 100 judged/);
+  const csv = exportResults(withEstimate(3), 'csv').trim().split('\r\n');
+  const head = csv[0].split(',');
+  const at = head.indexOf('"ndcg_cut_10_estimate"');
+  assert.deepEqual(head.slice(at), ['"ndcg_cut_10_estimate"', '"ndcg_cut_10_estimate_lo"', '"ndcg_cut_10_estimate_hi"', '"ndcg_cut_10_estimate_verdict"', '"ndcg_cut_10_estimate_judged"']);
+  assert.deepEqual(csv[2].split(',').slice(at), ['0.05', '0.012345', '0.098765', '"b better"', '3']);
+  assert.deepEqual(csv[1].split(',').slice(at), ['', '', '', '', ''], 'the baseline has no comparison');
+  const tex = exportResults(withEstimate(3), 'latex');
+  assert.match(tex, /\+0\.0500 \[\+0\.0123, \+0\.0988\] & \$<\$i>new\$<\$\/i> better \\\\/);
+  // No hole judged: the estimate is the model's prior, which the panel does not show either.
+  const none = exportResults(withEstimate(0), 'markdown');
+  assert.doesNotMatch(none, /\+0\.0500|Estimated:/);
+  assert.deepEqual(exportResults(withEstimate(0), 'csv').trim().split('\r\n')[2].split(',').slice(at), ['', '', '', '', '']);
 });

@@ -104,8 +104,8 @@ describe('results model on SciFact', { skip: needsShared('datasets/scifact', 'ru
     assert.match(md, /minilm-faiss\.knarfthekant \| 300\/300 \| 0\.6451\*†/);
     const csv = exportResults(model, 'csv').trim().split('\r\n');
     assert.equal(csv.length, 4);
-    // The columns of before, then the qrels state, the original figures with their ranges and each comparison's interval, adjusted p and verdict.
-    assert.equal(csv[0].split(',').length, 3 + 7 + 5 * 8 + 2 + 3 + 7 * 3 + 5 * 8);
+    // The columns of before, then the qrels state, the original figures with their ranges, each comparison's interval, adjusted p and verdict, and its estimate.
+    assert.equal(csv[0].split(',').length, 3 + 7 + 5 * 8 + 2 + 3 + 7 * 3 + 5 * 8 + 5 * 5);
     // Text quoted, numbers bare (src/core/formats/csv.ts); no field here holds a comma.
     assert.ok(csv[0].includes(',"queries_answered","queries_total","qrels","judgements","correction","ndcg_cut_10_original","ndcg_cut_10_lo","ndcg_cut_10_hi",'));
     assert.ok(csv.slice(1).every((l) => l.split(',').length === csv[0].split(',').length));

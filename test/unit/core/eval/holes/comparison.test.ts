@@ -7,6 +7,7 @@ import {
   prepareHoles,
   queryDelta,
   queryInterval,
+  significanceOf,
   significanceUnderHoles,
   summarise,
   type HoleQuery,
@@ -158,4 +159,25 @@ test('significance under holes: lost or gained at an extreme assignment', () => 
   const c3 = summarise(set, 0, 1, 'P_10', mk(up, up.map((x) => -x), up));
   const sig3 = significanceUnderHoles(c3, PAIRED_TESTS.t);
   assert.ok(sig3.significant && sig3.pAtLo <= 0.05 && sig3.pAtHi <= 0.05 && sig3.canLose, JSON.stringify(sig3));
+});
+
+test('what judging can do to significance is judged on the corrected p, with the seed given (issue 23 item 4)', () => {
+  // Differences with a t-test p of about 0.04: significant raw, not after a correction that triples it.
+  const value = Float64Array.from({ length: 20 }, (_, i) => 0.1 + (i % 2 ? 0.2 : -0.2));
+  const perQuery = { value, lo: value, hi: value };
+  const c = { mean: 0.1, lo: 0.1, hi: 0.1 };
+  const raw = significanceOf(c, perQuery, PAIRED_TESTS.t, 0.05);
+  assert.ok(raw.significant && raw.p < 0.05, `raw p ${raw.p}`);
+  const corrected = significanceOf(c, perQuery, PAIRED_TESTS.t, 0.05, { adjust: (p) => Math.min(1, 3 * p) });
+  assert.equal(corrected.significant, false);
+  assert.ok(Math.abs(corrected.p - 3 * raw.p) < 1e-12);
+  // The extremes are corrected too: one extreme significant raw but not corrected gains nothing.
+  const hi = Float64Array.from(value, (x) => x + 0.02);
+  const gain = significanceOf({ mean: 0.1, lo: 0.1, hi: 0.12 }, { value, lo: value, hi }, PAIRED_TESTS.t, 0.05, { adjust: (p) => Math.min(1, 3 * p) });
+  assert.equal(gain.canGain, false);
+  // The randomization test takes the seed given, not always 1.
+  const r = (seed: number) => significanceOf(c, perQuery, PAIRED_TESTS.randomization, 0.05, { seed }).p;
+  const zeros = new Float64Array(20);
+  assert.equal(r(7), PAIRED_TESTS.randomization.p(value, zeros, { seed: 7 }));
+  assert.notEqual(r(7), r(8));
 });

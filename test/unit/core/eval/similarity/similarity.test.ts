@@ -74,6 +74,21 @@ test('tau-AP: identical 1, reversed -1, a swap at the top costs more than one at
   near(tauAp(['a', 'c', 'b'], ['a', 'b', 'c'], false), 0.5);
   // Only shared documents count.
   near(tauAp(['a', 'x', 'b'], ['a', 'b', 'y']), 1);
+  // Fewer than two shared documents: no order to agree on, undefined (it was 1, which inflated means).
+  assert.ok(Number.isNaN(tauAp(['a', 'x'], ['a', 'y'])));
+  assert.ok(Number.isNaN(tauAp(['x'], ['y'])));
+});
+
+test('run similarity leaves undefined queries out of the mean and counts them; `queries` keeps to a set (the qrels\' queries)', () => {
+  const a = Run.fromRankings('a', [['q1', ['x', 'y', 'z'], [3, 2, 1]], ['q2', ['x', 'y'], [2, 1]], ['q3', ['x', 'y'], [2, 1]]]);
+  const b = Run.fromRankings('b', [['q1', ['z', 'y', 'x'], [3, 2, 1]], ['q2', ['v', 'w'], [2, 1]], ['q3', ['x', 'y'], [2, 1]]]);
+  const s = runSimilarity(a, b, 'tau_ap', 10);
+  assert.deepEqual([...s.perQuery.keys()], ['q1', 'q3']);
+  assert.equal(s.undefinedQueries, 1);
+  near(s.mean, (-1 + 1) / 2);
+  const only = runSimilarity(a, b, 'tau_ap', 10, undefined, undefined, new Set(['q3']));
+  assert.deepEqual([...only.perQuery.keys()], ['q3']);
+  assert.equal(only.undefinedQueries, 0);
 });
 
 test('run similarity: per query over queries both runs answer, and the mean', () => {
@@ -95,6 +110,9 @@ test('run similarity reads only the top depth of each ranking, with the same val
   assert.equal(a.ranking('q1', 5)!.docs.length, 5);
   assert.deepEqual(a.ranking('q1', 5)!.docs, a.ranking('q1')!.docs.slice(0, 5));
   for (const name of Object.keys(SIMILARITIES)) {
-    near(runSimilarity(a, b, name, 5).mean, SIMILARITIES[name].of(a.ranking('q1')!, b.ranking('q1')!, 5));
+    const want = SIMILARITIES[name].of(a.ranking('q1')!, b.ranking('q1')!, 5);
+    // tau-AP of these top 5s is undefined (fewer than two shared documents): no mean either.
+    if (Number.isNaN(want)) assert.ok(Number.isNaN(runSimilarity(a, b, name, 5).mean), name);
+    else near(runSimilarity(a, b, name, 5).mean, want);
   }
 });

@@ -1,0 +1,509 @@
+import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
+import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+import { holeRanks } from './interval';
+import type { HoleQuery, HoleSet } from './pool';
+import type { HoleScorer } from './scorer';
+import { CELLS, cellOf, RelevanceModel } from './relevance';
+
+/**
+ * What the holes hide: an estimate, with a 95 % interval, of a run's mean (or of b - a for two runs) as it
+ * would be with every hole of the pool judged, from a relevance model fitted to the holes judged so far
+ * (relevance.ts). A hole's effect is the change of its query's value when it alone gets a grade (the others
+ * as they are: unjudged counts as non-relevant, as trec_eval counts it); queries are independent, so the
+ * mean moves by the sum of the effects of the holes that turn out relevant, over the number of queries.
+ * Given the model's rates, that sum has mean sum(rate x effect) and variance sum(rate x effect^2) -
+ * (sum(rate x effect))^2 per hole, and is close to normal (many small independent terms); the rates'
+ * uncertainty is carried by the model's draws, so the estimate's distribution is a mixture of normals, one
+ * per draw, and the interval its 2.5 % and 97.5 % quantiles. Two relevant holes of one query interact (an
+ * ideal DCG, a recall base, a first relevant rank): that is left out of the unjudged holes (rates are small),
+ * and is exact for every judged one, which the query's value is re-scored with; where it would matter (many
+ * likely relevant holes in one query) each list's value is kept to the measure's range query by query.
+ * Every hole is judged: the interval is the value itself.
+ */
+
+/** A query-averaged value under an assignment of grades to the holes: the measure of list r of query q. */
+export interface ValueScorer {
+  /** Grades a hole can take for this measure (binary measures: 0 and the first relevant grade). */
+  readonly scale: readonly number[];
+  /** Ranks from this one on cannot change the value except through the relevant count (Infinity: any rank can). */
+  readonly cutoff: number;
+  score(q: HoleQuery, r: number, grades: Int32Array): number;
+}
+
+/**
+ * A HoleScorer as a ValueScorer: a measure with cutoffs looks no deeper than its largest (past it a hole
+ * counts only through the relevant count); `map` turns the value into another (MRR@10 from recip_rank).
+ */
+export function valueScorer(s: HoleScorer, cutoff = s.measure.cutoffs.length ? Math.max(...s.measure.cutoffs) : Infinity, map?: (x: number) => number): ValueScorer {
+  return { scale: s.scale, cutoff, score: map ? (q, r, g) => map(s.score(q, r, g)) : (q, r, g) => s.score(q, r, g) };
+}
+
+/**
+ * Every measure estimated is in [0, 1] per query, so a mean is in [0, 1] and b - a in [-1, 1]: the interval
+ * is cut to that (it keeps its coverage): each draw's mean is inside (mixture() keeps each query's value to
+ * its range), but the normals' tails around it are not.
+ */
+const BOUNDS = { run: [0, 1], pair: [-1, 1] } as const;
+
+export interface HoleEstimate {
+  /** The value with holes counted non-relevant (trec_eval's figure on these judgements). */
+  now: number;
+  /** The estimate with every hole judged: the mean of the model's distribution. */
+  estimate: number;
+  lo: number;
+  hi: number;
+  /** Holes left that can move the value, and holes judged since the pool was taken. */
+  holes: number;
+  judged: number;
+}
+
+/**
+ * One query's unjudged holes by cell: per cell, the sums of its holes' effects on each list's value (per
+ * positive grade) and of the products of their effects on the value estimated (per pair of grades).
+ */
+interface QueryCells {
+  cells: Int32Array;
+  /** [cell][list][grade] */
+  w: Float64Array;
+  /** [cell][grade][grade] */
+  v: Float64Array;
+}
+
+interface Measure {
+  scorer: ValueScorer;
+  /** Per query, its value now. */
+  bases: Float64Array;
+  /** Per query and list, the list's value now ([query][list]). */
+  listBases: Float64Array;
+  /** Per query, its holes' effects summed by cell (what the mixture's draws bound query by query). */
+  cells: QueryCells[];
+  /** Per hole slot and positive grade, its effect now (0 for a judged hole or one that cannot move the value). */
+  effects: Float64Array;
+  /** Per cell and positive grade, the sum of effects; per cell and pair of grades, the sum of their products. */
+  w: Float64Array;
+  v: Float64Array;
+  base: number;
+  mixture?: { version: number; mu: Float64Array; sd: Float64Array };
+}
+
+export interface EstimatorOptions {
+  relevanceLevel?: number;
+  seed?: number;
+}
+
+/**
+ * Mixture quantile: the x where the mixture's cdf is p. Newton's method from the normal with the mixture's
+ * mean and variance, kept inside a bisection bracket; to 1e-9 of the mixture's spread.
+ */
+function mixtureQuantile(mu: Float64Array, sd: Float64Array, p: number): number {
+  const K = mu.length;
+  let lo = Infinity;
+  let hi = -Infinity;
+  let m1 = 0;
+  let m2 = 0;
+  for (let k = 0; k < K; k++) {
+    lo = Math.min(lo, mu[k] - 9 * sd[k]);
+    hi = Math.max(hi, mu[k] + 9 * sd[k]);
+    m1 += mu[k] / K;
+    m2 += (mu[k] * mu[k] + sd[k] * sd[k]) / K;
+  }
+  if (!(hi > lo)) return lo;
+  const spread = Math.sqrt(Math.max(0, m2 - m1 * m1));
+  const tolerance = (hi - lo) * 1e-9;
+  let x = Math.min(hi, Math.max(lo, m1 + spread * normalQuantile(p, 0, 1)));
+  for (let it = 0; it < 100 && hi - lo > tolerance; it++) {
+    let cdf = 0;
+    let pdf = 0;
+    for (let k = 0; k < K; k++) {
+      if (sd[k] > 0) {
+        cdf += normalCdf(x, mu[k], sd[k]);
+        pdf += normalPdf(x, mu[k], sd[k]);
+      } else if (x >= mu[k]) cdf += 1;
+    }
+    cdf /= K;
+    pdf /= K;
+    if (cdf < p) lo = x;
+    else hi = x;
+    const step = pdf > 0 ? x - (cdf - p) / pdf : NaN;
+    // A Newton step that leaves the bracket (or a flat stretch) bisects instead.
+    const next = step > lo && step < hi ? step : (lo + hi) / 2;
+    if (Math.abs(next - x) <= tolerance) return next;
+    x = next;
+  }
+  return x;
+}
+
+/**
+ * The estimates of one run (lists [r]: its value) or one pair (lists [a, b]: b - a) of a pool, for some
+ * measures, kept in step with judgements (judge() re-scores only the judged hole's query).
+ */
+export class HoleEstimator {
+  readonly model: RelevanceModel;
+  private readonly measures = new Map<string, Measure>();
+  /** Hole slots: query qi's holes are slots offsets[qi] + h; each slot's cell (the same for every measure). */
+  readonly offsets: Int32Array;
+  readonly slotCells: Int32Array;
+  private readonly level: number;
+  /** Bumped by each judgement (what depends on the state can tell it changed). */
+  version = 0;
+
+  /** Computes every query's part at once (estimateSteps() does it a slice at a time). */
+  constructor(
+    readonly set: HoleSet,
+    readonly lists: readonly number[],
+    scorers: Readonly<Record<string, ValueScorer>>,
+    options: EstimatorOptions & { steps?: boolean } = {},
+  ) {
+    this.level = options.relevanceLevel ?? 1;
+    const positive = set.scale.filter((g) => g > 0);
+    const shares = positive.map(() => 0);
+    for (const q of set.queries) q.relLevels.forEach((n, g) => g > 0 && positive.includes(g) && (shares[positive.indexOf(g)] += n));
+    this.model = new RelevanceModel(positive, shares, options.seed ?? 1);
+    this.offsets = new Int32Array(set.queries.length + 1);
+    set.queries.forEach((q, qi) => (this.offsets[qi + 1] = this.offsets[qi] + q.holes.length));
+    this.slotCells = new Int32Array(this.offsets[set.queries.length]);
+    set.queries.forEach((q, qi) => this.slotCells.set(this.cellsOf(q), this.offsets[qi]));
+    this.model.use(this.slotCells);
+    set.queries.forEach((q, qi) => q.grades.forEach((g, h) => g >= 0 && this.model.observe(this.slotCells[this.offsets[qi] + h], g)));
+    const G = positive.length;
+    for (const [name, scorer] of Object.entries(scorers)) {
+      this.measures.set(name, { scorer, bases: new Float64Array(set.queries.length), listBases: new Float64Array(set.queries.length * lists.length), cells: [], effects: new Float64Array(this.slotCells.length * G), w: new Float64Array(CELLS * G), v: new Float64Array(CELLS * G * G), base: 0 });
+    }
+    this.pending = 0;
+    if (!options.steps) {
+      const fill = this.fillSteps();
+      while (!fill.next().done);
+    }
+  }
+
+  /** Queries whose parts are computed (fillSteps() goes on from here). */
+  private pending: number;
+
+  /** Whether every query's part is computed. */
+  get ready(): boolean {
+    return this.pending >= this.set.queries.length;
+  }
+
+  /** Computes the queries' parts not computed yet, a query a step (a split of 10,000 queries takes seconds). */
+  *fillSteps(): Generator<void, void, undefined> {
+    while (this.pending < this.set.queries.length) {
+      const qi = this.pending++;
+      for (const m of this.measures.values()) {
+        this.part(m, qi);
+        this.add(m, qi, 1);
+      }
+      yield;
+    }
+  }
+
+  /** Each hole's cell: its rank in each list and its query's relevant count. */
+  private cellsOf(q: HoleQuery): Int32Array {
+    const ranks = this.lists.map((r) => holeRanks(q, r));
+    let relevant = 0;
+    q.relLevels.forEach((n, g) => g >= 1 && (relevant += n));
+    return Int32Array.from(q.holes, (_, h) => cellOf(ranks[0][h], ranks.length > 1 ? ranks[1][h] : undefined, relevant));
+  }
+
+  /** Query qi's value now and the effects of its unjudged holes, into m (and by cell, each list's). */
+  private part(m: Measure, qi: number): void {
+    const s = m.scorer;
+    const q = this.set.queries[qi];
+    const grades = q.grades;
+    const L = this.lists.length;
+    const scores = (): Float64Array => Float64Array.from(this.lists, (r) => s.score(q, r, grades));
+    const now = scores();
+    m.listBases.set(now, qi * L);
+    const base = L === 1 ? now[0] : now[1] - now[0];
+    m.bases[qi] = base;
+    const positive = this.model.positive;
+    const G = positive.length;
+    // The measure's own grades for each positive grade of the model (binary: the relevant grade or 0).
+    const asScored = positive.map((g) => (s.scale.includes(g) ? g : g >= this.level ? s.scale[s.scale.length - 1] : 0));
+    const ranks = this.lists.map((r) => holeRanks(q, r));
+    const deep = new Map<number, Float64Array>();
+    const at = this.offsets[qi] * G;
+    m.effects.fill(0, at, at + q.holes.length * G);
+    const byCell = new Map<number, number>();
+    const cells: number[] = [];
+    const w: number[] = [];
+    const v: number[] = [];
+    const x = new Float64Array(G);
+    for (let h = 0; h < q.holes.length; h++) {
+      if (grades[h] >= 0) continue;
+      // Below the cutoff in every list, a hole only counts through the relevant count: one effect per grade.
+      let below = true;
+      for (const rk of ranks) if (rk[h] >= 0 && rk[h] < s.cutoff) below = false;
+      const cell = this.slotCells[this.offsets[qi] + h];
+      let j = byCell.get(cell);
+      x.fill(0);
+      for (let g = 0; g < G; g++) {
+        const sg = asScored[g];
+        if (sg <= 0) continue;
+        let after = below ? deep.get(sg) : undefined;
+        if (after === undefined) {
+          grades[h] = sg;
+          after = scores();
+          grades[h] = -1;
+          if (below) deep.set(sg, after);
+        }
+        const each = after.map((y, l) => y - now[l]);
+        x[g] = (L === 1 ? after[0] : after[1] - after[0]) - base;
+        m.effects[at + h * G + g] = x[g];
+        if (x[g] === 0 && each.every((y) => y === 0)) continue;
+        if (j === undefined) {
+          j = cells.length;
+          byCell.set(cell, j);
+          cells.push(cell);
+          for (let i = 0; i < L * G + G * G; i++) (i < L * G ? w : v).push(0);
+        }
+        for (let l = 0; l < L; l++) w[(j * L + l) * G + g] += each[l];
+      }
+      if (j !== undefined) for (let g = 0; g < G; g++) for (let g2 = 0; g2 < G; g2++) v[(j * G + g) * G + g2] += x[g] * x[g2];
+    }
+    m.cells[qi] = { cells: Int32Array.from(cells), w: Float64Array.from(w), v: Float64Array.from(v) };
+  }
+
+  /** Adds (sign 1) or takes out (-1) query qi's part of m's sums. */
+  private add(m: Measure, qi: number, sign: 1 | -1): void {
+    const G = this.model.positive.length;
+    m.base += sign * m.bases[qi];
+    for (let i = this.offsets[qi]; i < this.offsets[qi + 1]; i++) {
+      const c = this.slotCells[i];
+      for (let g = 0; g < G; g++) {
+        const e = m.effects[i * G + g];
+        if (e === 0) continue;
+        m.w[c * G + g] += sign * e;
+        for (let g2 = 0; g2 < G; g2++) m.v[(c * G + g) * G + g2] += sign * e * m.effects[i * G + g2];
+      }
+    }
+  }
+
+  /** Records a grade for hole h of query qi (-1: unjudged again) and re-scores that query for every measure. */
+  judge(qi: number, h: number, grade: number): void {
+    const q = this.set.queries[qi];
+    const before = q.grades[h];
+    if (before === grade) return;
+    this.version++;
+    const cell = this.slotCells[this.offsets[qi] + h];
+    const done = qi < this.pending;
+    if (before >= 0) this.model.observe(cell, before, -1);
+    q.grades[h] = grade;
+    if (grade >= 0) this.model.observe(cell, grade, 1);
+    // A query fillSteps() has not reached yet is computed when it gets there.
+    if (!done) return;
+    for (const m of this.measures.values()) {
+      this.add(m, qi, -1);
+      this.part(m, qi);
+      this.add(m, qi, 1);
+    }
+  }
+
+  has(measure: string): boolean {
+    return this.measures.has(measure);
+  }
+
+  /** The measures estimated. */
+  get names(): string[] {
+    return [...this.measures.keys()];
+  }
+
+  private measure(name: string): Measure {
+    const m = this.measures.get(name);
+    if (!m) throw new Error(`no estimate of ${name}: estimates are of ${[...this.measures.keys()].join(', ')}`);
+    return m;
+  }
+
+  /**
+   * Per draw of the model, the mean and sd of the value with every hole judged (kept until the next
+   * judgement). The effects add up query by query, and each list's value is then kept to the measure's range
+   * [0, 1]: summed alone, the effects of many holes overshoot it (a relevant count that grows lowers nDCG by
+   * a ratio, not by a sum: 90 holes of a query each taking 0.05 off is not -4.5), and draws with high rates
+   * would take the mean past what any grading gives (b - a of nDCG@10 estimated -1 after one judgement on
+   * SciFact, measured +0.085). A query's variance is kept under what a value of that mean in [0, 1] can
+   * have (Bhatia and Davis: mu (1 - mu); for b - a the sum of the two standard deviations, squared).
+   */
+  mixture(name: string): { mu: Float64Array; sd: Float64Array } {
+    const m = this.measure(name);
+    if (m.mixture?.version === this.version) return m.mixture;
+    const draws = this.model.draws();
+    const G = draws.grades;
+    const L = this.lists.length;
+    const n = this.set.queries.length || 1;
+    const mu = new Float64Array(draws.draws);
+    const sd = new Float64Array(draws.draws);
+    const rates = draws.rates;
+    // The queries' cells flat (the loop below runs draws x cells).
+    const nq = this.set.queries.length;
+    const qoff = new Int32Array(nq + 1);
+    for (let qi = 0; qi < nq; qi++) qoff[qi + 1] = qoff[qi] + (m.cells[qi]?.cells.length ?? 0);
+    const cells = new Int32Array(qoff[nq]);
+    const w = new Float64Array(qoff[nq] * L * G);
+    const v = new Float64Array(qoff[nq] * G * G);
+    for (let qi = 0; qi < nq; qi++) {
+      const qc = m.cells[qi];
+      if (!qc) continue;
+      cells.set(qc.cells, qoff[qi]);
+      w.set(qc.w, qoff[qi] * L * G);
+      v.set(qc.v, qoff[qi] * G * G);
+    }
+    const { bases, listBases } = m;
+    for (let k = 0; k < draws.draws; k++) {
+      let mean = 0;
+      let variance = 0;
+      const drawAt = k * CELLS * G;
+      for (let qi = 0; qi < nq; qi++) {
+        const from = qoff[qi];
+        const to = qoff[qi + 1];
+        if (from === to) {
+          mean += bases[qi];
+          continue;
+        }
+        let e0 = listBases[qi * L];
+        let e1 = L > 1 ? listBases[qi * L + 1] : 0;
+        let own = 0;
+        for (let j = from; j < to; j++) {
+          const at = drawAt + cells[j] * G;
+          for (let g = 0; g < G; g++) {
+            const r = rates[at + g];
+            if (r === 0) continue;
+            e0 += r * w[(j * L) * G + g];
+            if (L > 1) e1 += r * w[(j * L + 1) * G + g];
+            const jg = (j * G + g) * G;
+            own += r * v[jg + g];
+            for (let g2 = 0; g2 < G; g2++) own -= r * rates[at + g2] * v[jg + g2];
+          }
+        }
+        e0 = e0 < 0 ? 0 : e0 > 1 ? 1 : e0;
+        e1 = e1 < 0 ? 0 : e1 > 1 ? 1 : e1;
+        const bound = Math.sqrt(e0 * (1 - e0)) + (L > 1 ? Math.sqrt(e1 * (1 - e1)) : 0);
+        mean += L === 1 ? e0 : e1 - e0;
+        variance += Math.min(own > 0 ? own : 0, bound * bound);
+      }
+      mu[k] = mean / n;
+      sd[k] = Math.sqrt(variance) / n;
+    }
+    m.mixture = { version: this.version, mu, sd };
+    return m.mixture;
+  }
+
+  /** The chance, under the model, that the value with every hole judged is at most x. */
+  cdf(name: string, x: number): number {
+    const { mu, sd } = this.mixture(name);
+    let s = 0;
+    for (let k = 0; k < mu.length; k++) s += sd[k] > 0 ? normalCdf(x, mu[k], sd[k]) : x >= mu[k] ? 1 : 0;
+    return s / mu.length;
+  }
+
+  /** The estimate of `name` and its 95 % interval (level: another coverage). */
+  estimate(name: string, level = 0.95): HoleEstimate {
+    const m = this.measure(name);
+    const n = this.set.queries.length || 1;
+    const G = this.model.positive.length;
+    const { mu, sd } = this.mixture(name);
+    let estimate = 0;
+    for (const x of mu) estimate += x / mu.length;
+    let holes = 0;
+    for (let i = 0; i < this.slotCells.length; i++) {
+      for (let g = 0; g < G; g++) {
+        if (m.effects[i * G + g] !== 0) {
+          holes++;
+          break;
+        }
+      }
+    }
+    const [min, max] = this.lists.length === 1 ? BOUNDS.run : BOUNDS.pair;
+    const clip = (x: number) => Math.min(max, Math.max(min, x));
+    return {
+      now: m.base / n,
+      estimate: clip(estimate),
+      lo: clip(mixtureQuantile(mu, sd, (1 - level) / 2)),
+      hi: clip(mixtureQuantile(mu, sd, 1 - (1 - level) / 2)),
+      holes,
+      judged: this.model.observations,
+    };
+  }
+
+  /**
+   * Each unjudged hole's own variance on the mean's scale under the model's mean rates, per slot (0 for a
+   * judged hole, or one that cannot move the value now): p(1 - p) x the mean, over the positive grades'
+   * shares, of its squared effects (exact for one positive grade).
+   */
+  holeVariances(name: string): Float64Array {
+    const m = this.measure(name);
+    const { mean } = this.model.draws();
+    const G = this.model.positive.length;
+    const n = this.set.queries.length || 1;
+    const out = new Float64Array(this.slotCells.length);
+    const p = new Float64Array(CELLS);
+    for (let c = 0; c < CELLS; c++) for (let g = 0; g < G; g++) p[c] += mean[c * G + g];
+    const nn = n * n;
+    this.set.queries.forEach((q, qi) => {
+      const at = this.offsets[qi];
+      for (let h = 0; h < q.holes.length; h++) {
+        if (q.grades[h] >= 0) continue;
+        const i = at + h;
+        const c = this.slotCells[i];
+        if (!(p[c] > 0)) continue;
+        let a = 0;
+        for (let g = 0; g < G; g++) a += (mean[c * G + g] / p[c]) * m.effects[i * G + g] ** 2;
+        out[i] = (p[c] * (1 - p[c]) * a) / nn;
+      }
+    });
+    return out;
+  }
+
+  /**
+   * What judging each unjudged hole is expected to take off the variance of `name`, per slot: its own
+   * variance (holeVariances), plus what one more judgement of its cell teaches the model
+   * (RelevanceModel.valueOfJudging), both on the mean's scale.
+   */
+  holeWeights(name: string): Float64Array {
+    const m = this.measure(name);
+    const { mean } = this.model.draws();
+    const G = this.model.positive.length;
+    const n = this.set.queries.length || 1;
+    const slope = new Float64Array(CELLS);
+    for (let c = 0; c < CELLS; c++) {
+      let p = 0;
+      for (let g = 0; g < G; g++) p += mean[c * G + g];
+      for (let g = 0; g < G; g++) slope[c] += ((p > 0 ? mean[c * G + g] / p : 1 / G) * m.w[c * G + g]) / n;
+    }
+    const learn = this.model.valueOfJudging(slope);
+    const out = this.holeVariances(name);
+    this.set.queries.forEach((q, qi) => {
+      const at = this.offsets[qi];
+      for (let h = 0; h < q.holes.length; h++) if (q.grades[h] < 0) out[at + h] += learn[this.slotCells[at + h]];
+    });
+    return out;
+  }
+
+  /** The model's mean prediction of hole h of query qi's effect on the sum over queries (0 when it has none). */
+  predictedEffect(name: string, qi: number, h: number): number {
+    const m = this.measure(name);
+    const { mean } = this.model.draws();
+    const G = this.model.positive.length;
+    const i = this.offsets[qi] + h;
+    const c = this.slotCells[i];
+    let e = 0;
+    for (let g = 0; g < G; g++) e += mean[c * G + g] * m.effects[i * G + g];
+    return e;
+  }
+
+  /** The effect on the sum over queries of giving hole h of query qi `grade` now (0 for a grade that changes nothing). */
+  effectOf(name: string, qi: number, h: number, grade: number): number {
+    const g = this.model.positive.indexOf(grade);
+    const G = this.model.positive.length;
+    return g < 0 ? 0 : this.measure(name).effects[(this.offsets[qi] + h) * G + g];
+  }
+
+  /** The model's mean prediction of the unjudged holes' total effect on the sum over queries, and the sum now. */
+  predicted(name: string): { base: number; rest: number } {
+    const m = this.measure(name);
+    const { mean } = this.model.draws();
+    const G = this.model.positive.length;
+    let rest = 0;
+    for (let i = 0; i < CELLS * G; i++) rest += mean[i] * m.w[i];
+    return { base: m.base, rest };
+  }
+}
