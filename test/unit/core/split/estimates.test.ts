@@ -7,12 +7,12 @@ import { runSteps } from '../../../../src/core/steps';
 import { diffEstimateNeeds, diffModel } from '../../../../src/core/split/diff';
 import { estimatePending, estimateSteps, pairEstimate, sampling } from '../../../../src/core/split/estimates';
 import { sampleQueue } from '../../../../src/core/split/judging';
-import { SHARED } from '../../support/paths';
+import { needsShared, SHARED } from '../../support/paths';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
 
-test('the diff\'s estimate: pending until computed, of the judgements in effect, and one judgement from the sampling queue later it is of that judgement too', async () => {
+test('the diff\'s estimate: pending until computed, of the judgements in effect, and one judgement from the sampling queue later it is of that judgement too', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
   const [a, b] = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, f));
   await addRunFiles(s, [a, b]);
@@ -36,7 +36,7 @@ test('the diff\'s estimate: pending until computed, of the judgements in effect,
   assert.ok(!after.items.some((p) => p.docId === first.docId && p.queryId === first.queryId), 'a judged pair is not drawn again');
 });
 
-test('one relevant judgement does not send the diff\'s estimate to an extreme: BM25 vs MiniLM nDCG@10 on SciFact stays near the measured Δ', async () => {
+test('one relevant judgement does not send the diff\'s estimate to an extreme: BM25 vs MiniLM nDCG@10 on SciFact stays near the measured Δ', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
   const [a, b] = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, f));
   await addRunFiles(s, [a, b]);
