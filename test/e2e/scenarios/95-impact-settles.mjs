@@ -59,7 +59,7 @@ export async function run({ wb, shot, workspace }) {
   }
   await shot('settled');
   assert.deepEqual(new Set(judged), new Set(['z1', 'w1']), `impact order judged first the two holes that decide: ${judged}`);
-  assert.equal(await sideMeter.textContent(), 'settled after 2 judgements: a better under every grading');
+  assert.equal(await sideMeter.textContent(), 'settled after 2 judgements: a better under every grading of the top-10 pool');
 }
 
 /** The grade 0 of docId is in the split's annotations file (appended and fsynced before the view moves on). */

@@ -152,7 +152,9 @@ describe('store worker', { skip: needsShared('datasets/scifact', 'runs') }, () =
       // New settings change every figure: the open split's views ask again.
       await client.request('index', { ...args, measures: ['ndcg_cut.10'] });
       await new Promise((r) => setTimeout(r, 100));
-      assert.deepEqual(events.slice(1), [-1], 'an index pass with new settings updates the views');
+      // (The estimates the results request above started in the background may finish meanwhile, and say so with
+      // the split's version: only the settings' update has none.)
+      assert.deepEqual(events.slice(1).filter((v) => v === -1), [-1], 'an index pass with new settings updates the views, once');
     } finally {
       await client.close();
     }
