@@ -5,7 +5,7 @@ import { Bm25Ranker, type Bm25Setting, type Ranking } from '../retrieval/bm25/ra
 import { RM3_DEFAULTS } from '../retrieval/bm25/rm3';
 import type { QueryVector } from '../retrieval/bm25/search';
 import { fixed6 } from '../formats/runWriter';
-import { keptLength, measureDepth, perQueryRow, type MeasureSpec } from './scores';
+import { keptLength, measureDepth, perQueryRow, shallowDepth, type MeasureSpec } from './scores';
 
 /**
  * A grid over BM25's k1 and b and, with RM3, its feedback terms, documents and original-query weight. Every
@@ -58,8 +58,6 @@ export interface Bm25GridInput {
   removeQuery: boolean;
 }
 
-/** Hits searched beyond a measure's depth, so that ties at its last place are seen (a deeper search is rare). */
-const DEPTH_MARGIN = 32;
 
 /**
  * Each setting's per-query values (rows, over the qrels' queries); `onSetting` after each (progress, cancel).
@@ -79,7 +77,7 @@ export async function bm25Matrix(
   let queries: string[] = [];
   const ranking: Ranking = { ids: [], scores: [] };
   const depth = measureDepth(spec.measure);
-  const shallowK = depth === null ? input.topK : Math.min(input.topK, depth + DEPTH_MARGIN);
+  const shallowK = shallowDepth(depth, input.topK);
   for (let s = 0; s < settings.length; s++) {
     const shallow = new Bm25Ranker(input.index, settings[s], shallowK, input.removeQuery);
     const full = shallowK === input.topK ? shallow : new Bm25Ranker(input.index, settings[s], input.topK, input.removeQuery);

@@ -4,7 +4,7 @@ import { RankedScores } from '../formats/runWriter';
 import type { Method } from '../retrieval/fusion/fuse';
 import type { Normalization } from '../retrieval/fusion/normalize';
 import { checkFusion, FUSION_DEFAULTS, fuseRuns, type FusionSpec } from '../retrieval/fusion/run';
-import { keptLength, measureDepth, perQueryRow, type MeasureSpec } from './scores';
+import { keptLength, measureDepth, perQueryRow, shallowDepth, type MeasureSpec } from './scores';
 
 /**
  * A grid over fusion's normalization, method and weights (and RRF's k). Weights are a share: for two runs,
@@ -54,8 +54,6 @@ export function fusionSettings(grid: FusionGrid, runs: number, base: Pick<Fusion
   return { settings, defaultIndex };
 }
 
-/** Fused results kept beyond a measure's depth, so that ties at its last place are seen. */
-const DEPTH_MARGIN = 32;
 
 /**
  * Each spec's per-query values over the qrels' queries. For a measure of the top k only the fused lists' top
@@ -74,7 +72,7 @@ export async function fusionMatrix(
   let queries: string[] = [];
   const depth = measureDepth(spec.measure);
   for (let s = 0; s < settings.length; s++) {
-    const shallowK = depth === null ? settings[s].topK : Math.min(settings[s].topK, depth + DEPTH_MARGIN);
+    const shallowK = shallowDepth(depth, settings[s].topK);
     let written = asWritten(fuseRuns(runs, { ...settings[s], topK: shallowK }, 'tune'), depth, shallowK < settings[s].topK ? shallowK : Infinity);
     if (written === null) written = asWritten(fuseRuns(runs, settings[s], 'tune'), depth, Infinity)!;
     const row = perQueryRow(qrels, written, spec);

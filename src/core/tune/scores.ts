@@ -31,6 +31,14 @@ export function measureDepth(measure: string): number | null {
   return m && TOP_K_FAMILIES.has(m.family.name) ? Math.max(...m.cutoffs) : null;
 }
 
+/** Hits searched or fused beyond a measure's depth, so that ties at its last place are seen (a deeper pass is rare). */
+const DEPTH_MARGIN = 32;
+
+/** How many hits a shallow pass keeps, out of `topK`, for a measure reading the top `depth` (null: all of it). */
+export function shallowDepth(depth: number | null, topK: number): number {
+  return depth === null ? topK : Math.min(topK, depth + DEPTH_MARGIN);
+}
+
 /**
  * The length to keep of a ranking (scores as the run file prints them, best first) for a measure reading its
  * top `depth`: `depth`, extended over every later score trec_eval reads as equal to the depth-th (it reads
