@@ -13,7 +13,7 @@ import type { QueryEdit, WhatIfResult } from '../core/retrieval/bm25/whatIf';
 import type { Explanation } from '../core/retrieval/explain';
 export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
 
-export const WEBVIEW_PROTOCOL_VERSION = 4;
+export const WEBVIEW_PROTOCOL_VERSION = 5;
 
 export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
 
@@ -188,6 +188,27 @@ export interface QrelsLabel {
 }
 
 export type QueueOrder = 'blind' | 'impact' | 'sample';
+
+/**
+ * One comparison of the Results table query by query (its per-query plot): b - a on `measure` with the queries
+ * paired as the tests pair them, on the qrels in effect, sorted best gain first (then by query id). The mean
+ * and its interval are the table's (Comparison), not repeated here.
+ */
+export interface QueryDeltas {
+  a: string;
+  b: string;
+  /** The measure's key (a tested MeasureColumn). */
+  measure: string;
+  qrels: QrelsLabel;
+  queries: string[];
+  deltas: number[];
+  /** Each query's range of b - a over every grading of the holes in either top 10, parallel to `queries`, where computed. */
+  ranges?: { lo: number[]; hi: number[] };
+  /** Queries where b beats, ties or loses to a (as the table counts them). */
+  wins: number;
+  ties: number;
+  losses: number;
+}
 
 export interface ResultsModel {
   dataset: string;
@@ -402,6 +423,8 @@ export interface ViewRequests {
     export: { params: { format: ExportFormat }; result: { path: string | null } };
     openDiff: { params: { a: string; b: string }; result: null };
     openHoles: { params: Record<string, never>; result: null };
+    /** One tested comparison (b - a) on a tested measure, query by query, for the per-query plot. */
+    queryDeltas: { params: { a: string; b: string; measure: string }; result: QueryDeltas };
   };
   diff: {
     query: { params: { queryId: string; depth: number }; result: QueryDetail };

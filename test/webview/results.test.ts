@@ -10,14 +10,18 @@ import type { ResultsModel } from '../../src/protocol/webview';
 import { HOSTILE, launch, openView, pwned, until } from './harness';
 import { SHARED } from '../unit/support/paths';
 import { resultsModel } from '../../src/core/split/results';
+import { queryDeltas } from '../../src/core/split/queryDeltas';
+import type { SplitState } from '../../src/core/split/state';
+import type { QueryDeltas } from '../../src/protocol/webview';
 
 const RUNS = join(SHARED, 'runs/scifact');
 let browser: Browser;
 let model: ResultsModel;
+let split: SplitState;
 
 before(async () => {
   browser = await launch();
-  const s = await splitWithRuns(join(SHARED, 'datasets/scifact'), 'test', ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f)));
+  const s = (split = await splitWithRuns(join(SHARED, 'datasets/scifact'), 'test', ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => join(RUNS, f))));
   model = resultsModel(s, join(RUNS, 'bm25okapi.knarfthekant.trec'), { skipped: [{ file: 'x.trec', reason: 'bad' }], untrusted: false });
 });
 after(() => browser?.close());
@@ -309,4 +313,99 @@ test('under the table: the qrels the figures used, a changed qrels file, and run
   assert.equal(await pwned(v.page), undefined);
   assert.ok((await v.page.locator('#provenance').textContent())!.includes(HOSTILE));
   assert.deepEqual(await v.problems(), []);
+});
+
+// Issue 24 item 18: the per-query Δ of a comparison, what a reader looks at first.
+
+/** The per-query plot's bars and overlay, as drawn. */
+const queryChart = (v: Awaited<ReturnType<typeof openView>>) => v.page.evaluate(() => {
+  const c = document.getElementById('query-deltas') as unknown as { irwChart: { data: { labels: string[]; datasets: { data: number[] }[] } }; irwOverlay?: { ranges?: { lo: number[]; hi: number[] }; band?: { value: number; lo: number; hi: number } } };
+  return { labels: c.irwChart.data.labels, values: c.irwChart.data.datasets[0].data, overlay: c.irwOverlay };
+});
+const plain = (s: string) => s.replace(/[\u2068\u2069]/g, '');
+
+test('Δ query by query: the comparison b − a sorted, the table\'s mean and 95 % interval over it, each query\'s range, in words; fits beside the sidebar', async () => {
+  const v = await openView(browser, 'results', { viewport: { width: 920, height: 760 } });
+  await v.event('results', 'model', model);
+  const dense = model.rows[1];
+  const asked = await v.answer('queryDeltas', queryDeltas(split, model.baseline, dense.key, 'ndcg_cut_10'));
+  assert.deepEqual(asked.params, { a: model.baseline, b: dense.key, measure: 'ndcg_cut_10' });
+  const d = queryDeltas(split, model.baseline, dense.key, 'ndcg_cut_10');
+  const c = dense.vsBaseline![0]!;
+  let drawn = await queryChart(v);
+  await until(async () => (drawn = await queryChart(v)).values.length === 300, () => 'the 300 bars');
+  assert.deepEqual(drawn.values, d.deltas, 'b − a per query, best gain first');
+  assert.deepEqual(drawn.labels.map(plain), d.queries);
+  // The mean and interval drawn are the table's, not computed again; the ranges those of the holes.
+  assert.deepEqual(drawn.overlay!.band, { value: c.delta, lo: c.ci!.lo, hi: c.ci!.hi });
+  assert.deepEqual(drawn.overlay!.ranges, d.ranges);
+  const caption = (await v.page.locator('#query-caption').textContent())!;
+  assert.match(caption, /^Δ nDCG@10 = minilm-faiss…rfthekant − bm25okapi\.knarfthekant for each of the 300 queries on the original qrels, sorted by Δ; pale behind a bar: its range over every grading of the query's holes \(\d+ queries\)\. Dashed line: the mean Δ \+0\.\d{4}, over the pale band of its paired bootstrap 95 % interval \[\+0\.\d{3}, \+0\.\d{3}\] \(the table's, on the original qrels\)\.$/);
+  assert.ok(caption.includes((await v.page.locator(`#significance tr[data-a="${model.baseline}"][data-b="${dense.key}"]`).first().locator('td.ci').textContent())!), 'the interval the table prints');
+  // In words: wins, ties and losses as the table counts them, the largest gains and losses with their queries.
+  const words = (await v.page.locator('#query-delta-summary').textContent())!;
+  assert.ok(words.startsWith(`minilm-faiss…rfthekant − bm25okapi.knarfthekant: better on ${c.wins} queries, tied on ${c.ties}, worse on ${c.losses}.`), words);
+  const fmt = (x: number) => (x < 0 ? `\u2212${Math.abs(x).toFixed(4)}` : `+${x.toFixed(4)}`);
+  assert.ok(words.includes(` Largest gains: ${d.queries[0]} (${fmt(d.deltas[0])}), ${d.queries[1]} (${fmt(d.deltas[1])}), ${d.queries[2]} (${fmt(d.deltas[2])}).`), words);
+  assert.ok(words.endsWith(` Largest losses: ${d.queries[299]} (${fmt(d.deltas[299])}), ${d.queries[298]} (${fmt(d.deltas[298])}), ${d.queries[297]} (${fmt(d.deltas[297])}).`), words);
+  assert.equal(await v.page.locator('#query-delta-summary bdi.name').count(), 2 + 6, 'the runs and each query id isolated');
+  assert.equal(await v.page.locator('#query-deltas').getAttribute('aria-describedby'), 'query-delta-summary');
+  // Nothing wider than the window beside the sidebar.
+  const beyond = await v.page.evaluate(() => [...document.querySelectorAll('#query-plot-head, #query-plot-head *, #query-plot-box, #query-plot-box *, #query-delta-summary')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.tagName + (e.id ? `#${e.id}` : '')));
+  assert.deepEqual(beyond, []);
+  assert.equal(await v.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0);
+
+  // Another comparison, then the measure: each asked for, kept in the view state.
+  await v.page.locator('#query-pair').click();
+  await v.page.locator(`#query-pair vscode-option[value="${model.baseline}\t${model.rows[2].key}"]`).click();
+  const other = await v.answer('queryDeltas', queryDeltas(split, model.baseline, model.rows[2].key, 'ndcg_cut_10'));
+  assert.deepEqual(other.params, { a: model.baseline, b: model.rows[2].key, measure: 'ndcg_cut_10' });
+  await v.page.locator('#query-caption', { hasText: /^Δ nDCG@10 = vsm-tfidf/ }).waitFor();
+  assert.equal((await v.page.evaluate(() => (window as unknown as { __state: { pair: string } }).__state)).pair, `${model.baseline}\t${model.rows[2].key}`);
+  await v.page.locator('#plot-measure').click();
+  await v.page.locator('#plot-measure vscode-option[value="P_10"]').click();
+  const p10 = await v.answer('queryDeltas', queryDeltas(split, model.baseline, model.rows[2].key, 'P_10'));
+  assert.deepEqual(p10.params, { a: model.baseline, b: model.rows[2].key, measure: 'P_10' });
+  await v.page.locator('#query-caption', { hasText: /^Δ P@10 = vsm-tfidf/ }).waitFor();
+  drawn = await queryChart(v);
+  const tests = model.rows[2].vsBaseline![4]!;
+  assert.deepEqual(drawn.overlay!.band, { value: tests.delta, lo: tests.ci!.lo, hi: tests.ci!.hi });
+  assert.equal(drawn.overlay!.ranges?.lo.length, 300, 'P@10 is ranged over the top-10 pool');
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('Δ query by query after a judgement: the deltas on the new qrels, the last interval named by its own, until the tests come', async () => {
+  const before = await judgedModel(1);
+  const after = await judgedModel(2);
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', before);
+  const dense = before.rows[1];
+  const first = (await v.answer('queryDeltas', { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: before.qrels })).params;
+  await v.page.locator('#query-caption', { hasText: 'Dashed line' }).waitFor();
+  // The next judgement's figures come first, its tests later: the deltas are asked again, the interval stays, named.
+  await v.event('results', 'model', { ...after, significancePending: true, significanceOn: before.significanceOn, rows: after.rows.map((r, i) => ({ ...r, vsBaseline: before.rows[i].vsBaseline })) });
+  const again = await v.answer('queryDeltas', { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels });
+  assert.deepEqual(again.params, first);
+  await v.page.locator('#query-caption', { hasText: 'being updated' }).waitFor();
+  assert.match((await v.page.locator('#query-caption').textContent())!, / on the qrels with your 2 judgements, sorted by Δ.*\(the table's, on the qrels with your 1 judgement, being updated\)\.$/);
+  // The same model again asks nothing more.
+  await v.event('results', 'model', { ...after, significancePending: true, significanceOn: before.significanceOn, rows: after.rows.map((r, i) => ({ ...r, vsBaseline: before.rows[i].vsBaseline })) });
+  await v.event('results', 'model', after);
+  await v.page.locator('#query-caption', { hasText: '(the table\'s, on the qrels with your 2 judgements).' }).waitFor();
+  assert.equal((await v.posted()).filter((p) => p.method === 'queryDeltas').length, 2, 'asked once per judgement');
+});
+
+test('Δ query by query: hostile query ids are text, isolated, in the chart and in words', async () => {
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', model);
+  const d = queryDeltas(split, model.baseline, model.rows[1].key, 'ndcg_cut_10');
+  const hostile: QueryDeltas = { ...d, queries: d.queries.map((q, i) => (i === 0 ? HOSTILE : q)) };
+  await v.answer('queryDeltas', hostile);
+  await v.page.locator('#query-delta-summary', { hasText: 'Largest gains' }).waitFor();
+  const id = v.page.locator('#query-delta-summary bdi.name').nth(2);
+  assert.equal(await id.textContent(), HOSTILE);
+  assert.equal((await queryChart(v)).labels[0], `\u2068${HOSTILE.slice(0, 39)}…\u2069`);
+  assert.equal(await v.page.locator('#app img').count(), 0);
+  assert.equal(await v.page.locator('#app script').count(), 0);
+  assert.equal(await pwned(v.page), undefined);
 });

@@ -16,10 +16,67 @@ export function onThemeChange(f: () => void): void {
   new MutationObserver(f).observe(document.body, { attributes: true, attributeFilter: ['class', 'style', 'data-vscode-theme-id'] });
 }
 
+/** What a bar chart can draw behind its bars (the Results panel's per-query Δ). */
+export interface BarOverlay {
+  /** Per bar, a range of its value (e.g. over the holes), drawn as a pale bar behind it. */
+  ranges?: { lo: number[]; hi: number[] };
+  /** A value across every bar (a mean) with its interval, drawn as a line over a pale band. */
+  band?: { value: number; lo: number; hi: number };
+}
+
 export interface BarChart {
   chart: Chart<'bar', number[], string>;
   /** `selected`: index of the bar to mark (-1: none). */
-  update(labels: string[], values: number[], colors: string[], selected?: number): void;
+  update(labels: string[], values: number[], colors: string[], selected?: number, overlay?: BarOverlay): void;
+}
+
+/** Draws a chart's overlay under its bars, in the theme's foreground (pale, so the bars read over it). */
+function overlayPlugin(overlay: () => BarOverlay | undefined) {
+  return {
+    id: 'irwOverlay',
+    beforeDatasetsDraw(chart: Chart) {
+      const o = overlay();
+      if (!o) return;
+      const { ctx, chartArea: area, scales } = chart;
+      const x = scales.x;
+      const y = scales.y;
+      const fg = themeColor('--vscode-foreground', '#ccc');
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+      ctx.clip();
+      ctx.fillStyle = fg;
+      if (o.band) {
+        ctx.globalAlpha = 0.14;
+        ctx.fillRect(area.left, y.getPixelForValue(o.band.hi), area.right - area.left, y.getPixelForValue(o.band.lo) - y.getPixelForValue(o.band.hi));
+      }
+      if (o.ranges) {
+        const n = o.ranges.lo.length;
+        const w = Math.max(1, (area.right - area.left) / Math.max(1, n) - 1);
+        ctx.globalAlpha = 0.3;
+        for (let i = 0; i < n; i++) {
+          const top = y.getPixelForValue(o.ranges.hi[i]);
+          ctx.fillRect(x.getPixelForValue(i) - w / 2, top, w, Math.max(1, y.getPixelForValue(o.ranges.lo[i]) - top));
+        }
+      }
+      ctx.restore();
+    },
+    afterDatasetsDraw(chart: Chart) {
+      const band = overlay()?.band;
+      if (!band) return;
+      const { ctx, chartArea: area } = chart;
+      const at = chart.scales.y.getPixelForValue(band.value);
+      ctx.save();
+      ctx.strokeStyle = themeColor('--vscode-foreground', '#ccc');
+      ctx.lineWidth = 2;
+      ctx.setLineDash([6, 3]);
+      ctx.beginPath();
+      ctx.moveTo(area.left, at);
+      ctx.lineTo(area.right, at);
+      ctx.stroke();
+      ctx.restore();
+    },
+  };
 }
 
 /**
@@ -35,8 +92,13 @@ function attach(canvas: HTMLCanvasElement, chart: Chart, theme: () => void): voi
   Object.defineProperty(canvas, 'irwChart', { value: chart });
 }
 
-/** A bar chart whose bars report clicks by index. */
-export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => void, yLabel: string): BarChart {
+/**
+ * A bar chart whose bars report clicks by index. `opts.overlay`: it may draw a BarOverlay behind its bars;
+ * `opts.tooltip`: the tooltip's lines of a bar.
+ */
+export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => void, yLabel: string, opts: { overlay?: boolean; tooltip?: (index: number) => string[] } = {}): BarChart {
+  let overlay: BarOverlay | undefined;
+  const tooltip = opts.tooltip;
   const chart = new Chart<'bar', number[], string>(canvas, {
     type: 'bar',
     data: { labels: [], datasets: [{ data: [], backgroundColor: [], barPercentage: 1, categoryPercentage: 1, label: yLabel }] },
@@ -49,13 +111,16 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
       onClick: (_e, elements) => {
         if (elements.length > 0) onClick(elements[0].index);
       },
-      plugins: { tooltip: { enabled: true } },
+      plugins: { tooltip: { enabled: true, ...(tooltip ? { callbacks: { label: (c) => tooltip(c.dataIndex) } } : {}) } },
       scales: {
         x: { ticks: { display: false }, grid: { display: false } },
         y: { ticks: {}, title: { display: true, text: yLabel } },
       },
     },
+    plugins: opts.overlay ? [overlayPlugin(() => overlay)] : [],
   });
+  // What the overlay draws, for the webview tests (as irwChart is).
+  if (opts.overlay) Object.defineProperty(canvas, 'irwOverlay', { get: () => overlay });
   const theme = () => {
     const fg = themeColor('--vscode-foreground', '#ccc');
     const y = chart.options.scales!.y!;
@@ -66,7 +131,13 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
   attach(canvas, chart, theme);
   return {
     chart,
-    update(labels, values, colors, selected = -1) {
+    update(labels, values, colors, selected = -1, over) {
+      overlay = over;
+      // The axis takes in what the overlay draws beyond the bars.
+      const y = chart.options.scales!.y! as { suggestedMin?: number; suggestedMax?: number };
+      const ends = [...(over?.ranges?.lo ?? []), ...(over?.ranges?.hi ?? []), ...(over?.band ? [over.band.lo, over.band.hi] : [])];
+      y.suggestedMin = ends.length ? Math.min(...ends) : undefined;
+      y.suggestedMax = ends.length ? Math.max(...ends) : undefined;
       chart.data.labels = labels;
       const ds = chart.data.datasets[0];
       ds.data = values;

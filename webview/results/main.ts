@@ -1,9 +1,10 @@
 // Results panel: runs x measures on the qrels in effect (and the original ones beneath), tests against the
-// baseline or between every pair, Δ with intervals against the baseline, top-10 document lengths, export.
+// baseline or between every pair, Δ with intervals against the baseline, one comparison's Δ query by query,
+// top-10 document lengths, export.
 // Built once, then updated in place (morph): a new model after a judgement changes the figures that moved
 // and nothing else, so the page keeps its scroll, its focus and its sort.
-import { ESTIMATE_METHOD, type CompareMode, type Comparison, type CorrectionName, type EstimateView, type ExportFormat, type HoleVerdict, type LengthSummary, type ResultsModel, type ResultsRow } from '../../src/protocol/webview.js';
-import { intervalChart, themeColor } from '../components/chart.js';
+import { ESTIMATE_METHOD, type CompareMode, type QueryDeltas, type Comparison, type CorrectionName, type EstimateView, type ExportFormat, type HoleVerdict, type LengthSummary, type ResultsModel, type ResultsRow } from '../../src/protocol/webview.js';
+import { barChart, intervalChart, themeColor } from '../components/chart.js';
 import { fix4, h, isolate, morph, name, pValue, shortName, signed4, svg } from '../components/dom.js';
 import { Host } from '../components/host.js';
 import { restoreSorts, sortable, tableSorts } from '../components/table.js';
@@ -19,14 +20,17 @@ const host = new Host<'results'>({ model: show });
 interface Saved {
   ranges?: boolean;
   plot?: string;
+  /** The comparison of the per-query plot: "a\tb". */
+  pair?: string;
   sorts?: unknown;
   scroll?: number;
 }
 const saved = host.state as Saved;
 let showRanges = saved.ranges === true;
 let plotMeasure = typeof saved.plot === 'string' ? saved.plot : 'ndcg_cut_10';
+let plotPair = typeof saved.pair === 'string' ? saved.pair : '';
 function save(): void {
-  host.state = { ranges: showRanges, plot: plotMeasure, sorts: tableSorts(), scroll: window.scrollY } satisfies Saved;
+  host.state = { ranges: showRanges, plot: plotMeasure, pair: plotPair, sorts: tableSorts(), scroll: window.scrollY } satisfies Saved;
 }
 restoreSorts(saved.sorts, save);
 /**
@@ -72,9 +76,13 @@ const sigRegion = h('div', { attrs: { id: 'sig-region' } });
 const plotHead = h('div', { attrs: { id: 'plot-head' } });
 const plotCanvas = h('canvas', { attrs: { id: 'delta-plot', 'aria-label': 'Δ against the baseline with 95 % intervals' } });
 const plotBox = h('div', { className: 'plot', attrs: { id: 'plot-box' } }, plotCanvas);
+const queryHead = h('div', { attrs: { id: 'query-plot-head' } });
+const queryCanvas = h('canvas', { attrs: { id: 'query-deltas', role: 'img', 'aria-label': 'Δ of each query, sorted, with the mean and its 95 % interval; summarised in words below', 'aria-describedby': 'query-delta-summary' } });
+const queryBox = h('div', { className: 'chart plot', attrs: { id: 'query-plot-box' } }, queryCanvas);
+const querySummary = h('p', { attrs: { id: 'query-delta-summary' } });
 const lengthsRegion = h('div', { attrs: { id: 'lengths-region' } });
 const plot = intervalChart(plotCanvas);
-app.replaceChildren(head, toolbar, tableRegion, sigRegion, plotHead, plotBox, lengthsRegion);
+app.replaceChildren(head, toolbar, tableRegion, sigRegion, plotHead, plotBox, queryHead, queryBox, querySummary, lengthsRegion);
 
 let model: ResultsModel | undefined;
 let shown = '';
@@ -103,6 +111,7 @@ function show(m: ResultsModel): void {
   morph(tableRegion, h('div', { attrs: { id: 'table-region' } }, resultsTable(m), coverageNote(m), provenanceNode(m.provenance, m.judgements), legend(m)));
   morph(sigRegion, h('div', { attrs: { id: 'sig-region' } }, ...significanceSection(m)));
   deltaPlot(m);
+  queryPlot(m);
   morph(lengthsRegion, h('div', { attrs: { id: 'lengths-region' } }, ...lengthsSection(m)));
 }
 
@@ -274,9 +283,7 @@ function significanceSection(m: ResultsModel): (HTMLElement | null)[] {
  */
 function significanceTable(m: ResultsModel): HTMLElement {
   const label = (k: string) => m.rows.find((r) => r.key === k)?.label ?? k;
-  const pairs = m.compare === 'all-pairs'
-    ? (m.pairs ?? []).map((p) => ({ a: p.a, b: p.b, tests: p.tests, settled: p.settled }))
-    : m.rows.filter((r) => !isBase(m, r)).map((r) => ({ a: m.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null }));
+  const pairs = testedPairs(m);
   // The estimates are of each run against the baseline (b - a: run - baseline); other pairs have none.
   const estimates = (p: { a: string; b: string }) => (p.a === m.baseline ? m.rows.find((r) => r.key === p.b)?.compared : null) ?? null;
   const width = 9;
@@ -353,8 +360,11 @@ function deltaPlot(m: ResultsModel): void {
   const pick = dropdown(tested.map(({ c }) => ({ value: c.key, label: c.label })), plotMeasure, (v) => {
     plotMeasure = v;
     save();
-    if (model) deltaPlot(model);
-  }, 'Measure of the plot');
+    if (model) {
+      deltaPlot(model);
+      queryPlot(model);
+    }
+  }, 'Measure of the plots');
   pick.id = 'plot-measure';
   if (plotHead.childElementCount === 0 || plotHead.dataset.of !== JSON.stringify([plotMeasure, m.measures.map((c) => c.key)])) {
     plotHead.dataset.of = JSON.stringify([plotMeasure, m.measures.map((c) => c.key)]);
@@ -374,6 +384,123 @@ function deltaPlot(m: ResultsModel): void {
     rows.map(({ c }) => ({ value: c!.delta, lo: c!.ci!.lo, hi: c!.ci!.hi, color: c!.ci!.lo > 0 ? green : c!.ci!.hi < 0 ? red : grey })),
     `Δ ${m.measures[mi]?.label ?? ''} = run − ${isolate(short(label(m.baseline)), 30)}`,
   );
+}
+
+/** The comparisons tested, each b - a with its tests by measure (in all-pairs mode every pair, else each run against the baseline). */
+function testedPairs(m: ResultsModel): { a: string; b: string; tests: (Comparison | null)[] | null; settled: (HoleVerdict | null)[] | null }[] {
+  return m.compare === 'all-pairs'
+    ? (m.pairs ?? []).map((p) => ({ a: p.a, b: p.b, tests: p.tests, settled: p.settled }))
+    : m.rows.filter((r) => !isBase(m, r)).map((r) => ({ a: m.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null }));
+}
+
+/** The per-query deltas shown, and what was last asked for (a comparison, a measure, the judgements, whether its ranges were there). */
+let queries: QueryDeltas | undefined;
+let queriesAsked = '';
+const queryChart = barChart(queryCanvas, () => undefined, 'Δ', {
+  overlay: true,
+  tooltip: (i) => {
+    const d = queries;
+    if (!d) return [];
+    return [`Δ ${signed4(d.deltas[i]).text}`, ...(d.ranges && d.ranges.hi[i] - d.ranges.lo[i] > 1e-12 ? [`over the grading of its holes ${rangeText(d.ranges.lo[i], d.ranges.hi[i], true)}`] : [])];
+  },
+});
+
+/**
+ * One comparison (b - a) query by query on the plots' measure, sorted by Δ: bars on the qrels in effect, each
+ * query's range over its holes behind its bar, and the table's mean Δ with its bootstrap 95 % interval across
+ * them (taken from the model, not computed here); the same in words beneath, for a screen reader.
+ */
+function queryPlot(m: ResultsModel): void {
+  const mi = m.measures.findIndex((c) => c.key === plotMeasure);
+  const pairs = testedPairs(m);
+  const label = (k: string) => m.rows.find((r) => r.key === k)?.label ?? k;
+  if (!pairs.some((p) => `${p.a}\t${p.b}` === plotPair)) plotPair = pairs[0] ? `${pairs[0].a}\t${pairs[0].b}` : '';
+  const pair = pairs.find((p) => `${p.a}\t${p.b}` === plotPair);
+  const of = JSON.stringify([plotPair, pairs.map((p) => [p.a, p.b, label(p.a), label(p.b)])]);
+  if (queryHead.dataset.of !== of) {
+    queryHead.dataset.of = of;
+    const pick = dropdown(pairs.map((p) => ({ value: `${p.a}\t${p.b}`, label: `${isolate(short(label(p.b)), 30)} \u2212 ${isolate(short(label(p.a)), 30)}` })), plotPair, (v) => {
+      plotPair = v;
+      save();
+      if (model) queryPlot(model);
+    }, 'The comparison shown query by query (b − a)');
+    pick.id = 'query-pair';
+    queryHead.replaceChildren(h('h2', {}, 'Δ query by query'), h('div', { className: 'toolbar' }, h('span', {}, 'Comparison'), pick), h('p', { className: 'muted', attrs: { id: 'query-caption' } }));
+  }
+  const caption = queryHead.querySelector('#query-caption')!;
+  queryBox.hidden = !pair;
+  if (!pair) {
+    caption.textContent = 'Add a second run to compare runs query by query.';
+    querySummary.replaceChildren();
+    return;
+  }
+  // Asked again when the comparison, the measure or the judgements change, or when the ranges arrive.
+  const ranged = pair.settled?.[mi] != null;
+  const ask = JSON.stringify([pair.a, pair.b, plotMeasure, m.qrels.version, ranged]);
+  if (ask !== queriesAsked) {
+    queriesAsked = ask;
+    host.request('queryDeltas', { a: pair.a, b: pair.b, measure: plotMeasure }).then((d) => {
+      if (ask !== queriesAsked) return;
+      queries = d;
+      if (model) paintQueries(model);
+    }, (e: Error) => {
+      caption.className = 'error';
+      caption.textContent = e.message;
+    });
+  }
+  paintQueries(m);
+}
+
+/** Draws the per-query deltas held (if of the comparison and measure picked) with the model's mean and interval. */
+function paintQueries(m: ResultsModel): void {
+  const pair = testedPairs(m).find((p) => `${p.a}\t${p.b}` === plotPair);
+  const mi = m.measures.findIndex((c) => c.key === plotMeasure);
+  const caption = queryHead.querySelector('#query-caption')!;
+  const d = queries && pair && queries.a === pair.a && queries.b === pair.b && queries.measure === plotMeasure ? queries : undefined;
+  if (!pair || !d) {
+    caption.className = 'muted';
+    caption.textContent = 'Computing the queries\' differences…';
+    return;
+  }
+  const label = (k: string) => m.rows.find((r) => r.key === k)?.label ?? k;
+  const measure = m.measures[mi]?.label ?? plotMeasure;
+  const c = pair.tests?.[mi] ?? null;
+  const on = m.significanceOn;
+  const green = themeColor('--vscode-gitDecoration-addedResourceForeground', themeColor('--vscode-charts-green', '#388a34'));
+  const red = themeColor('--vscode-gitDecoration-deletedResourceForeground', themeColor('--vscode-charts-red', '#e51400'));
+  const grey = themeColor('--vscode-descriptionForeground', '#888');
+  const uncertain = d.ranges ? d.deltas.filter((_, i) => d.ranges!.hi[i] - d.ranges!.lo[i] > 1e-12).length : 0;
+  (queryChart.chart.options.scales!.y as { title: { text: string } }).title.text = `Δ ${measure} (b − a)`;
+  queryChart.update(
+    d.queries.map((q) => isolate(q, 40)),
+    d.deltas,
+    d.deltas.map((v) => (v > 1e-9 ? green : v < -1e-9 ? red : grey)),
+    -1,
+    { ranges: d.ranges, band: c?.ci ? { value: c.delta, lo: c.ci.lo, hi: c.ci.hi } : undefined },
+  );
+  caption.className = 'muted';
+  caption.replaceChildren(
+    deltaOf(measure, label(d.b), label(d.a), short),
+    ` for each of the ${d.queries.length} queries on ${qrelsText(d.qrels)}, sorted by Δ`,
+    d.ranges && uncertain ? `; pale behind a bar: its range over every grading of the query's holes (${uncertain} queries)` : '',
+    c?.ci && on
+      ? `. Dashed line: the mean Δ ${signed4(c.delta).text}, over the pale band of its paired bootstrap 95 % interval ${ciText(c.ci)} (the table's, on ${qrelsText(on)}${on.version !== d.qrels.version ? ', being updated' : ''}).`
+      : '. The mean and its interval come with the tests.');
+  querySummary.replaceChildren(...queriesInWords(d, label));
+}
+
+/** The plot in words: wins, ties and losses, and the largest gains and losses with their queries (ids as text, isolated). */
+function queriesInWords(d: QueryDeltas, label: (k: string) => string): (HTMLElement | string)[] {
+  const top = (idx: number[]) => idx.flatMap((i, k) => [k ? ', ' : '', name(d.queries[i]), ` (${signed4(d.deltas[i]).text})`]);
+  const n = d.deltas.length;
+  const gains = [...Array(Math.min(3, d.wins)).keys()];
+  const losses = [...Array(Math.min(3, d.losses)).keys()].map((k) => n - 1 - k);
+  return [
+    name(label(d.b), undefined, short(label(d.b))), ` − `, name(label(d.a), undefined, short(label(d.a))),
+    `: better on ${d.wins} queries, tied on ${d.ties}, worse on ${d.losses}.`,
+    ...(gains.length ? [' Largest gains: ', ...top(gains), '.'] : []),
+    ...(losses.length ? [' Largest losses: ', ...top(losses), '.'] : []),
+  ];
 }
 
 function lengthsSection(m: ResultsModel): (HTMLElement | null)[] {

@@ -6,7 +6,7 @@ import type { EvaluationSettings } from './settings';
 import type { Problem } from '../formats/problems';
 import type { DatasetNode, DocumentText, IndexSummary } from '../index/nodes';
 import type { QrelsLineInfo, UserJudgement } from '../index/qrelsInfo';
-import type { DiffModel, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents, CompareMode, CorrectionName } from '../../protocol/webview';
+import type { DiffModel, QueryDeltas, QueryDetail, QueueOrder, ResultsModel, RunRef, ViewEvents, CompareMode, CorrectionName } from '../../protocol/webview';
 import type { PairState } from '../split/judging';
 
 export type { PairState };
@@ -35,7 +35,7 @@ export interface SplitInfo {
  * carries an id; the worker answers each with exactly one `result`, and may send `progress` for it before.
  * PROTOCOL_VERSION changes whenever a message's shape does.
  */
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 
 export interface EngineRequests {
   /** Discover and (incrementally) index datasets and runs under the workspace folders. */
@@ -71,6 +71,8 @@ export interface EngineRequests {
    * computed in the background; a `split` event says when it is there.
    */
   results: { args: { key: string; baseline: string; compare?: CompareMode; correction?: CorrectionName }; result: Omit<ResultsModel, 'untrusted'> };
+  /** One comparison of the Results table (b - a) on one tested measure, query by query. */
+  queryDeltas: { args: { key: string; a: string; b: string; measure: string }; result: QueryDeltas };
   diff: { args: { key: string; a: string; b: string }; result: DiffModel };
   queryDetail: { args: { key: string; a: string; b: string; queryId: string; depth: number }; result: QueryDetail };
   /** The holes panel: Hole@10 of every run, and the depth-k pool of the chosen runs (first `listed` items). */

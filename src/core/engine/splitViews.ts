@@ -2,6 +2,7 @@ import { diffEstimateNeeds, diffModel, diffNeeds } from '../split/diff';
 import { estimatePending, estimateSteps } from '../split/estimates';
 import { holesModel, withTitles } from '../split/holes';
 import { judgingQueue, pairState, type PairState } from '../split/judging';
+import { queryDeltas } from '../split/queryDeltas';
 import { queryDetail } from '../split/queryDetail';
 import { DEFAULT_TESTING, estimateNeeds, resultsModel, resultsNeeds, significancePending, significanceSteps } from '../split/results';
 import { similaritySteps } from '../split/similarity';
@@ -77,6 +78,12 @@ export class SplitViews {
       });
     }
     return model;
+  }
+
+  queryDeltas(a: Args<'queryDeltas'>): Result<'queryDeltas'> {
+    const s = this.state(a.key);
+    this.need(s, a.a, a.b);
+    return queryDeltas(s, a.a, a.b, a.measure);
   }
 
   diff(a: Args<'diff'>): Result<'diff'> {

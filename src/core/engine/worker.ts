@@ -128,6 +128,8 @@ class Store {
         return this.explains.whatIf(m.args);
       case 'saveWhatIf':
         return this.explains.saveWhatIf(m.args);
+      case 'queryDeltas':
+        return this.views.queryDeltas(m.args);
       case 'diff':
         return this.views.diff(m.args);
       case 'queryDetail':

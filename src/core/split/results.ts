@@ -264,16 +264,18 @@ export function boxSummary(values: number[]): LengthSummary {
   return { min: v[0], q1: q(0.25), median: q(0.5), q3: q(0.75), max: v[v.length - 1], mean: v.reduce((s, x) => s + x, 0) / v.length, queries: v.length };
 }
 
-/** The two runs' values of measure `mi` on the queries both were evaluated on, in the same order. */
-function aligned(a: Scores, b: Scores, mi: number): [Float64Array, Float64Array] {
+/** The two runs' values of measure `mi` on the queries both were evaluated on (a's order), and those queries. */
+export function aligned(a: Scores, b: Scores, mi: number): [Float64Array, Float64Array, string[]] {
   const bIndex = new Map(b.queries.map((q, i) => [q, i]));
   const xa: number[] = [];
   const xb: number[] = [];
+  const queries: string[] = [];
   a.queries.forEach((q, i) => {
     const j = bIndex.get(q);
     if (j === undefined) return;
     xa.push(a.columns[mi][i]);
     xb.push(b.columns[mi][j]);
+    queries.push(q);
   });
-  return [Float64Array.from(xa), Float64Array.from(xb)];
+  return [Float64Array.from(xa), Float64Array.from(xb), queries];
 }

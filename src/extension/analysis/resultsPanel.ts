@@ -41,6 +41,7 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
         openHoles();
         return null;
       },
+      queryDeltas: ({ a, b, measure }) => wb.ask('queryDeltas', { key: split.key, a, b, measure }),
     },
     async (channel) => channel.send('model', await wb.resultsModel(split)),
     {},

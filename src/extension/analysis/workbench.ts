@@ -66,7 +66,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
   }
 
   /** Asks the engine a question about a split. */
-  async ask<K extends 'results' | 'diff' | 'queryDetail' | 'holes' | 'pool' | 'pair' | 'runSummary'>(kind: K, args: EngineRequests[K]['args']): Promise<EngineRequests[K]['result']> {
+  async ask<K extends 'results' | 'queryDeltas' | 'diff' | 'queryDetail' | 'holes' | 'pool' | 'pair' | 'runSummary'>(kind: K, args: EngineRequests[K]['args']): Promise<EngineRequests[K]['result']> {
     return (await this.engine()).request(kind, args);
   }
 
