@@ -140,3 +140,34 @@ test('at 1280x800 beside the sidebar the detail is beside the list; a judgement 
 });
 
 const signed = (d: number) => (Math.abs(d) < 5e-5 ? Math.abs(d).toFixed(4) : `${d > 0 ? '+' : '\u2212'}${Math.abs(d).toFixed(4)}`);
+
+test('after a reload the list\'s scroll and the page\'s come back once each is long enough, and are saved as restored', async () => {
+  // Short enough that the page scrolls; the ranges and the estimate arrive in a later model, lengthening the header.
+  const viewport = { width: 920, height: 500 };
+  const pending: DiffModel = { ...model, range: undefined, perQuery: undefined, intervalA: undefined, intervalB: undefined, estimate: undefined };
+  const full = await openView(fx.browser, 'diff', { viewport });
+  await full.event('diff', 'model', model);
+  await until(async () => (await full.page.locator('#queries tr').count()) === 300, () => 'every row');
+  const bottom = await full.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  // Deep in the list: past the rows that come with the chart (the rest come in the frames after).
+  const listBottom = await full.page.locator('#list').evaluate((e) => e.scrollHeight - e.clientHeight);
+  await full.page.close();
+  assert.ok(bottom > 20 && listBottom > 2000, `page ${bottom}, list ${listBottom}`);
+
+  const v = await openView(fx.browser, 'diff', { viewport, state: { sortBy: 'delta', listScroll: listBottom, scroll: bottom } });
+  await v.event('diff', 'model', pending);
+  await v.page.locator('#queries tr').first().waitFor();
+  const short = await v.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  assert.ok(short < bottom, `the page without the ranges is shorter (${short} < ${bottom})`);
+  await v.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await v.event('diff', 'model', model);
+  await until(async () => Math.abs((await v.page.evaluate(() => window.scrollY)) - bottom) < 2, () => `the page's scroll restored to ${bottom}`);
+  await until(async () => Math.abs((await v.page.locator('#list').evaluate((e) => e.scrollTop)) - listBottom) < 2, () => `the list's scroll restored to ${listBottom}`);
+  // Saved as restored, not as clamped on the way; then as the person scrolls.
+  const state = () => v.page.evaluate(() => (window as unknown as { __state: { listScroll: number; scroll: number } }).__state);
+  await v.page.locator('#list').hover();
+  await v.page.mouse.wheel(0, -300);
+  await until(async () => (await state()).listScroll < listBottom - 100, () => 'the scrolled list saved');
+  assert.equal((await state()).scroll, bottom);
+  assert.deepEqual(await v.problems(), []);
+});

@@ -7,6 +7,7 @@ import { fix4, h, morph, name, replace, shortName, signed4 } from '../components
 import { gradeButton } from '../components/grades.js';
 import { diffExplanationNode } from '../components/explain.js';
 import { highlight } from '../components/highlight.js';
+import { keepScroll } from '../components/scroll.js';
 import { Host } from '../components/host.js';
 import { estimateNode, estimateVerdictNode } from '../components/estimate.js';
 import { checkbox, dropdown } from '../components/toolkit.js';
@@ -25,9 +26,8 @@ let selected: string | undefined = host.state.selected as string | undefined;
 let depth = 10;
 /** Order of the chart and list: by Δ (the model's), or most divergent rankings first (lowest RBO). */
 let sortBy: 'delta' | 'divergence' = host.state.sortBy === 'divergence' ? 'divergence' : 'delta';
-/** Where the list was scrolled to (kept across a window reload with the selection and the order). */
-let listScroll = typeof host.state.listScroll === 'number' ? host.state.listScroll : 0;
-const save = () => (host.state = { selected, sortBy, listScroll });
+// The list's scroll and the page's are kept across a window reload with the selection and the order.
+const save = () => (host.state = { selected, sortBy, listScroll: listScroll.top(), scroll: pageScroll.top() });
 
 const header = h('div', { attrs: { id: 'header' } });
 const filtersBar = h('div', { className: 'toolbar', attrs: { id: 'filters' } });
@@ -38,14 +38,8 @@ const status = h('div', { className: 'muted', attrs: { id: 'status', role: 'stat
 // The detail beside the list (not below it): at 1280x800 both are on screen with the chart above.
 replace(app, header, filtersBar, h('div', { className: 'chart' }, canvas), status, h('div', { className: 'diff-panes' }, list, detail));
 const chart: BarChart = barChart(canvas, (i) => select(model!.queries[visible[i * perBar]]), 'Δ nDCG@10 (b − a)');
-let scrolled = 0;
-list.addEventListener('scroll', () => {
-  cancelAnimationFrame(scrolled);
-  scrolled = requestAnimationFrame(() => {
-    listScroll = list.scrollTop;
-    save();
-  });
-});
+const listScroll = keepScroll(list, host.state.listScroll, save);
+const pageScroll = keepScroll(window, host.state.scroll, save);
 list.addEventListener('click', (e) => {
   const tr = (e.target as Element).closest<HTMLElement>('tr[data-query]');
   if (tr) select(tr.dataset.query!);
@@ -66,7 +60,6 @@ function keep(i: number): boolean {
 
 function show(m: DiffModel): void {
   const same = model !== undefined && JSON.stringify(m) === JSON.stringify(model);
-  const first = model === undefined;
   model = m;
   if (same) return;
   const wins = m.deltas.filter((d) => d > EPS).length;
@@ -109,8 +102,6 @@ function show(m: DiffModel): void {
   }
   redraw();
   if (selected && m.queries.includes(selected)) void load(selected);
-  // After a reload, the list where it was read (its rows come in the frames after the first).
-  if (first && listScroll > 0) requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => (list.scrollTop = listScroll))));
 }
 
 function redraw(): void {

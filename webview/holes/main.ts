@@ -5,12 +5,15 @@ import type { ViewEvents } from '../../src/protocol/webview.js';
 import { fix4, h, isolate, morph, name, replace, shortName } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
 import { Host } from '../components/host.js';
+import { keepScroll } from '../components/scroll.js';
 import { button, checkbox, dropdown } from '../components/toolkit.js';
 import { meterNode } from '../components/trust.js';
 
 type Model = ViewEvents['holes']['model'];
 const app = document.getElementById('app')!;
 const host = new Host<'holes'>({ model: render });
+// Where the page was scrolled to, kept across a window reload (the host restores the pool and the order).
+const scroll = keepScroll(window, host.state.scroll, () => (host.state = { scroll: scroll.top() }));
 const status = h('span', { className: 'muted', attrs: { id: 'status', role: 'status' } });
 
 function report(p: Promise<unknown>, done?: string): void {

@@ -12,6 +12,7 @@ import { estimateNode, estimateText, estimateTitle, estimateVerdictNode } from '
 import { button, checkbox, dropdown } from '../components/toolkit.js';
 import { deltaOf, qrelsText, rangeNode, rangeText, verdictNode, verdictText, significanceText } from '../components/trust.js';
 import { provenanceNode } from '../components/provenance.js';
+import { keepScroll } from '../components/scroll.js';
 
 const app = document.getElementById('app')!;
 const host = new Host<'results'>({ model: show });
@@ -30,31 +31,10 @@ let showRanges = saved.ranges === true;
 let plotMeasure = typeof saved.plot === 'string' ? saved.plot : 'ndcg_cut_10';
 let plotPair = typeof saved.pair === 'string' ? saved.pair : '';
 function save(): void {
-  host.state = { ranges: showRanges, plot: plotMeasure, pair: plotPair, sorts: tableSorts(), scroll: window.scrollY } satisfies Saved;
+  host.state = { ranges: showRanges, plot: plotMeasure, pair: plotPair, sorts: tableSorts(), scroll: scroll.top() } satisfies Saved;
 }
+const scroll = keepScroll(window, saved.scroll, save);
 restoreSorts(saved.sorts, save);
-/**
- * Where a window reload brings the page back to, tried each time the page grows until it is long enough to get
- * there (the tests and plots come after the table) or the person scrolls; meanwhile the clamped position is not
- * saved over it.
- */
-let restoring = typeof saved.scroll === 'number' && saved.scroll > 0 ? saved.scroll : undefined;
-const growing = new ResizeObserver(() => {
-  if (restoring !== undefined) window.scrollTo(0, restoring);
-  if (restoring === undefined || Math.abs(window.scrollY - restoring) < 1) stopRestoring();
-});
-function stopRestoring(): void {
-  restoring = undefined;
-  growing.disconnect();
-}
-if (restoring !== undefined) growing.observe(document.body);
-for (const by of ['wheel', 'keydown', 'mousedown', 'touchstart']) window.addEventListener(by, stopRestoring, { passive: true });
-let scrollSaved = 0;
-window.addEventListener('scroll', () => {
-  if (restoring !== undefined) return;
-  cancelAnimationFrame(scrollSaved);
-  scrollSaved = requestAnimationFrame(save);
-});
 
 const status = h('span', { className: 'muted', attrs: { id: 'status', role: 'status' } });
 function act(p: Promise<unknown>, done?: (v: unknown) => void): void {
