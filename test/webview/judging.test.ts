@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { PAGE_COMMANDS, type AnnotationItem, type AnnotationState, type ViewEvents } from '../../src/protocol/webview';
 import { HOSTILE, openView, pwned, scifactFixture, until, type ViewPage } from './harness';
 import { SHARED } from '../unit/support/paths';
-import { holeRows } from '../../src/core/split/holes';
+import { holeRows, holesModel as coreHolesModel, withTitles } from '../../src/core/split/holes';
+import { splitWithRuns } from '../helpers/splitState';
 import { annotatedScores } from '../../src/core/split/judging';
 const fix4 = (x: number) => x.toFixed(4);
 import { pool as splitPool } from '../../src/core/split/pool';
@@ -382,4 +383,83 @@ test('holes panel: a judgement updates it in place: the same nodes, no jump, the
   const judging = v.answer('judge', null);
   await v.page.locator(`#queue tr[data-pair="${pair.queryId}\t${pair.docId}"] [data-pick="1"]`).click();
   assert.deepEqual((await judging).params, { queryId: pair.queryId, docId: pair.docId, grade: 1 });
+});
+
+test('holes panel: a judgement re-renders the list once, whatever models follow it, and the scrolled page does not jump (issue 24 item 15)', async () => {
+  // A split of its own (judging changes it), and the model the engine sends (src/core/split/holes.ts): after a
+  // judgement the panel is sent it again as the background work of the split ends (tests, ranges, estimates).
+  const s = await splitWithRuns(join(SHARED, 'datasets/scifact'), 'test', RUNS);
+  const model = () => withTitles(s, coreHolesModel(s, { runs: RUNS, depth: 10, listed: 200, order: 'blind' }));
+  const v = await openView(fx.browser, 'holes', { viewport: { width: 1000, height: 500 } });
+  await v.event('holes', 'model', await model());
+  await v.page.locator('#queue tr[data-pair]').first().waitFor();
+  await v.page.evaluate(() => {
+    window.scrollTo(0, 900);
+    const w = window as unknown as { __event: number; __rendered: number[]; __targets: Set<Node> };
+    w.__event = 0;
+    w.__rendered = [];
+    w.__targets = new Set();
+    // Changes in the list, or the list itself replaced (no named function here: tsx would wrap it in a helper the page lacks).
+    new MutationObserver((ms) => {
+      for (const m of ms) {
+        const el = m.target instanceof Element ? m.target : m.target.parentElement;
+        if (!el?.closest('#queue-region') && ![...m.addedNodes, ...m.removedNodes].some((n) => n instanceof Element && (n.id === 'queue-region' || n.querySelector('#queue-region') !== null))) continue;
+        if (w.__rendered.at(-1) !== w.__event) w.__rendered.push(w.__event);
+        w.__targets.add(m.target);
+      }
+    }).observe(document.getElementById('app')!, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  assert.ok((await v.page.evaluate(() => window.scrollY)) > 800, 'scrolled');
+  // What the person reads: the first row in view, and where it is on screen.
+  const inView = () => v.page.evaluate(() => {
+    const row = [...document.querySelectorAll('#queue tr[data-pair]')].find((r) => r.getBoundingClientRect().top >= 0)!;
+    return { pair: row.getAttribute('data-pair'), top: Math.round(row.getBoundingClientRect().top) };
+  });
+  const read = await inView();
+  const first = (await model()).queue;
+  for (const [n, pair] of [first[3], first[40]].entries()) {
+    s.judge(pair.queryId, pair.docId, 1);
+    const version = s.version;
+    for (let k = 0; k < 3; k++) {
+      await v.page.evaluate((e) => ((window as unknown as { __event: number }).__event = e), n * 3 + k + 1);
+      await v.event('holes', 'model', await model());
+      await until(async () => (await v.page.evaluate(() => document.body.dataset.qrelsVersion)) === String(version), () => 'the model shown');
+      await v.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    }
+    const seen = await v.page.evaluate((p) => {
+      const w = window as unknown as { __rendered: number[]; __targets: Set<Node> };
+      const row = document.querySelector(`#queue tr[data-pair="${p}"]`)!;
+      const outside = [...w.__targets].filter((t) => !row.contains(t)).length;
+      w.__targets.clear();
+      return { rendered: w.__rendered.slice(), outside };
+    }, `${pair.queryId}\t${pair.docId}`);
+    // The first model after the judgement changes its row, and nothing else of the list; the others nothing;
+    // the rows on screen stay where they were (the browser's scroll anchoring absorbs the judged row's change
+    // of height above them).
+    assert.deepEqual(seen, { rendered: [1, 4].slice(0, n + 1), outside: 0 });
+    assert.deepEqual(await inView(), read);
+    assert.equal(await v.page.locator(`#queue tr[data-pair="${pair.queryId}\t${pair.docId}"] .grade`).textContent(), '1');
+  }
+  assert.deepEqual(await v.problems(), []);
+});
+
+test('holes panel: after a reload the scroll comes back once the page is long enough, and is saved as restored', async () => {
+  const viewport = { width: 1000, height: 500 };
+  const full = await openView(fx.browser, 'holes', { viewport });
+  await full.event('holes', 'model', holesModel());
+  await full.page.locator('#queue tr[data-pair]').first().waitFor();
+  const bottom = await full.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  await full.page.close();
+  const v = await openView(fx.browser, 'holes', { viewport, state: { scroll: bottom } });
+  const state = () => v.page.evaluate(() => (window as unknown as { __state: { scroll?: number } }).__state);
+  // The page before its model is too short to get there: the position waits for it.
+  await v.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await v.event('holes', 'model', holesModel());
+  await until(async () => Math.abs((await v.page.evaluate(() => window.scrollY)) - bottom) < 2, () => `the scroll restored to ${bottom}`);
+  assert.equal((await state()).scroll, bottom, 'the position restored, not one clamped on the way');
+  // Then saved as the person scrolls.
+  await v.page.mouse.move(500, 300);
+  await v.page.mouse.wheel(0, -400);
+  await until(async () => ((await state()).scroll ?? bottom) < bottom - 100, () => 'the new position saved');
+  assert.deepEqual(await v.problems(), []);
 });
