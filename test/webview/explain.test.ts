@@ -101,6 +101,8 @@ test('what if: starts from the run\'s own query, re-runs edited weights and text
   await v.page.locator('#what-if-terms input.weight').first().waitFor();
   assert.equal(await v.page.locator('#what-if-terms input.weight').count(), first.result.query.length);
   assert.equal(await v.page.locator('#what-if-measures tbody tr').count(), 3);
+  // The measures by their display names, as every panel names them (trec_eval's ids stay in trec_eval output).
+  assert.deepEqual(await v.page.locator('#what-if-measures tbody tr td:first-child').allTextContents(), ['MRR', 'R@100', 'nDCG@10']);
   // Boost the first term, drop the second, add a typed word.
   await v.page.locator('#what-if-terms input.weight').first().fill('3');
   await v.page.locator('#what-if-terms input.weight').first().dispatchEvent('change');

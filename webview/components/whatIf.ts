@@ -3,6 +3,7 @@
 import type { QueryEdit, WhatIfResult } from '../../src/protocol/webview.js';
 import { h, name, replace, signed4 } from './dom.js';
 import { button, dropdown } from './toolkit.js';
+import { displayName } from '../../src/core/eval/displayName.js';
 
 export interface WhatIfHooks {
   run(side: 'a' | 'b', edit: QueryEdit): Promise<WhatIfResult>;
@@ -58,7 +59,7 @@ export function whatIfNode(queryId: string, queryText: string, labels: { a: stri
       const [va, vb] = r.values.runs;
       const da = signed4(r.values.edited[c] - va[c]);
       const db = signed4(r.values.edited[c] - vb[c]);
-      return h('tr', {}, h('td', {}, m), h('td', {}, r.values.edited[c].toFixed(4)), h('td', {}, va[c].toFixed(4)), h('td', {}, vb[c].toFixed(4)), h('td', { className: da.cls }, da.text), h('td', { className: db.cls }, db.text));
+      return h('tr', {}, h('td', {}, displayName(m)), h('td', {}, r.values.edited[c].toFixed(4)), h('td', {}, va[c].toFixed(4)), h('td', {}, vb[c].toFixed(4)), h('td', { className: da.cls }, da.text), h('td', { className: db.cls }, db.text));
     });
     replace(result,
       r.dropped.length || r.unknownTerms.length

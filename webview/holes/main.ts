@@ -60,8 +60,9 @@ function queueTable(m: Model): HTMLElement {
 function note(m: Model): HTMLElement {
   const judgements = m.qrels?.judgements ?? 0;
   return h('p', { className: 'muted', attrs: { id: 'holes-note' } },
-    'A hole is a retrieved document without a judgement. Hole@10 (BEIR) is the share of the top 10 judged for no query at all; ' +
-    'Unjudged@10 (trec_eval 10\'s unj.10) is the share not judged for that query, 1 - Judged@10 where a run returns 10 or more. Both average over the queries a run answers (Queries: a query it does not answer has no top 10 to judge). ' +
+    'A hole is a retrieved document without a judgement. Hole@10 (BEIR) is the share of the top 10 judged for no query at all; ',
+    // trec_eval's own name, where the page says which of its measures this is (the one place an id belongs).
+    'Unjudged@10 (trec_eval 10\'s ', h('code', { className: 'trec-eval' }, 'unj.10'), ') is the share not judged for that query, 1 - Judged@10 where a run returns 10 or more. Both average over the queries a run answers (Queries: a query it does not answer has no top 10 to judge). ',
     (judgements > 0 ? `"original": on the original qrels; "with yours": with your ${judgements} judgement${judgements === 1 ? '' : 's'}.` : 'No judgements of yours yet: both columns are on the original qrels.'));
 }
 
@@ -72,7 +73,7 @@ function holesTable(m: Model): HTMLElement {
       h('th', { className: 'run' }, 'Run'),
       h('th', { title: 'BEIR Hole@10: judged for no query, on the original qrels' }, 'Hole@10 original'),
       h('th', { title: `with your ${judgements} judgements` }, 'with yours'),
-      h('th', { title: 'unj.10: not judged for the query, on the original qrels' }, 'Unjudged@10 original'),
+      h('th', { title: 'Unjudged@10: not judged for the query, on the original qrels' }, 'Unjudged@10 original'),
       h('th', { title: `with your ${judgements} judgements` }, 'with yours'),
       h('th', { title: "Queries of the split the run answers / the split's queries" }, 'Queries'))),
     h('tbody', {}, ...m.rows.map((r) => {

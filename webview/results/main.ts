@@ -234,7 +234,7 @@ function legend(m: ResultsModel): HTMLElement {
     m.compare === 'all-pairs' ? 'Every pair of runs is tested (below); ' : h('span', {}, 'Against ', name(base?.label ?? '?'), ': '),
     h('span', { className: 'sig' }, '*'), ' paired t-test, ', h('span', { className: 'sig' }, '†'),
     ` randomization test (${m.trials.toLocaleString()} trials, seed ${m.seed}), each significant at ${m.alpha} after ${correctionName(m)} over the comparisons of each measure; coloured by the sign of Δ (`,
-    h('span', { className: 'better' }, 'better'), ', ', h('span', { className: 'worse' }, 'worse'), '). MRR@10 is recip_rank on each query\'s top 10 (trec_eval -M 10). ',
+    h('span', { className: 'better' }, 'better'), ', ', h('span', { className: 'worse' }, 'worse'), '). MRR@10 is trec_eval\'s ', h('code', { className: 'trec-eval' }, 'recip_rank'), ' on each query\'s top 10 (-M 10). ',
     m.rows.some((r) => r.intervals) ? '"ranges": each figure\'s range over every grading of the holes (unjudged documents) left in its own top 10, with your judgements; ≈ marks a sound bound; none for R@100 and MAP, which look deeper than the top-10 pool. ' : '',
     m.rows.some((r) => r.estimates?.some((e) => e && e.judged > 0)) ? '≈ x [lo, hi] beneath a range: the estimate with every hole of the top 100 judged, and its 95 % interval (hover for how). ' : '',
     'Click a column header to sort, a cell then Copy to copy it.');
