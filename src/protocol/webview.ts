@@ -63,6 +63,8 @@ export interface PairResult {
   b: string;
   tests: (Comparison | null)[] | null;
   settled: (HoleVerdict | null)[] | null;
+  /** b - a estimated with the holes judged, by measure index (null where the pair's runs miss queries of the qrels). */
+  estimates: (EstimateView | null)[] | null;
 }
 
 /** Per-query average length (words of title + text) of the top-10 documents, summarised as a box plot. */
