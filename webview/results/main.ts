@@ -3,7 +3,7 @@
 // top-10 document lengths, export.
 // Built once, then updated in place (morph): a new model after a judgement changes the figures that moved
 // and nothing else, so the page keeps its scroll, its focus and its sort.
-import { ESTIMATE_METHOD, type CompareMode, type QueryDeltas, type Comparison, type CorrectionName, type EstimateView, type ExportFormat, type HoleVerdict, type LengthSummary, type ResultsModel, type ResultsRow } from '../../src/protocol/webview.js';
+import { ESTIMATE_METHOD, type CompareMode, type QueryDeltas, type Comparison, type CorrectionName, type EstimateView, type ExportFormat, type HoleVerdict, type LengthSummary, type PairResult, type ResultsModel, type ResultsRow } from '../../src/protocol/webview.js';
 import { barChart, intervalChart, themeColor } from '../components/chart.js';
 import { fix4, h, isolate, morph, name, pValue, shortName, signed4, svg } from '../components/dom.js';
 import { Host } from '../components/host.js';
@@ -264,8 +264,6 @@ function significanceSection(m: ResultsModel): (HTMLElement | null)[] {
 function significanceTable(m: ResultsModel): HTMLElement {
   const label = (k: string) => m.rows.find((r) => r.key === k)?.label ?? k;
   const pairs = testedPairs(m);
-  // The estimates are of each run against the baseline (b - a: run - baseline); other pairs have none.
-  const estimates = (p: { a: string; b: string }) => (p.a === m.baseline ? m.rows.find((r) => r.key === p.b)?.compared : null) ?? null;
   const width = 9;
   const groups = pairs.filter((p) => p.tests?.some((c) => c)).map((p) => {
     const rows = (p.tests ?? []).flatMap((c, mi) => {
@@ -280,7 +278,7 @@ function significanceTable(m: ResultsModel): HTMLElement {
         h('td', { className: sig(q.t), attrs: { 'data-value': String(q.t) }, title: `t-test p ${pValue(c.tP)}, ${correctionName(m)} ${pValue(q.t)}` }, pValue(q.t)),
         h('td', { className: sig(q.rand), attrs: { 'data-value': String(q.rand) }, title: `randomization p ${pValue(c.randP)}, ${correctionName(m)} ${pValue(q.rand)}` }, pValue(q.rand)),
         h('td', { title: 'wins / ties / losses of the first run over the second, by query' }, `${c.wins}/${c.ties}/${c.losses}`),
-        estimateCell(estimates(p)?.[mi] ?? null, label(p.a), label(p.b)),
+        estimateCell(p.estimates?.[mi] ?? null, label(p.a), label(p.b)),
         ...holesCells(p.settled?.[mi] ?? null))];
     });
     return h('tbody', { attrs: { 'data-key': `${p.a}\t${p.b}` } },
@@ -367,10 +365,10 @@ function deltaPlot(m: ResultsModel): void {
 }
 
 /** The comparisons tested, each b - a with its tests by measure (in all-pairs mode every pair, else each run against the baseline). */
-function testedPairs(m: ResultsModel): { a: string; b: string; tests: (Comparison | null)[] | null; settled: (HoleVerdict | null)[] | null }[] {
+function testedPairs(m: ResultsModel): PairResult[] {
   return m.compare === 'all-pairs'
-    ? (m.pairs ?? []).map((p) => ({ a: p.a, b: p.b, tests: p.tests, settled: p.settled }))
-    : m.rows.filter((r) => !isBase(m, r)).map((r) => ({ a: m.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null }));
+    ? (m.pairs ?? [])
+    : m.rows.filter((r) => !isBase(m, r)).map((r) => ({ a: m.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null, estimates: r.compared ?? null }));
 }
 
 /** The per-query deltas shown, and what was last asked for (a comparison, a measure, the judgements, whether its ranges were there). */
