@@ -149,6 +149,10 @@ describe('store worker', { skip: needsShared('datasets/scifact', 'runs') }, () =
       assert.equal(after.rows[0].means[ndcg], treeAfter.runs[0].means.ndcg_cut_10);
       assert.equal((await client.request('pair', { key: info.key, ...hole })).item?.grade, 1);
       await assert.rejects(client.request('diff', { key: info.key, a: run, b: '/no/such.trec' }), /no run/);
+      // The Results panel's per-query Δ: on the judgements in effect, every query of the split (a run against itself ties on each).
+      const itself = await client.request('queryDeltas', { key: info.key, a: run, b: run, measure: 'P_10' });
+      assert.deepEqual([itself.queries.length, itself.ties, itself.qrels.judgements], [after.numQueries, after.numQueries, after.judgements]);
+      await assert.rejects(client.request('queryDeltas', { key: info.key, a: run, b: '/no/such.trec', measure: 'P_10' }), /no run/);
       // New settings change every figure: the open split's views ask again.
       await client.request('index', { ...args, measures: ['ndcg_cut.10'] });
       await new Promise((r) => setTimeout(r, 100));
