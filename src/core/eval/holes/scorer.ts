@@ -121,6 +121,14 @@ export class HoleScorer {
     return this.out[0];
   }
 
+  /**
+   * Whether score() (not -J) reads rank `rank` of `list` (-1: not retrieved): a hole the list does not read
+   * moves its value only through the grade counts, as any other such hole with the same grade would.
+   */
+  reads(list: RankedList, rank: number): boolean {
+    return rank >= 0 && rank < Math.min(this.trailingSafe ? this.usefulLength(list) : list.rels.length, this.depth);
+  }
+
   /** Ranks up to the last hole or document with a positive grade (or any judged one at level <= 0). */
   private usefulLength(list: RankedList): number {
     let n = this.lastUseful.get(list);

@@ -1,7 +1,7 @@
 import type { Qrels } from '../../formats/qrels';
 import type { Run } from '../../formats/run';
 import { MeasureSpecError } from '../registry';
-import { HoleEstimator, valueScorer, type ValueScorer } from './estimate';
+import { HoleEstimator, SharedListScores, valueScorer, type ValueScorer } from './estimate';
 import { prepareHoles } from './pool';
 import { HoleScorer } from './scorer';
 import { estimateVerdict, type EstimateVerdict } from './verdict';
@@ -39,6 +39,8 @@ export interface EstimateOptions {
 export function estimatePairs(qrels: Qrels, runs: readonly Run[], pairs: readonly [number, number][], measures: readonly string[], options: EstimateOptions): (PairEstimate | null)[][] {
   const byPair = new Map<string, number>();
   for (const j of options.judged ?? []) if (j.grade >= 0 && qrels.grade(j.queryId, j.docId) === undefined) byPair.set(`${j.queryId}\t${j.docId}`, j.grade);
+  // Each run is in several pairs: its lists' values are scored once for all of them.
+  const memo = new SharedListScores();
   return pairs.map(([a, b]) => {
     // Lists [b, a]: the estimator's value is list 1 - list 0, a - b.
     const set = prepareHoles(qrels, [runs[b], runs[a]], { poolDepth: options.depth ?? 100 });
@@ -51,7 +53,7 @@ export function estimatePairs(qrels: Qrels, runs: readonly Run[], pairs: readonl
       }
     }
     set.queries.forEach((q) => q.holes.forEach((d, h) => (q.grades[h] = byPair.get(`${q.qid}\t${d}`) ?? -1)));
-    const est = new HoleEstimator(set, [0, 1], scorers, { relevanceLevel: options.relevanceLevel, seed: options.seed });
+    const est = new HoleEstimator(set, [0, 1], scorers, { relevanceLevel: options.relevanceLevel, seed: options.seed, shared: { memo, runs: [b, a] } });
     return measures.map((m) => {
       if (!est.has(m)) return null;
       const e = est.estimate(m);
