@@ -99,25 +99,27 @@ export interface EstimatorOptions {
  * Values of runs' lists with no hole graded or one, shared by the estimators of every pair of a table (each
  * run is in several pairs: 5 runs all pairs scored each run's holes 4 times). Where a query has no judged
  * hole, a list's value with one hole graded depends only on the run, the query, the hole's rank in the run
- * and its grade: the pair's other run only adds holes that stay non-relevant. Per measure, run and query,
- * keyed by rank and grade (listKey).
+ * and its grade: the pair's other run only adds holes that stay non-relevant. Per measure, run and query, an
+ * array by listKey (NaN: not scored yet; arrays, not maps, which took 70 MB on 5 runs all pairs).
  */
 export class SharedListScores {
-  private readonly memos = new Map<string, Map<number, number>[][]>();
+  private readonly memos = new Map<string, Float64Array[][]>();
 
-  memo(measure: string, run: number, qi: number): Map<number, number> {
+  memo(measure: string, run: number, qi: number, length: number): Float64Array {
     let byRun = this.memos.get(measure);
     if (!byRun) this.memos.set(measure, (byRun = []));
     const byQuery = (byRun[run] ??= []);
-    return (byQuery[qi] ??= new Map());
+    return (byQuery[qi] ??= new Float64Array(length).fill(NaN));
   }
 }
 
 /**
  * The key of a list's value when the hole at `rank` (-1: below the cutoff or not retrieved, where any hole
- * gives the same value; -2: no hole graded) has grade `grade` of a scale below `size`.
+ * gives the same value; -2: no hole graded) has grade `grade` of a scale below `size`; listKeys(ranks, size)
+ * keys below it.
  */
 const listKey = (rank: number, grade: number, size: number): number => (rank + 2) * size + grade;
+const listKeys = (ranks: number, size: number): number => (ranks + 2) * size;
 
 /**
  * Mixture quantile: the x where the mixture's cdf is p. Newton's method from the normal with the mixture's
@@ -244,12 +246,15 @@ export class HoleEstimator {
     // Each list's values by listKey: the shared memo where no hole of the query is judged, else this query's own
     // (a hole below the cutoff in a list gives that list the same value as any other: scored once per grade).
     const shared = this.shared && grades.every((g) => g < 0) ? this.shared : undefined;
-    const memos = this.lists.map((_, l) => (shared ? shared.memo.memo(m.name, shared.runs[l], qi) : new Map<number, number>()));
+    const memos = this.lists.map((r, l) => {
+      const length = listKeys(Math.min(q.lists[r].rels.length, s.cutoff), size);
+      return shared ? shared.memo.memo(m.name, shared.runs[l], qi, length) : new Float64Array(length).fill(NaN);
+    });
     const listScore = (l: number, key: number): number => {
-      let v = memos[l].get(key);
-      if (v === undefined) {
+      let v = memos[l][key];
+      if (Number.isNaN(v)) {
         v = s.score(q, this.lists[l], grades);
-        memos[l].set(key, v);
+        memos[l][key] = v;
       }
       return v;
     };
