@@ -420,9 +420,11 @@ function render(t: ResultsTable, labels: string[], format: Format, qrelsPath: st
     return `${g.map((x) => `**${x.title}**\n\n${md(x.rows)}`).join('\n\n')}\n\n${style.text(caption)}\n`;
   }
   if (format === 'latex') {
+    // A comment runs to the end of the line: a line break in a file name would start live LaTeX.
+    const comment = (text: string) => `% ${visibleControls(text).replace(/[\n\u0085\u2028\u2029]/g, '\u240a')}`;
     const tex = (x: Grid) =>
-      `% ${x.title}\n\\begin{tabular}{${'l'.repeat(x.rows[0].length)}}\n\\hline\n${x.rows.map((r, i) => `${r.join(' & ')} \\\\${i === 0 ? '\n\\hline' : ''}`).join('\n')}\n\\hline\n\\end{tabular}`;
-    return `% ${caption}\n${g.map(tex).join('\n\n')}\n`;
+      `${comment(x.title)}\n\\begin{tabular}{${'l'.repeat(x.rows[0].length)}}\n\\hline\n${x.rows.map((r, i) => `${r.join(' & ')} \\\\${i === 0 ? '\n\\hline' : ''}`).join('\n')}\n\\hline\n\\end{tabular}`;
+    return `${comment(caption)}\n${g.map(tex).join('\n\n')}\n`;
   }
   const align = (rows: string[][]) => {
     const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => r[j].length)));

@@ -11,6 +11,7 @@
 import type { PairExplanation } from '../core/engine/explainRequests';
 import type { QueryEdit, WhatIfResult } from '../core/retrieval/bm25/whatIf';
 import type { Explanation } from '../core/retrieval/explain';
+import type { HoleEstimate } from '../core/eval/holes/estimate';
 export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
 
 export const WEBVIEW_PROTOCOL_VERSION = 4;
@@ -63,6 +64,8 @@ export interface PairResult {
   b: string;
   tests: (Comparison | null)[] | null;
   settled: (HoleVerdict | null)[] | null;
+  /** b - a estimated with the holes judged, by measure index (null where the pair's runs miss queries of the qrels). */
+  estimates: (EstimateView | null)[] | null;
 }
 
 /** Per-query average length (words of title + text) of the top-10 documents, summarised as a box plot. */
@@ -144,15 +147,8 @@ export type EstimateVerdict = 'a better' | 'b better' | 'within' | 'undecided';
  * What the holes hide (issue 23): the estimate of a run's mean (or of b - a) with every hole of the top
  * `depth` judged, from a relevance model fitted to the judgements, and its 95 % interval.
  */
-export interface EstimateView {
-  /** With the holes counted non-relevant (trec_eval's figure on these judgements). */
-  now: number;
-  estimate: number;
-  lo: number;
-  hi: number;
-  /** Holes left that can move it, and holes judged (the model's data). */
-  holes: number;
-  judged: number;
+export interface EstimateView extends HoleEstimate {
+  /** The depth of the lists whose holes are estimated (the top 100). */
   depth: number;
   /** For a comparison. */
   verdict?: EstimateVerdict;

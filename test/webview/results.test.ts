@@ -183,7 +183,7 @@ test('every pair with the correction chosen: the request, then each pair b − a
   await v.page.locator('#compare vscode-option[value="all-pairs"]').click();
   const req = await v.answer('setTesting', null);
   assert.deepEqual(req.params, { compare: 'all-pairs', correction: 'holm' });
-  const all = await judgedModel(0, { testing: { compare: 'all-pairs', correction: 'bh' } });
+  const all = await judgedModel(1, { testing: { compare: 'all-pairs', correction: 'bh' } });
   await v.event('results', 'model', all);
   await v.page.locator('#significance tr.group').first().waitFor();
   assert.equal(await v.page.locator('h2', { hasText: 'Every pair of runs' }).count(), 1);
@@ -197,6 +197,9 @@ test('every pair with the correction chosen: the request, then each pair b − a
   const pair = all.pairs![2];
   const shown = await v.page.locator(`#significance tbody[data-key="${pair.a}\t${pair.b}"] tr[data-a]`).first().locator('td').nth(3).getAttribute('data-value');
   assert.equal(Number(shown), pair.tests![0]!.tPAdj);
+  // Every pair shows its own estimate (b − a), not only the pairs with the baseline.
+  const estimate = v.page.locator(`#significance tbody[data-key="${pair.a}\t${pair.b}"] tr[data-a]`).first().locator('td.estimate-cell');
+  assert.equal(Number(await estimate.getAttribute('data-value')), pair.estimates![0]!.estimate);
   assert.match((await v.page.locator('#legend').textContent())!, /after Benjamini-Hochberg over the comparisons/);
 });
 

@@ -275,10 +275,8 @@ function significanceSection(m: ResultsModel): (HTMLElement | null)[] {
 function significanceTable(m: ResultsModel): HTMLElement {
   const label = (k: string) => m.rows.find((r) => r.key === k)?.label ?? k;
   const pairs = m.compare === 'all-pairs'
-    ? (m.pairs ?? []).map((p) => ({ a: p.a, b: p.b, tests: p.tests, settled: p.settled }))
-    : m.rows.filter((r) => !isBase(m, r)).map((r) => ({ a: m.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null }));
-  // The estimates are of each run against the baseline (b - a: run - baseline); other pairs have none.
-  const estimates = (p: { a: string; b: string }) => (p.a === m.baseline ? m.rows.find((r) => r.key === p.b)?.compared : null) ?? null;
+    ? (m.pairs ?? [])
+    : m.rows.filter((r) => !isBase(m, r)).map((r) => ({ a: m.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null, estimates: r.compared ?? null }));
   const width = 9;
   const groups = pairs.filter((p) => p.tests?.some((c) => c)).map((p) => {
     const rows = (p.tests ?? []).flatMap((c, mi) => {
@@ -293,7 +291,7 @@ function significanceTable(m: ResultsModel): HTMLElement {
         h('td', { className: sig(q.t), attrs: { 'data-value': String(q.t) }, title: `t-test p ${pValue(c.tP)}, ${correctionName(m)} ${pValue(q.t)}` }, pValue(q.t)),
         h('td', { className: sig(q.rand), attrs: { 'data-value': String(q.rand) }, title: `randomization p ${pValue(c.randP)}, ${correctionName(m)} ${pValue(q.rand)}` }, pValue(q.rand)),
         h('td', { title: 'wins / ties / losses of the first run over the second, by query' }, `${c.wins}/${c.ties}/${c.losses}`),
-        estimateCell(estimates(p)?.[mi] ?? null, label(p.a), label(p.b)),
+        estimateCell(p.estimates?.[mi] ?? null, label(p.a), label(p.b)),
         ...holesCells(p.settled?.[mi] ?? null))];
     });
     return h('tbody', { attrs: { 'data-key': `${p.a}\t${p.b}` } },

@@ -68,7 +68,7 @@ export class SplitViews {
     const model = resultsModel(s, a.baseline, { skipped: this.models.skipped(s.datasetDir, s.split) }, { pending: true, testing });
     const baseline = model.baseline || undefined;
     const needs = resultsNeeds(s, baseline, testing);
-    const estimates = estimateNeeds(s, baseline);
+    const estimates = estimateNeeds(s, baseline, testing.compare);
     if ((baseline !== undefined && significancePending(s, baseline, testing)) || trustPending(s, needs) || estimatePending(s, estimates)) {
       this.background(a.key, s, function* () {
         if (baseline !== undefined) yield* significanceSteps(s, baseline, testing);

@@ -73,14 +73,13 @@ interface Compared {
   b: string;
   tests: (Comparison | null)[] | null;
   settled: (HoleVerdict | null)[] | null;
-  /** b - a estimated with the holes judged, per measure (the rows' against the baseline: the panel has no other). */
+  /** b - a estimated with the holes judged, per measure. */
   estimates: (EstimateView | null)[] | null;
 }
 
 /** The comparisons the panel lists: each run against the baseline, or every pair; each b - a. */
 function comparisons(model: ResultsModel): Compared[] {
-  const against = (b: string) => model.rows.find((r) => r.key === b)?.compared ?? null;
-  if (model.compare === 'all-pairs') return (model.pairs ?? []).map((p) => ({ ...p, estimates: p.a === model.baseline ? against(p.b) : null }));
+  if (model.compare === 'all-pairs') return model.pairs ?? [];
   return model.rows.filter((r) => r.key !== model.baseline).map((r) => ({ a: model.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null, estimates: r.compared ?? null }));
 }
 

@@ -1,6 +1,6 @@
 import { bootstrapDiffCI, CORRECTIONS, holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
 import type { Run } from '../formats/run';
-import type { CompareMode, Comparison, CorrectionName, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../protocol/webview';
+import type { CompareMode, Comparison, CorrectionName, EstimateView, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../protocol/webview';
 import { runSteps } from '../steps';
 import { estimateSteps, pairEstimate, runEstimate } from './estimates';
 import { RANGE_POOL_DEPTH, RANGED, RANGED_DEPTH } from './holeRanges';
@@ -107,9 +107,9 @@ export function resultsNeeds(state: SplitState, baseline: string | undefined, t:
   return needsOf(state, tested(state, baseline, t.compare), inPool);
 }
 
-/** What the results table's estimates ask for: each run's own, and each run against the baseline (the rows' estimated Δ), every RANGED column. */
-export function estimateNeeds(state: SplitState, baseline: string | undefined): TrustNeed[] {
-  return needsOf(state, tested(state, baseline, 'baseline'), () => true);
+/** What the results table's estimates ask for: each run's own, and each comparison tested (b - a), every RANGED column. */
+export function estimateNeeds(state: SplitState, baseline: string | undefined, compare: CompareMode = DEFAULT_TESTING.compare): TrustNeed[] {
+  return needsOf(state, tested(state, baseline, compare), () => true);
 }
 
 const tested = (state: SplitState, baseline: string | undefined, compare: CompareMode): [string, string][] =>
@@ -140,7 +140,7 @@ export function resultsModel(
   if (baseline !== undefined && !options.pending) runSteps(significanceSteps(state, baseline, t));
   if (!options.pending) {
     runSteps(trustSteps(state, resultsNeeds(state, baseline, t)));
-    runSteps(estimateSteps(state, estimateNeeds(state, baseline)));
+    runSteps(estimateSteps(state, estimateNeeds(state, baseline, t.compare)));
   }
   const significance = baseline === undefined ? undefined : slot(state, baseline, t).value;
   const ranged = !trustPending(state, resultsNeeds(state, baseline, t));
@@ -163,6 +163,7 @@ export function resultsModel(
         b,
         tests: significance?.comparisons.get(pairKey(a, b)) ?? null,
         settled: ranged ? RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED && inPool(m.key) ? pairVerdict(state, a, b, m.key, bothAnswered(state, a, b), SIGNIFICANCE.alpha) ?? null : null)) : null,
+        estimates: estimatesOf(state, a, b),
       }))
     : null;
   return {
@@ -217,11 +218,17 @@ function trustRow(state: SplitState, key: string, baseline: string | undefined):
 function estimateRow(state: SplitState, key: string, baseline: string | undefined): Pick<ResultsRow, 'estimates' | 'compared'> {
   const all = state.qrels('original').queryIds().length;
   if (state.scores(key, 'annotated').queries.length !== all) return {};
-  const vs = baseline !== undefined && baseline !== key && state.scores(baseline, 'annotated').queries.length === all;
   return {
     estimates: RESULT_MEASURES.map((m) => (m.key in RANGED ? runEstimate(state, key, m.key) ?? null : null)),
-    compared: vs ? RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? pairEstimate(state, baseline!, key, m.key) ?? null : null)) : null,
+    compared: baseline !== undefined && baseline !== key ? estimatesOf(state, baseline, key) : null,
   };
+}
+
+/** b - a estimated with the holes judged, by tested measure, as last computed; none unless both runs were scored on every query of the qrels. */
+function estimatesOf(state: SplitState, a: string, b: string): (EstimateView | null)[] | null {
+  const all = state.qrels('original').queryIds().length;
+  if ([a, b].some((k) => state.scores(k, 'annotated').queries.length !== all)) return null;
+  return RESULT_MEASURES.map((m) => (m.tested && m.key in RANGED ? pairEstimate(state, a, b, m.key) ?? null : null));
 }
 
 /** Queries of the split the run answers, of those averaged over. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
@@ -126,6 +126,13 @@ describe('irw compare', () => {
     assert.match(md.stdout, /^\| P\\_1 \| a \| 1\.0000<sup>b<\/sup> \|/m);
     const tex = irw(qrels, good, bad, '-m', 'P.1', '--format', 'latex', '--resamples', '100');
     assert.match(tex.stdout, /P\\_1/);
+    // A qrels file whose name holds a line break: the comment naming it stays one line, no live LaTeX after it.
+    const odd = join(dir, 'q\n\\input{secret}.qrels');
+    writeFileSync(odd, readFileSync(qrels));
+    const named = irw(odd, good, bad, '-m', 'P.1', '--format', 'latex', '--resamples', '100');
+    assert.equal(named.status, 0, named.stderr);
+    assert.ok(named.stdout.split('\n').every((l) => !l.startsWith('\\input')), named.stdout);
+    assert.match(named.stdout, /^% .*q\u240a\\input\{secret\}\.qrels/m);
     assert.equal(latexEscape('a_b&c%$#{}~^\\'), 'a\\_b\\&c\\%\\$\\#\\{\\}\\textasciitilde{}\\textasciicircum{}\\textbackslash{}');
     assert.equal(irw(qrels, good).status, 2);
     assert.match(irw(qrels, good, bad, '-m', 'P.5,10').stderr, /one per-query value per measure/);

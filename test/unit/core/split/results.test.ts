@@ -14,12 +14,14 @@ import { readRun } from '../../../../src/core/formats/run';
 import type { ResultsModel } from '../../../../src/protocol/webview';
 import { needsShared, SHARED } from '../../support/paths';
 import { boxSummary, resultsModel, significanceSteps } from '../../../../src/core/split/results';
+import { pairEstimate } from '../../../../src/core/split/estimates';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
 const BM25 = join(RUNS, 'bm25okapi.knarfthekant.trec');
 const DENSE = join(RUNS, 'minilm-faiss.knarfthekant.trec');
 const TFIDF = join(RUNS, 'vsm-tfidf.titles_fulltext.omar-khattab.trec');
+const RERANK = join(RUNS, 'neural-rerank.kirloxious.tsv');
 const col = (key: string) => RESULT_MEASURES.findIndex((m) => m.key === key);
 
 describe('results model on SciFact', { skip: needsShared('datasets/scifact', 'runs') }, () => {
@@ -115,6 +117,32 @@ describe('results model on SciFact', { skip: needsShared('datasets/scifact', 'ru
     assert.match(tex, /bm25okapi\.knarfthekant \(baseline\) & 0\.5597/);
     assert.match(tex, /0\.6451\$\^\{\*\\dagger\}\$/);
   });
+});
+
+test('every pair: each pair carries its estimate (b - a), not only the pairs with the baseline; the export carries them', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
+  const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
+  await addRunFiles(s, [BM25, DENSE, RERANK]);
+  // One hole of MiniLM's judged: the export shows estimates once a hole is judged (before, they are the prior).
+  const qrels = readQrels(join(SCIFACT, 'qrels', 'test.tsv'));
+  const qid = qrels.queryIds()[0];
+  const hole = readRun(DENSE).ranking(qid)!.docs.find((d) => qrels.grade(qid, d) === undefined)!;
+  s.judge(qid, hole, 0);
+  const m = resultsModel(s, BM25, { skipped: [] }, { testing: { compare: 'all-pairs', correction: 'holm' } });
+  const pair = (a: string, b: string) => m.pairs!.find((p) => p.a === a && p.b === b)!;
+  const ni = col('ndcg_cut_10');
+  for (const [a, b] of [[BM25, DENSE], [DENSE, RERANK]]) {
+    const e = pair(a, b).estimates![ni]!;
+    assert.ok(e.lo <= e.estimate && e.estimate <= e.hi, `${a} vs ${b}: ${JSON.stringify(e)}`);
+    assert.deepEqual(e, pairEstimate(s, a, b, 'ndcg_cut_10'), 'the pair\'s own estimate, b - a');
+  }
+  assert.deepEqual(pair(BM25, DENSE).estimates, m.rows.find((r) => r.key === DENSE)!.compared, 'against the baseline: the row\'s');
+  assert.equal(pair(DENSE, RERANK).estimates![col('hole_10')], null, 'coverage is not compared');
+  const csv = exportResults(m, 'csv').split('\r\n\r\n')[1].trim().split('\r\n');
+  const at = csv[0].split(',').indexOf('"estimate"');
+  const row = csv.find((l) => l.startsWith('"minilm-faiss.knarfthekant","neural-rerank.kirloxious","ndcg_cut_10"'))!.split(',');
+  const e = pair(DENSE, RERANK).estimates![ni]!;
+  assert.equal(e.judged, 1);
+  assert.ok(Math.abs(Number(row[at]) - e.estimate) < 1e-11 && Math.abs(Number(row[at + 1]) - e.lo) < 1e-11, `${row.slice(at).join(',')} against ${JSON.stringify(e)}`);
 });
 
 test('box summaries: quartiles by linear interpolation, as numpy', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import { readQrels } from '../../../../src/core/formats/qrels';
 import { readRun } from '../../../../src/core/formats/run';
 import { openBm25, runBm25 } from '../../../../src/core/retrieval/bm25/run';
@@ -12,21 +12,21 @@ import { DATASETS, needsShared } from '../../support/paths';
 
 const SCIFACT = join(DATASETS, 'scifact');
 
+test('BM25 grid: lists the grid with the default first when the grid lacks it', () => {
+  const { settings, defaultIndex } = bm25GridSettings({ k1: [1.2], b: [0.75], rm3: null });
+  assert.deepEqual(settings.map(bm25Label), ['k1=0.9 b=0.4', 'k1=1.2 b=0.75']);
+  assert.equal(defaultIndex, 0);
+  const rm3 = bm25GridSettings({ k1: [0.9], b: [0.4], rm3: { fbTerms: [10, 20], fbDocs: [10], originalQueryWeight: [0.5] } });
+  assert.deepEqual(rm3.settings.map(bm25Label), ['k1=0.9 b=0.4 rm3=10,10,0.5', 'k1=0.9 b=0.4 rm3=20,10,0.5']);
+  assert.equal(rm3.defaultIndex, 0);
+});
+
 describe('BM25 grid: one index for every setting, the same per-query values as the runs written', { skip: needsShared('datasets/scifact') }, () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'irw-bm25grid-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('lists the grid with the default first when the grid lacks it', () => {
-    const { settings, defaultIndex } = bm25GridSettings({ k1: [1.2], b: [0.75], rm3: null });
-    assert.deepEqual(settings.map(bm25Label), ['k1=0.9 b=0.4', 'k1=1.2 b=0.75']);
-    assert.equal(defaultIndex, 0);
-    const rm3 = bm25GridSettings({ k1: [0.9], b: [0.4], rm3: { fbTerms: [10, 20], fbDocs: [10], originalQueryWeight: [0.5] } });
-    assert.deepEqual(rm3.settings.map(bm25Label), ['k1=0.9 b=0.4 rm3=10,10,0.5', 'k1=0.9 b=0.4 rm3=20,10,0.5']);
-    assert.equal(rm3.defaultIndex, 0);
-  });
 
   it('ndcg_cut.10 (from shallow rankings), map and recall.1000 (from full ones), RM3 too: exactly the values of each setting\'s run file', async () => {
     const base = { dataset: SCIFACT, split: 'test', fields: 'flat' as const, topK: 1000, removeQuery: true, queryWeights: null, cacheDir: join(dir, 'cache') };
