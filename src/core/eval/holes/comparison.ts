@@ -78,9 +78,9 @@ export function queryDelta(
   known?: (r: number) => ScoreInterval | undefined,
   moverBudget = budget,
 ): QueryDelta {
-  const at = (g: Int32Array): number => s.score(q, a, g) - s.score(q, b, g);
-  const value = at(q.grades);
   const free = freeHoles(q);
+  const at = lowOrOneDelta(q, a, b, s, free);
+  const value = at(q.grades);
   const base = { qid: q.qid, value, holes: free.length };
   if (free.length === 0) return { ...base, lo: value, hi: value, exact: true, movers: 0 };
   const grades = Int32Array.from(q.grades);
@@ -124,6 +124,41 @@ export function queryDelta(
   const ia = known?.(a) ?? queryInterval(q, a, s, DEFAULT_BUDGET);
   const ib = known?.(b) ?? queryInterval(q, b, s, DEFAULT_BUDGET);
   return moved({ lo: ia.lo - ib.hi, hi: ia.hi - ib.lo, exact: false });
+}
+
+/**
+ * a - b under an assignment of grades to q's holes. Where every free hole is at the scale's lowest grade but
+ * at most one, each list's value is remembered by that hole's rank in the list, or by its grade alone where
+ * the list does not read it (HoleScorer.reads: then any such hole gives the list the same value): countMovers
+ * raises each hole alone first, which scored both lists for every hole, and the same value again before each.
+ */
+function lowOrOneDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, free: readonly number[]): (g: Int32Array) => number {
+  const low = s.scale[0];
+  const size = s.scale[s.scale.length - 1] + 1;
+  const lists = [a, b];
+  const memos = [new Map<number, number>(), new Map<number, number>()];
+  const ranks = lists.map((r) => holeRanks(q, r));
+  const score = (l: number, g: Int32Array, raised: number): number => {
+    if (raised === -2) return s.score(q, lists[l], g);
+    const rank = raised < 0 ? -1 : ranks[l][raised];
+    const key = raised < 0 ? 0 : (s.reads(q.lists[lists[l]], rank) ? rank + 2 : 1) * size + g[raised];
+    let v = memos[l].get(key);
+    if (v === undefined) {
+      v = s.score(q, lists[l], g);
+      memos[l].set(key, v);
+    }
+    return v;
+  };
+  return (g) => {
+    // -1: every free hole at the lowest grade; h: only hole h above it; -2: neither (not remembered).
+    let raised = -1;
+    for (const h of free) {
+      if (g[h] === low) continue;
+      raised = raised === -1 && g[h] > low ? h : -2;
+      if (raised === -2) break;
+    }
+    return score(0, g, raised) - score(1, g, raised);
+  };
 }
 
 /**

@@ -71,6 +71,7 @@ interface QueryCells {
 }
 
 interface Measure {
+  name: string;
   scorer: ValueScorer;
   /** Per query, its value now. */
   bases: Float64Array;
@@ -90,7 +91,35 @@ interface Measure {
 export interface EstimatorOptions {
   relevanceLevel?: number;
   seed?: number;
+  /** A memo shared with other estimators over the same qrels, and the memo's run of each list (SharedListScores). */
+  shared?: { memo: SharedListScores; runs: readonly number[] };
 }
+
+/**
+ * Values of runs' lists with no hole graded or one, shared by the estimators of every pair of a table (each
+ * run is in several pairs: 5 runs all pairs scored each run's holes 4 times). Where a query has no judged
+ * hole, a list's value with one hole graded depends only on the run, the query, the hole's rank in the run
+ * and its grade: the pair's other run only adds holes that stay non-relevant. Per measure, run and query, an
+ * array by listKey (NaN: not scored yet; arrays, not maps, which took 70 MB on 5 runs all pairs).
+ */
+export class SharedListScores {
+  private readonly memos = new Map<string, Float64Array[][]>();
+
+  memo(measure: string, run: number, qi: number, length: number): Float64Array {
+    let byRun = this.memos.get(measure);
+    if (!byRun) this.memos.set(measure, (byRun = []));
+    const byQuery = (byRun[run] ??= []);
+    return (byQuery[qi] ??= new Float64Array(length).fill(NaN));
+  }
+}
+
+/**
+ * The key of a list's value when the hole at `rank` (-1: below the cutoff or not retrieved, where any hole
+ * gives the same value; -2: no hole graded) has grade `grade` of a scale below `size`; listKeys(ranks, size)
+ * keys below it.
+ */
+const listKey = (rank: number, grade: number, size: number): number => (rank + 2) * size + grade;
+const listKeys = (ranks: number, size: number): number => (ranks + 2) * size;
 
 /**
  * Mixture quantile: the x where the mixture's cdf is p. Newton's method from the normal with the mixture's
@@ -145,6 +174,7 @@ export class HoleEstimator {
   readonly offsets: Int32Array;
   readonly slotCells: Int32Array;
   private readonly level: number;
+  private readonly shared: EstimatorOptions['shared'];
   /** Bumped by each judgement (what depends on the state can tell it changed). */
   version = 0;
 
@@ -156,6 +186,7 @@ export class HoleEstimator {
     options: EstimatorOptions & { steps?: boolean } = {},
   ) {
     this.level = options.relevanceLevel ?? 1;
+    this.shared = options.shared;
     const positive = set.scale.filter((g) => g > 0);
     const shares = positive.map(() => 0);
     for (const q of set.queries) q.relLevels.forEach((n, g) => g > 0 && positive.includes(g) && (shares[positive.indexOf(g)] += n));
@@ -168,7 +199,7 @@ export class HoleEstimator {
     set.queries.forEach((q, qi) => q.grades.forEach((g, h) => g >= 0 && this.model.observe(this.slotCells[this.offsets[qi] + h], g)));
     const G = positive.length;
     for (const [name, scorer] of Object.entries(scorers)) {
-      this.measures.set(name, { scorer, bases: new Float64Array(set.queries.length), listBases: new Float64Array(set.queries.length * lists.length), cells: [], effects: new Float64Array(this.slotCells.length * G), w: new Float64Array(CELLS * G), v: new Float64Array(CELLS * G * G), base: 0 });
+      this.measures.set(name, { name, scorer, bases: new Float64Array(set.queries.length), listBases: new Float64Array(set.queries.length * lists.length), cells: [], effects: new Float64Array(this.slotCells.length * G), w: new Float64Array(CELLS * G), v: new Float64Array(CELLS * G * G), base: 0 });
     }
     this.pending = 0;
     if (!options.steps) {
@@ -211,8 +242,23 @@ export class HoleEstimator {
     const q = this.set.queries[qi];
     const grades = q.grades;
     const L = this.lists.length;
-    const scores = (): Float64Array => Float64Array.from(this.lists, (r) => s.score(q, r, grades));
-    const now = scores();
+    const size = s.scale[s.scale.length - 1] + 1;
+    // Each list's values by listKey: the shared memo where no hole of the query is judged, else this query's own
+    // (a hole below the cutoff in a list gives that list the same value as any other: scored once per grade).
+    const shared = this.shared && grades.every((g) => g < 0) ? this.shared : undefined;
+    const memos = this.lists.map((r, l) => {
+      const length = listKeys(Math.min(q.lists[r].rels.length, s.cutoff), size);
+      return shared ? shared.memo.memo(m.name, shared.runs[l], qi, length) : new Float64Array(length).fill(NaN);
+    });
+    const listScore = (l: number, key: number): number => {
+      let v = memos[l][key];
+      if (Number.isNaN(v)) {
+        v = s.score(q, this.lists[l], grades);
+        memos[l][key] = v;
+      }
+      return v;
+    };
+    const now = Float64Array.from(this.lists, (_, l) => listScore(l, listKey(-2, 0, size)));
     m.listBases.set(now, qi * L);
     const base = L === 1 ? now[0] : now[1] - now[0];
     m.bases[qi] = base;
@@ -221,7 +267,6 @@ export class HoleEstimator {
     // The measure's own grades for each positive grade of the model (binary: the relevant grade or 0).
     const asScored = positive.map((g) => (s.scale.includes(g) ? g : g >= this.level ? s.scale[s.scale.length - 1] : 0));
     const ranks = this.lists.map((r) => holeRanks(q, r));
-    const deep = new Map<number, Float64Array>();
     const at = this.offsets[qi] * G;
     m.effects.fill(0, at, at + q.holes.length * G);
     const byCell = new Map<number, number>();
@@ -229,28 +274,29 @@ export class HoleEstimator {
     const w: number[] = [];
     const v: number[] = [];
     const x = new Float64Array(G);
+    const after = new Float64Array(L);
+    const each = new Float64Array(L);
     for (let h = 0; h < q.holes.length; h++) {
       if (grades[h] >= 0) continue;
-      // Below the cutoff in every list, a hole only counts through the relevant count: one effect per grade.
-      let below = true;
-      for (const rk of ranks) if (rk[h] >= 0 && rk[h] < s.cutoff) below = false;
       const cell = this.slotCells[this.offsets[qi] + h];
       let j = byCell.get(cell);
       x.fill(0);
       for (let g = 0; g < G; g++) {
         const sg = asScored[g];
         if (sg <= 0) continue;
-        let after = below ? deep.get(sg) : undefined;
-        if (after === undefined) {
-          grades[h] = sg;
-          after = scores();
-          grades[h] = -1;
-          if (below) deep.set(sg, after);
+        // Below the cutoff in a list, a hole only counts there through the relevant count: one value per grade.
+        grades[h] = sg;
+        let moved = false;
+        for (let l = 0; l < L; l++) {
+          const rk = ranks[l][h];
+          after[l] = listScore(l, listKey(rk >= 0 && rk < s.cutoff ? rk : -1, sg, size));
+          each[l] = after[l] - now[l];
+          if (each[l] !== 0) moved = true;
         }
-        const each = after.map((y, l) => y - now[l]);
+        grades[h] = -1;
         x[g] = (L === 1 ? after[0] : after[1] - after[0]) - base;
         m.effects[at + h * G + g] = x[g];
-        if (x[g] === 0 && each.every((y) => y === 0)) continue;
+        if (x[g] === 0 && !moved) continue;
         if (j === undefined) {
           j = cells.length;
           byCell.set(cell, j);

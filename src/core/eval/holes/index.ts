@@ -3,7 +3,7 @@ export { gradePrior, holeMoves, ImpactQueue, type HoleImpact, type Moves, type Q
 export { DEFAULT_BUDGET, DELTA_BUDGET, queryInterval, runIntervals, type RunIntervals, type ScoreInterval } from './interval';
 export { judgeHole, prepareHoles, prepareHolesSteps, type HoleQuery, type HoleSet, type PoolOptions, type RankedList } from './pool';
 export { HoleScorer } from './scorer';
-export { HoleEstimator, valueScorer, type EstimatorOptions, type HoleEstimate, type ValueScorer } from './estimate';
+export { HoleEstimator, SharedListScores, valueScorer, type EstimatorOptions, type HoleEstimate, type ValueScorer } from './estimate';
 export { CELLS, RelevanceModel } from './relevance';
 export { SampleQueue, type DesignEstimate, type SampledHole } from './sample';
 export { estimateVerdict, verdictFromCdf, WITHIN, type EstimateVerdict } from './verdict';

@@ -10,6 +10,8 @@ const GRADED = new Set(['ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut']);
 const TRAILING_SAFE = new Set(['ndcg', 'ndcg_cut', 'P', 'recall', 'recall_cap', 'map', 'map_cut', 'recip_rank', 'success', 'Rprec']);
 /** Families that never look below their largest cutoff, so lists can be cut there. */
 const CUT = new Set(['ndcg_cut', 'P', 'recall', 'recall_cap', 'success', 'map_cut']);
+/** Families that read a list only down to its first relevant document (reciprocalRank): scoring stops there. */
+const FIRST_RELEVANT = new Set(['recip_rank']);
 
 /**
  * Scores one query of one run under an assignment of grades to its holes, through the registry's own measure
@@ -24,6 +26,7 @@ export class HoleScorer {
   private readonly depth: number;
   private readonly out: Float64Array;
   private readonly trailingSafe: boolean;
+  private readonly firstRelevant: boolean;
   private readonly lastUseful = new WeakMap<RankedList, number>();
   private rels = new Int32Array(1024);
   private levels = new Int32Array(16);
@@ -44,6 +47,7 @@ export class HoleScorer {
     this.depth = Math.min(CUT.has(m.family.name) ? Math.max(...m.cutoffs) : Infinity, m.view?.depth ?? Infinity);
     this.out = new Float64Array(1);
     this.trailingSafe = TRAILING_SAFE.has(m.family.name);
+    this.firstRelevant = FIRST_RELEVANT.has(m.family.name);
     if (GRADED.has(m.family.name)) this.scale = [...datasetScale];
     else {
       const rel = datasetScale.find((g) => g >= level);
@@ -90,12 +94,17 @@ export class HoleScorer {
     const out = this.rels;
     const depth = this.depth;
     const level = this.ctx.relevanceLevel;
+    const stop = this.firstRelevant;
     for (let i = 0; i < all && n < depth; i++) {
       const h = holeAt[i];
       const rel = h >= 0 && grades[h] >= 0 ? grades[h] : listRels[i];
       if (judgedOnly && rel < 0) continue;
       out[n++] = rel;
-      if (rel >= level) numRelRet++;
+      if (rel >= level) {
+        numRelRet++;
+        // Below it the list cannot change the value (the sizes the measure sees then end here too).
+        if (stop) break;
+      }
     }
     // The evaluator's sparse form of the grade counts (grades present, ascending, and their counts).
     let present = 0;
@@ -119,6 +128,14 @@ export class HoleScorer {
     this.out[0] = 0;
     this.measure.family.compute(qr, this.ctx, this.measure, this.out, 0);
     return this.out[0];
+  }
+
+  /**
+   * Whether score() (not -J) reads rank `rank` of `list` (-1: not retrieved): a hole the list does not read
+   * moves its value only through the grade counts, as any other such hole with the same grade would.
+   */
+  reads(list: RankedList, rank: number): boolean {
+    return rank >= 0 && rank < Math.min(this.trailingSafe ? this.usefulLength(list) : list.rels.length, this.depth);
   }
 
   /** Ranks up to the last hole or document with a positive grade (or any judged one at level <= 0). */

@@ -1,7 +1,7 @@
 import type { Qrels } from '../../formats/qrels';
 import type { Run } from '../../formats/run';
 import { MeasureSpecError } from '../registry';
-import { HoleEstimator, valueScorer, type ValueScorer } from './estimate';
+import { HoleEstimator, SharedListScores, valueScorer, type ValueScorer } from './estimate';
 import { prepareHoles } from './pool';
 import { HoleScorer } from './scorer';
 import { estimateVerdict, type EstimateVerdict } from './verdict';
@@ -36,10 +36,20 @@ export interface EstimateOptions {
 }
 
 /** The estimates of each pair [a, b] of runs, per measure (null for a measure with no per-query hole scorer). */
-export function estimatePairs(qrels: Qrels, runs: readonly Run[], pairs: readonly [number, number][], measures: readonly string[], options: EstimateOptions): (PairEstimate | null)[][] {
+export function estimatePairs(
+  qrels: Qrels,
+  runs: readonly Run[],
+  pairs: readonly [number, number][],
+  measures: readonly string[],
+  options: EstimateOptions,
+  progress: (done: number, total: number) => void = () => undefined,
+): (PairEstimate | null)[][] {
   const byPair = new Map<string, number>();
   for (const j of options.judged ?? []) if (j.grade >= 0 && qrels.grade(j.queryId, j.docId) === undefined) byPair.set(`${j.queryId}\t${j.docId}`, j.grade);
-  return pairs.map(([a, b]) => {
+  // Each run is in several pairs: its lists' values are scored once for all of them.
+  const memo = new SharedListScores();
+  return pairs.map(([a, b], i) => {
+    progress(i, pairs.length);
     // Lists [b, a]: the estimator's value is list 1 - list 0, a - b.
     const set = prepareHoles(qrels, [runs[b], runs[a]], { poolDepth: options.depth ?? 100 });
     const scorers: Record<string, ValueScorer> = {};
@@ -51,7 +61,7 @@ export function estimatePairs(qrels: Qrels, runs: readonly Run[], pairs: readonl
       }
     }
     set.queries.forEach((q) => q.holes.forEach((d, h) => (q.grades[h] = byPair.get(`${q.qid}\t${d}`) ?? -1)));
-    const est = new HoleEstimator(set, [0, 1], scorers, { relevanceLevel: options.relevanceLevel, seed: options.seed });
+    const est = new HoleEstimator(set, [0, 1], scorers, { relevanceLevel: options.relevanceLevel, seed: options.seed, shared: { memo, runs: [b, a] } });
     return measures.map((m) => {
       if (!est.has(m)) return null;
       const e = est.estimate(m);

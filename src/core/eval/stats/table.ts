@@ -178,8 +178,9 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
     }),
   );
 
-  progress('estimates', 0, 1);
-  const estimates = set ? estimatePairs(qrels, runs, pairs, options.measures, { relevanceLevel: options.relevanceLevel, judged: options.judged, seed: options.seed }) : null;
+  const estimates = set
+    ? estimatePairs(qrels, runs, pairs, options.measures, { relevanceLevel: options.relevanceLevel, judged: options.judged, seed: options.seed }, (done, total) => progress('estimates', done, total))
+    : null;
   const rows: PairRow[] = [];
   options.measures.forEach((_m, k) => {
     const raw = pairs.map(([a, b]) => test.p(values[a][k], values[b][k], { seed: options.seed }));

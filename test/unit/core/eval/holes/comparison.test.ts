@@ -16,6 +16,10 @@ import {
 import { PAIRED_TESTS } from '../../../../../src/core/eval/stats';
 import { Qrels } from '../../../../../src/core/formats/qrels';
 import { Run } from '../../../../../src/core/formats/run';
+import { readQrels } from '../../../../../src/core/formats/qrels';
+import { readRun } from '../../../../../src/core/formats/run';
+import { needsShared, SHARED } from '../../../support/paths';
+import { join } from 'node:path';
 import { bruteForce, randomCase } from './bruteForce';
 
 const near = (a: number, b: number) => Math.abs(a - b) <= 1e-12;
@@ -180,4 +184,45 @@ test('what judging can do to significance is judged on the corrected p, with the
   const zeros = new Float64Array(20);
   assert.equal(r(7), PAIRED_TESTS.randomization.p(value, zeros, { seed: 7 }));
   assert.notEqual(r(7), r(8));
+});
+
+/** A scorer that says it reads every rank a list retrieves: each raised hole's value is its own, never shared. */
+class ReadsAll extends HoleScorer {
+  override reads(_list: unknown, rank: number): boolean {
+    return rank >= 0;
+  }
+}
+
+/** queryDelta as it is against the same with no list value shared between holes: equal to the bit. */
+function assertSameDeltas(set: ReturnType<typeof prepareHoles>, pairs: readonly (readonly [number, number])[], specs: readonly string[], what: string): number {
+  let checked = 0;
+  for (const spec of specs) {
+    const s = new HoleScorer(spec, set.scale);
+    const slow = new ReadsAll(spec, set.scale);
+    for (const [a, b] of pairs) {
+      for (const q of set.queries) {
+        assert.deepEqual(queryDelta(q, a, b, s), queryDelta(q, a, b, slow), `${what} ${spec} ${a}-${b} ${q.qid}`);
+        checked++;
+      }
+    }
+  }
+  return checked;
+}
+
+test('a - b and its movers are the same with a list\'s value shared by the holes it does not read (random cases, some holes judged)', () => {
+  for (const grades of [[1], [0, 1, 2]]) {
+    for (let seed = 1; seed <= 20; seed++) {
+      const { qrels, runs } = randomCase(seed, grades);
+      const set = prepareHoles(qrels, runs, { poolDepth: 3 + (seed % 4) });
+      set.queries.forEach((q) => q.holes.forEach((_, h) => (h + seed) % 4 === 0 && (q.grades[h] = grades[h % grades.length])));
+      assertSameDeltas(set, [[0, 1], [1, 2], [2, 0]], ['ndcg_cut.3', 'ndcg', 'P.3', 'recall.5', 'recall_cap.3', 'map', 'map_cut.5', 'recip_rank', 'Rprec', 'success.3'], `seed ${seed}`);
+    }
+  }
+});
+
+test('SciFact: a - b and its movers are the same with a list\'s value shared by the holes it does not read (3 shared runs, depth 10)', { skip: needsShared('datasets/scifact', 'runs') }, () => {
+  const qrels = readQrels(join(SHARED, 'datasets/scifact/qrels/test.tsv'));
+  const runs = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => readRun(join(SHARED, 'runs/scifact', f)));
+  const set = prepareHoles(qrels, runs, { poolDepth: 10 });
+  assert.equal(assertSameDeltas(set, [[1, 0], [2, 0]], ['ndcg_cut.10', 'P.10', 'recall.100', 'recip_rank'], 'SciFact'), 4 * 2 * 300);
 });

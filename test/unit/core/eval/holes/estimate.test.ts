@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CELLS, HoleEstimator, HoleScorer, prepareHoles, type HoleQuery, type HoleSet, type ValueScorer } from '../../../../../src/core/eval/holes';
+import { CELLS, HoleEstimator, HoleScorer, prepareHoles, SharedListScores, valueScorer, type HoleQuery, type HoleSet, type ValueScorer } from '../../../../../src/core/eval/holes';
 import { Qrels } from '../../../../../src/core/formats/qrels';
 import { Run } from '../../../../../src/core/formats/run';
 import { mulberry32 } from '../../../../../src/core/random';
@@ -174,3 +174,58 @@ test('with no hole judged the interval stays inside what the measure can be: [0,
   inside(runs, 0, 1);
   inside(pairs, -1, 1);
 });
+
+/**
+ * Each hole's effect as its lists rescored from scratch (the hole alone graded, the judged ones as they are):
+ * what the estimator's memos (a list's value below its cutoff scored once per grade, and values shared between
+ * the estimators of pairs with a run in common) must give to the bit.
+ */
+function assertEffectsRescored(est: HoleEstimator, set: HoleSet, lists: readonly number[], name: string, hs: HoleScorer, what: string): void {
+  const level = 1;
+  set.queries.forEach((q, qi) => {
+    const grades = Int32Array.from(q.grades);
+    const value = (): number => (lists.length === 1 ? hs.score(q, lists[0], grades) : hs.score(q, lists[1], grades) - hs.score(q, lists[0], grades));
+    const base = value();
+    q.holes.forEach((_, h) => {
+      if (q.grades[h] >= 0) return;
+      for (const g of est.model.positive) {
+        const sg = hs.scale.includes(g) ? g : g >= level ? hs.scale[hs.scale.length - 1] : 0;
+        grades[h] = sg;
+        const want = sg > 0 ? value() - base : 0;
+        grades[h] = -1;
+        assert.ok(Object.is(est.effectOf(name, qi, h, g), want), `${what} ${name} query ${q.qid} hole ${h} grade ${g}: ${est.effectOf(name, qi, h, g)} vs rescored ${want}`);
+      }
+    });
+  });
+}
+
+for (const grades of [[1], [0, 1, 2]]) {
+  test(`each hole's effect equals its lists rescored, with the lists' values shared between pairs or not, before and after judgements (random cases, grades ${grades.join(',')})`, () => {
+    const measures = ['ndcg_cut.5', 'P.5', 'recall.10', 'map', 'recip_rank', 'ndcg'];
+    for (let seed = 1; seed <= 10; seed++) {
+      const { qrels, runs } = randomCase(seed, grades);
+      const memo = new SharedListScores();
+      for (const [a, b] of [[0, 1], [0, 2], [1, 2], [2, 0]]) {
+        const set = prepareHoles(qrels, runs, { poolDepth: 3 + (seed % 4) });
+        const alone = prepareHoles(qrels, runs, { poolDepth: 3 + (seed % 4) });
+        const hs = measures.map((m) => new HoleScorer(m, set.scale));
+        const scorers = Object.fromEntries(measures.map((m, i) => [m, valueScorer(hs[i])]));
+        const shared = new HoleEstimator(set, [a, b], scorers, { seed, shared: { memo, runs: [a, b] } });
+        const own = new HoleEstimator(alone, [a, b], scorers, { seed });
+        measures.forEach((m, i) => {
+          assertEffectsRescored(shared, set, [a, b], m, hs[i], `seed ${seed} pair ${a},${b} shared`);
+          assertEffectsRescored(own, alone, [a, b], m, hs[i], `seed ${seed} pair ${a},${b}`);
+          assert.deepEqual(shared.mixture(m), own.mixture(m));
+        });
+        // Judged holes: their queries' values no longer come from the shared memo, nor go into it.
+        set.queries.forEach((q, qi) => q.holes.forEach((_, h) => (h + seed) % 3 === 0 && shared.judge(qi, h, grades[(h + qi) % grades.length])));
+        alone.queries.forEach((q, qi) => q.holes.forEach((_, h) => (h + seed) % 3 === 0 && own.judge(qi, h, grades[(h + qi) % grades.length])));
+        measures.forEach((m, i) => {
+          assertEffectsRescored(shared, set, [a, b], m, hs[i], `seed ${seed} pair ${a},${b} shared, judged`);
+          assert.deepEqual(shared.mixture(m), own.mixture(m));
+          assert.deepEqual(shared.estimate(m), own.estimate(m));
+        });
+      }
+    }
+  });
+}
