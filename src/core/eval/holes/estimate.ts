@@ -32,10 +32,11 @@ export interface ValueScorer {
 }
 
 /**
- * A HoleScorer as a ValueScorer: a measure with cutoffs looks no deeper than its largest (past it a hole
- * counts only through the relevant count); `map` turns the value into another (MRR@10 from recip_rank).
+ * A HoleScorer as a ValueScorer: a measure with rank cutoffs looks no deeper than its largest (past it a hole
+ * counts only through the relevant count; iprec_at_recall's recall levels and Rprec_mult's multipliers are no
+ * ranks); `map` turns the value into another (MRR@10 from recip_rank).
  */
-export function valueScorer(s: HoleScorer, cutoff = s.measure.cutoffs.length ? Math.max(...s.measure.cutoffs) : Infinity, map?: (x: number) => number): ValueScorer {
+export function valueScorer(s: HoleScorer, cutoff = s.depth, map?: (x: number) => number): ValueScorer {
   return { scale: s.scale, cutoff, score: map ? (q, r, g) => map(s.score(q, r, g)) : (q, r, g) => s.score(q, r, g) };
 }
 

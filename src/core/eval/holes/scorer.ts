@@ -23,7 +23,8 @@ export class HoleScorer {
   readonly ctx: MeasureContext;
   /** The grades that give different values: the whole scale for gain-based measures, else {0, level}. */
   readonly scale: number[];
-  private readonly depth: number;
+  /** Ranks read: a rank cutoff's (or the field name's depth), else every rank (recall levels and multipliers are no ranks). */
+  readonly depth: number;
   private readonly out: Float64Array;
   private readonly trailingSafe: boolean;
   private readonly firstRelevant: boolean;

@@ -201,7 +201,8 @@ function assertEffectsRescored(est: HoleEstimator, set: HoleSet, lists: readonly
 
 for (const grades of [[1], [0, 1, 2]]) {
   test(`each hole's effect equals its lists rescored, with the lists' values shared between pairs or not, before and after judgements (random cases, grades ${grades.join(',')})`, () => {
-    const measures = ['ndcg_cut.5', 'P.5', 'recall.10', 'map', 'recip_rank', 'ndcg'];
+    // iprec_at_recall's and Rprec_mult's parameters are recall levels and multipliers, not ranks: no cutoff.
+    const measures = ['ndcg_cut.5', 'P.5', 'recall.10', 'map', 'recip_rank', 'ndcg', 'iprec_at_recall.0.50', 'Rprec_mult.1.00', 'relative_P.5'];
     for (let seed = 1; seed <= 10; seed++) {
       const { qrels, runs } = randomCase(seed, grades);
       const memo = new SharedListScores();
