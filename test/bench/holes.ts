@@ -324,7 +324,8 @@ function main(): void {
   // --from: the tables of trials recorded earlier (--record), e.g. by runs split over several sittings.
   for (const line of opts.from ? readFileSync(opts.from, 'utf8').split('\n').filter(Boolean) : []) {
     const x = JSON.parse(line) as { trial?: Trial; sound?: SoundRow };
-    if (x.trial) trials.push(x.trial);
+    // JSON writes an open interval's ±Infinity (a design estimate before two draws) as null.
+    if (x.trial) trials.push({ ...x.trial, design: { ...x.trial.design, lo: x.trial.design.lo ?? -Infinity, hi: x.trial.design.hi ?? Infinity } });
     if (x.sound) sound.push(x.sound);
   }
   for (const dataset of opts.from ? [] : datasets) {
