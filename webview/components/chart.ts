@@ -16,6 +16,20 @@ export function onThemeChange(f: () => void): void {
   new MutationObserver(f).observe(document.body, { attributes: true, attributeFilter: ['class', 'style', 'data-vscode-theme-id'] });
 }
 
+/**
+ * Whether a chart's update is of what it already shows: most judgements move no bar, and chart.js lays out and
+ * draws every bar on each update (a theme switch redraws on its own, attach()).
+ */
+function unchanged(): (data: unknown) => boolean {
+  let last = '';
+  return (data) => {
+    const key = JSON.stringify(data);
+    if (key === last) return true;
+    last = key;
+    return false;
+  };
+}
+
 export interface BarChart {
   chart: Chart<'bar', number[], string>;
   /** `selected`: index of the bar to mark (-1: none). */
@@ -64,14 +78,16 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
     y.grid = { ...y.grid, color: themeColor('--vscode-editorWidget-border', 'rgba(128, 128, 128, 0.3)') };
   };
   attach(canvas, chart, theme);
+  const drawn = unchanged();
   return {
     chart,
     update(labels, values, colors, selected = -1) {
+      // The selected bar takes the focus colour: an outline would not show on bars a pixel or two wide.
+      const focus = themeColor('--vscode-focusBorder', '#007fd4');
+      if (drawn([labels, values, colors, selected, focus])) return;
       chart.data.labels = labels;
       const ds = chart.data.datasets[0];
       ds.data = values;
-      // The selected bar takes the focus colour: an outline would not show on bars a pixel or two wide.
-      const focus = themeColor('--vscode-focusBorder', '#007fd4');
       ds.backgroundColor = selected >= 0 ? colors.map((c, i) => (i === selected ? focus : c)) : colors;
       chart.update();
     },
@@ -125,9 +141,11 @@ export function intervalChart(canvas: HTMLCanvasElement): IntervalChart {
     y.grid = { ...y.grid, color: border };
   };
   attach(canvas, chart, theme);
+  const drawn = unchanged();
   return {
     chart,
     update(labels, rows, axis) {
+      if (drawn([labels, rows, axis])) return;
       const span = Math.max(1e-9, ...rows.map((r) => r.hi - r.lo)) / 150;
       chart.data.labels = labels;
       const [ci, est] = chart.data.datasets;
