@@ -122,26 +122,32 @@ async function main() {
     // Results | Diff | Holes side by side (a hidden webview draws no frames), then the Judge sidebar.
     await page.locator('.part.auxiliarybar').waitFor({ state: 'visible', timeout: 5_000 }).then(
       () => wb.runCommand('View: Hide Secondary Side Bar', { screenshot: false }), () => undefined);
+    // A command takes the split (and the Diff its run a, the baseline) from the panel in the active editor: only
+    // the picks it still asks are answered, until the view shows `selector`.
+    const openView = async (command, picks, selector) => {
+      await wb.runCommand(command, { screenshot: false });
+      const shown = () => wb.webview(selector, { timeout: 1 }).then(() => true, () => false);
+      for (let left = picks; ;) {
+        const asked = await wb.waitFor(`${picks.map(([t]) => t).join(' or ')} or ${selector}`, async () => {
+          for (const [i, [title]] of left.entries()) if (await wb.quickInput.filter({ hasText: title }).isVisible()) return { i };
+          return (await shown()) && { i: -1 };
+        }, { timeout: 120_000 });
+        if (asked.i < 0) break;
+        await wb.pick(...left[asked.i]);
+        left = left.slice(asked.i + 1);
+      }
+      return wb.webview(selector, { timeout: 120_000 });
+    };
     const open = {
-      results: async () => {
-        await wb.commandWithPicks('IR Workbench: Show Results', [['Split of scifact', 'test']]);
-        await wb.webview('#results tbody tr', { timeout: 120_000 });
-      },
-      diff: async () => {
-        await wb.commandWithPicks('IR Workbench: Show Run Diff', [['Split of scifact', 'test'], ['Run diff: run a (the reference)', a], ['Run diff: run b (compared with a)', b]]);
-        await wb.webview('#deltas', { timeout: 120_000 });
-      },
-      holes: async () => {
-        await wb.commandWithPicks('IR Workbench: Show Holes', [['Split of scifact', 'test']]);
-        await wb.webview('#pool-size', { timeout: 120_000 });
-      },
+      results: () => openView('IR Workbench: Show Results', [['Split of scifact', 'test']], '#results tbody tr'),
+      diff: () => openView('IR Workbench: Show Run Diff', [['Split of scifact', 'test'], ['Run diff: run a (the reference)', a], ['Run diff: run b (compared with', b]], '#deltas'),
+      holes: () => openView('IR Workbench: Show Holes', [['Split of scifact', 'test']], '#pool-size'),
     };
     for (const [i, panel] of PANELS.entries()) {
       await open[panel]();
       if (i > 0) await wb.runCommand('View: Move Editor into Right Group', { screenshot: false });
     }
-    await wb.commandWithPicks('IR Workbench: Judge Holes', [['Split of scifact', 'test']]);
-    const side = await wb.webview('#grades', { timeout: 120_000 });
+    const side = await openView('IR Workbench: Judge Holes', [['Split of scifact', 'test']], '#grades');
     await side.locator('#document').waitFor();
 
     const frames = {};
@@ -172,6 +178,7 @@ async function main() {
       await profiling.send('Profiler.setSamplingInterval', { interval: 500 });
       await profiling.send('Profiler.start');
     }
+    const eventsStart = await Promise.all(VIEWS.map(async (view) => (await state(frames[view])).events));
     const loadStart = loadavg()[0];
     const cpuStart = processes();
     const wallStart = performance.now();
@@ -194,6 +201,7 @@ async function main() {
     const wall = performance.now() - wallStart - JUDGEMENTS * THINK_MS;
     if (profiling) writeFileSync(option(args, '--profile'), JSON.stringify((await profiling.send('Profiler.stop')).profile));
     const cpu = cpuByKind(cpuStart, processes());
+    const events = await Promise.all(VIEWS.map(async (view, j) => ((await state(frames[view])).events - eventsStart[j]) / JUDGEMENTS));
     const row = (what, v) => `| ${what} | ${fmt(p(v, 0.5))} | ${fmt(p(v, 0.95))} | ${fmt(Math.max(...v))} |`;
     console.log(`\n| keypress to … (ms, ${JUDGEMENTS} judgements, --busy ${BUSY}) | p50 | p95 | max |\n|---|---|---|---|`);
     console.log(row('next pair shown (sidebar)', next));
@@ -202,6 +210,7 @@ async function main() {
     const total = [...cpu.values()].reduce((s, x) => s + x, 0);
     console.log(`\nCPU time a judgement (keypress to every view updated, think time included: ${THINK_MS} ms each): ${fmt(total / JUDGEMENTS)} ms in all; ` +
       `${[...cpu].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${fmt(v / JUDGEMENTS)} ms`).join(', ')}`);
+    console.log(`host events a judgement (models, states): ${VIEWS.map((v, j) => `${v} ${events[j].toFixed(1)}`).join(', ')}`);
     console.log(`wall time of the ${JUDGEMENTS} judgements less think time: ${(wall / 1000).toFixed(1)} s; load average (1 min) ${loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
     console.log(`judging: next pair p95 ${fmt(p(next, 0.95))} ms, every view p95 ${fmt(p(every, 0.95))} ms`);
   } catch (e) {

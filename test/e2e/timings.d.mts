@@ -5,6 +5,8 @@ export interface Shown {
   versions: { version: number; t: number }[];
   pairs: { pair: string; t: number }[];
   keys: { key: string; t: number }[];
+  /** Host events received since recording started. */
+  events: number;
   version: number;
   pair: string | undefined;
 }

@@ -15,7 +15,12 @@ export async function recordShown(frame) {
       versions: seen.version === undefined ? [] : [{ version: Number(seen.version), t: now() }],
       pairs: seen.pair ? [{ pair: seen.pair, t: now() }] : [],
       keys: [],
+      // Host events the page received (models, states): how many updates a judgement costs a view.
+      events: 0,
     };
+    window.addEventListener('message', (e) => {
+      if (e.data && e.data.type === 'event') w.__irwShown.events++;
+    });
     new MutationObserver(() => {
       // Recorded when the frame showing it is drawn, as it is then (a value replaced before was never shown).
       requestAnimationFrame(() => {
@@ -34,7 +39,7 @@ export async function recordShown(frame) {
 }
 
 /**
- * What `frame` recorded so far: { versions: [{version, t}], pairs: [{pair, t}], keys: [{key, t}] }, with the
+ * What `frame` recorded so far: { versions: [{version, t}], pairs: [{pair, t}], keys: [{key, t}], events }, with the
  * qrels version and pair it shows now.
  */
 export function shown(frame) {

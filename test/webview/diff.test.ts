@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { DiffModel, QueryDetail } from '../../src/protocol/webview';
-import { HOSTILE, openView, pwned, scifactFixture, until } from './harness';
+import { countWork, HOSTILE, openView, pwned, scifactFixture, until } from './harness';
 import { SHARED } from '../unit/support/paths';
 import { queryDetail } from '../../src/core/split/queryDetail';
 import { diffModel } from '../../src/core/split/diff';
@@ -170,4 +170,45 @@ test('after a reload the list\'s scroll and the page\'s come back once each is l
   await until(async () => (await state()).listScroll < listBottom - 100, () => 'the scrolled list saved');
   assert.equal((await state()).scroll, bottom);
   assert.deepEqual(await v.problems(), []);
+});
+
+/** The model with its first query moved to the end of the list (as a judgement that drops its Δ below every other). */
+function firstToEnd(m: DiffModel): DiffModel {
+  const move = <T>(xs: T[]) => [...xs.slice(1), xs[0]];
+  return { ...m, queries: move(m.queries), deltas: move(m.deltas.map((d, i) => (i === 0 ? -2 : d))), holes: move(m.holes), texts: move(m.texts), ...(m.rbo ? { rbo: move(m.rbo) } : {}), ...(m.perQuery ? { perQuery: { lo: move(m.perQuery.lo), hi: move(m.perQuery.hi) } } : {}) };
+}
+
+test('a judgement builds only the rows it changed, moves one row, and redraws the chart only when a bar changed (issue 24)', async () => {
+  const v = await openView(fx.browser, 'diff');
+  await v.event('diff', 'model', model);
+  await until(async () => (await v.page.locator('#queries tr').count()) === 300, () => 'the list to hold all 300 queries');
+  const work = await countWork(v.page, ['deltas']);
+  await v.page.evaluate(() => {
+    const w = window as unknown as { __rows: Element[]; __added: number };
+    w.__rows = [...document.querySelectorAll('#queries tr')];
+    w.__added = 0;
+    new MutationObserver((ms) => ms.forEach((m) => (w.__added += m.addedNodes.length))).observe(document.querySelector('#queries tbody')!, { childList: true });
+  });
+  // A judgement that moves no bar (a hole judged non-relevant changes the means' holes, not a Δ): no redraw, no row.
+  const same = { ...model, meanA: model.meanA + 1e-4 };
+  await v.event('diff', 'model', same);
+  await v.page.locator('#means', { hasText: (same.meanA).toFixed(4) }).waitFor();
+  const after = await work();
+  assert.equal(after.draws.deltas, 0, 'the chart not redrawn');
+  assert.ok(after.created <= 20, `only the header built again, no row: ${after.created} elements`);
+  // One whose query drops to the end: that row is built again and placed there; the 299 others keep their nodes and places.
+  const moved = firstToEnd(same);
+  await v.event('diff', 'model', moved);
+  await until(async () => (await v.page.locator('#queries tr').last().getAttribute('data-query')) === moved.queries[299], () => 'the query at the end');
+  const kept = await v.page.evaluate(() => {
+    const w = window as unknown as { __rows: Element[]; __added: number };
+    const rows = [...document.querySelectorAll('#queries tr')];
+    return { same: rows.slice(0, 299).every((r, i) => r === w.__rows[i + 1]), added: w.__added };
+  });
+  assert.deepEqual(kept, { same: true, added: 1 });
+  const { created, draws } = await work();
+  // Both updates: the header twice, the filters (the counts of wins and losses changed) and one row; not 300 rows.
+  assert.ok(created <= 60, `elements built: ${created}`);
+  assert.deepEqual(draws, { deltas: 1 });
+  assert.deepEqual(await v.page.locator('#queries tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-query'))), moved.queries);
 });

@@ -147,3 +147,30 @@ export function scifactFixture(runs: readonly string[]): { browser: Browser; spl
   after(() => fx.browser?.close());
   return fx;
 }
+
+export interface Work {
+  /** Elements the page created (document.createElement). */
+  created: number;
+  /** Redraws of each chart counted (chart.js update()), by its canvas id. */
+  draws: Record<string, number>;
+}
+
+/**
+ * Counts from now on what the page does to show an update: the elements it creates and the redraws of the charts
+ * on the canvases `charts` (ids). A string, not a function (see STUB). Returns the reader of the counts.
+ */
+export async function countWork(page: Page, charts: string[] = []): Promise<() => Promise<Work>> {
+  await page.evaluate(`(() => {
+    const work = { created: 0, draws: {} };
+    window.__work = work;
+    const create = document.createElement;
+    document.createElement = function (...a) { work.created++; return create.apply(document, a); };
+    for (const id of ${JSON.stringify(charts)}) {
+      const chart = document.getElementById(id).irwChart;
+      const update = chart.update;
+      work.draws[id] = 0;
+      chart.update = function (...a) { work.draws[id]++; return update.apply(chart, a); };
+    }
+  })()`);
+  return () => page.evaluate('({ ...window.__work })') as Promise<Work>;
+}

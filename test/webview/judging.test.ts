@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PAGE_COMMANDS, type AnnotationItem, type AnnotationState, type ViewEvents } from '../../src/protocol/webview';
-import { HOSTILE, openView, pwned, scifactFixture, until, type ViewPage } from './harness';
+import { countWork, HOSTILE, openView, pwned, scifactFixture, until, type ViewPage } from './harness';
 import { SHARED } from '../unit/support/paths';
 import { holeRows, holesModel as coreHolesModel, withTitles } from '../../src/core/split/holes';
 import { splitWithRuns } from '../helpers/splitState';
@@ -462,4 +462,24 @@ test('holes panel: after a reload the scroll comes back once the page is long en
   await v.page.mouse.wheel(0, -400);
   await until(async () => ((await state()).scroll ?? bottom) < bottom - 100, () => 'the new position saved');
   assert.deepEqual(await v.problems(), []);
+});
+
+test('holes panel: a judgement builds only the judged row, not the list of 200 (issue 24)', async () => {
+  const v = await openView(fx.browser, 'holes');
+  const m = { ...holesModel(), qrels: { state: 'annotated' as const, judgements: 1, version: 1 } };
+  await v.event('holes', 'model', m);
+  await v.page.locator('#queue tr[data-pair]').first().waitFor();
+  const work = await countWork(v.page);
+  await v.page.evaluate(() => ((window as unknown as { __rows: Element[] }).__rows = [...document.querySelectorAll('#queue tr')]));
+  const after = { ...m, qrels: { ...m.qrels, judgements: 2, version: 2 }, remaining: m.remaining - 1, queue: m.queue.map((p, i) => (i === 30 ? { ...p, grade: 0 } : p)) };
+  await v.event('holes', 'model', after);
+  await v.page.locator('#pool-size', { hasText: `${after.remaining} still unjudged` }).waitFor();
+  const judged = m.queue[30];
+  assert.equal(await v.page.locator(`#queue tr[data-pair="${judged.queryId}\t${judged.docId}"] button.grade`).textContent(), '0');
+  assert.equal(await v.page.evaluate(() => [...document.querySelectorAll('#queue tr')].every((r, i) => r === (window as unknown as { __rows: Element[] }).__rows[i])), true, 'every row keeps its node');
+  const { created } = await work();
+  // The judged row, the note, the Hole@10 table (its "with yours" figures) and the pool's size: a few dozen; the
+  // list alone is 200 rows of 7 elements.
+  assert.ok(created <= 60, `elements built: ${created}`);
+  assert.equal(await v.page.locator('#queue tr[data-pair]').count(), 200);
 });

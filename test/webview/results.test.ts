@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { splitWithRuns } from '../helpers/splitState';
 import type { ResultsModel } from '../../src/protocol/webview';
-import { HOSTILE, launch, openView, pwned, until } from './harness';
+import { countWork, HOSTILE, launch, openView, pwned, until } from './harness';
 import { SHARED } from '../unit/support/paths';
 import { resultsModel } from '../../src/core/split/results';
 import { queryDeltas } from '../../src/core/split/queryDeltas';
@@ -411,4 +411,21 @@ test('Δ query by query: hostile query ids are text, isolated, in the chart and 
   assert.equal(await v.page.locator('#app img').count(), 0);
   assert.equal(await v.page.locator('#app script').count(), 0);
   assert.equal(await pwned(v.page), undefined);
+});
+
+test('a judgement that moves no test keeps the Δ plot as drawn; its tests redraw it once (issue 24)', async () => {
+  const before = await judgedModel(1);
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', before);
+  await v.page.locator('#significance').waitFor();
+  const work = await countWork(v.page, ['delta-plot']);
+  // The figures of one more judgement, with the tests as they were (they come later): the plot shows the tests.
+  const after = await judgedModel(2);
+  await v.event('results', 'model', { ...after, significancePending: true, significanceOn: before.significanceOn, rows: after.rows.map((r, i) => ({ ...r, vsBaseline: before.rows[i].vsBaseline })) });
+  await v.page.locator('#significance-pending').waitFor();
+  assert.equal((await work()).draws['delta-plot'], 0, 'the plot is not redrawn');
+  // The tests of the new judgement: the plot is redrawn, once.
+  await v.event('results', 'model', after);
+  await v.page.locator('#significance-on', { hasText: 'your 2 judgements.' }).waitFor();
+  assert.equal((await work()).draws['delta-plot'], 1);
 });

@@ -16,6 +16,20 @@ export function onThemeChange(f: () => void): void {
   new MutationObserver(f).observe(document.body, { attributes: true, attributeFilter: ['class', 'style', 'data-vscode-theme-id'] });
 }
 
+/**
+ * Whether a chart's update is of what it already shows: most judgements move no bar, and chart.js lays out and
+ * draws every bar on each update (a theme switch redraws on its own, attach()).
+ */
+function unchanged(): (data: unknown) => boolean {
+  let last = '';
+  return (data) => {
+    const key = JSON.stringify(data);
+    if (key === last) return true;
+    last = key;
+    return false;
+  };
+}
+
 /** What a bar chart can draw behind its bars (the Results panel's per-query Δ). */
 export interface BarOverlay {
   /** Per bar, a range of its value (e.g. over the holes), drawn as a pale bar behind it. */
@@ -129,9 +143,13 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
     y.grid = { ...y.grid, color: themeColor('--vscode-editorWidget-border', 'rgba(128, 128, 128, 0.3)') };
   };
   attach(canvas, chart, theme);
+  const drawn = unchanged();
   return {
     chart,
     update(labels, values, colors, selected = -1, over) {
+      // The selected bar takes the focus colour: an outline would not show on bars a pixel or two wide.
+      const focus = themeColor('--vscode-focusBorder', '#007fd4');
+      if (drawn([labels, values, colors, selected, focus, over ?? null])) return;
       overlay = over;
       // The axis takes in what the overlay draws beyond the bars.
       const y = chart.options.scales!.y! as { suggestedMin?: number; suggestedMax?: number };
@@ -141,8 +159,6 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
       chart.data.labels = labels;
       const ds = chart.data.datasets[0];
       ds.data = values;
-      // The selected bar takes the focus colour: an outline would not show on bars a pixel or two wide.
-      const focus = themeColor('--vscode-focusBorder', '#007fd4');
       ds.backgroundColor = selected >= 0 ? colors.map((c, i) => (i === selected ? focus : c)) : colors;
       chart.update();
     },
@@ -196,9 +212,11 @@ export function intervalChart(canvas: HTMLCanvasElement): IntervalChart {
     y.grid = { ...y.grid, color: border };
   };
   attach(canvas, chart, theme);
+  const drawn = unchanged();
   return {
     chart,
     update(labels, rows, axis) {
+      if (drawn([labels, rows, axis])) return;
       const span = Math.max(1e-9, ...rows.map((r) => r.hi - r.lo)) / 150;
       chart.data.labels = labels;
       const [ci, est] = chart.data.datasets;

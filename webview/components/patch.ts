@@ -3,7 +3,7 @@
  * position, the focus, a selection and the toolkit's controls as they were, and the browser lays out and
  * paints only what changed (a whole-page rebuild per judgement made the page jump and cost the most CPU).
  */
-import { append, type Child } from './dom.js';
+import { append, morph, type Child } from './dom.js';
 
 /** What each patched element was built from (a key of its content), so an unchanged one is left alone. */
 const built = new WeakMap<Node, string>();
@@ -21,9 +21,9 @@ export function patch(el: Element, key: string, build: () => Child[]): boolean {
 }
 
 /**
- * Makes `parent`'s children one element per item, in order: the element of an item whose key and content are
- * the same as before is kept (moved if the order changed), a changed one is built again, the others removed.
- * `content` summarises what an item shows (default: its JSON).
+ * Makes `parent`'s children one element per item, in order: the element of an item whose key is the same as
+ * before is kept (moved if the order changed) and, if its content changed, updated in place from a fresh build;
+ * the others are built, the stale removed. `content` summarises what an item shows (default: its JSON).
  */
 export function keyed<T>(parent: Element, items: readonly T[], key: (item: T) => string, build: (item: T) => Element, content: (item: T) => string = (t) => JSON.stringify(t)): void {
   const old = new Map<string, Element>();
@@ -32,25 +32,31 @@ export function keyed<T>(parent: Element, items: readonly T[], key: (item: T) =>
     if (k !== undefined) old.set(k, c);
   }
   let cursor: ChildNode | null = parent.firstChild;
+  const placed = new Set<Node>();
   for (const item of items) {
     const k = key(item);
     const sig = content(item);
     let node = old.get(k);
-    if (node && built.get(node) === sig) old.delete(k);
-    else {
+    if (node) {
+      // The item's element stays (focus, scroll anchoring, what a test or the page holds on to); what it shows
+      // changed is brought over from a fresh build (morph: its listeners are the old ones, for the same item).
+      if (built.get(node) !== sig) morph(node, build(item));
+      old.delete(k);
+    } else {
       node = build(item);
       rowKeys.set(node, k);
-      built.set(node, sig);
     }
+    built.set(node, sig);
+    placed.add(node);
     if (node === cursor) cursor = cursor.nextSibling;
+    // The node at the cursor is out of place (gone, built again, or further down now) and the item's node comes
+    // right after it: step over it rather than move every row after it up by one (one row moving down a long
+    // list, or one removed, would otherwise move all the rows between).
+    else if (cursor && node === cursor.nextSibling) cursor = node.nextSibling;
     else parent.insertBefore(node, cursor);
   }
-  // What is left from the cursor on was not placed: stale rows, and rows built again (their old element).
-  while (cursor) {
-    const next: ChildNode | null = cursor.nextSibling;
-    cursor.remove();
-    cursor = next;
-  }
+  // What was not placed: the rows of items gone.
+  for (const c of [...parent.childNodes]) if (!placed.has(c)) c.remove();
 }
 
 const rowKeys = new WeakMap<Node, string>();

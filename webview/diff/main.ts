@@ -5,6 +5,7 @@ import type { DiffModel, QueryDetail, RankedDoc } from '../../src/protocol/webvi
 import { barChart, onThemeChange, themeColor, type BarChart } from '../components/chart.js';
 import { fix4, h, morph, name, replace, shortName, signed4 } from '../components/dom.js';
 import { gradeButton } from '../components/grades.js';
+import { keyed, setText } from '../components/patch.js';
 import { diffExplanationNode } from '../components/explain.js';
 import { highlight } from '../components/highlight.js';
 import { keepScroll } from '../components/scroll.js';
@@ -32,7 +33,9 @@ const save = () => (host.state = { selected, sortBy, listScroll: listScroll.top(
 const header = h('div', { attrs: { id: 'header' } });
 const filtersBar = h('div', { className: 'toolbar', attrs: { id: 'filters' } });
 const canvas = h('canvas', { attrs: { id: 'deltas', 'aria-label': 'Per-query delta bar chart' } });
-const list = h('div', { className: 'query-list', attrs: { id: 'list' } });
+const rows = h('tbody');
+const more = h('p', { className: 'muted', attrs: { id: 'more-queries' } });
+const list = h('div', { className: 'query-list', attrs: { id: 'list' } }, h('table', { attrs: { id: 'queries' } }, rows), more);
 const detail = h('div', { attrs: { id: 'detail' } });
 const status = h('div', { className: 'muted', attrs: { id: 'status', role: 'status' } });
 // The detail beside the list (not below it): at 1280x800 both are on screen with the chart above.
@@ -115,10 +118,11 @@ function redraw(): void {
   for (let i = 0; i < visible.length; i += perBar) bars.push(visible[Math.min(visible.length - 1, i + (perBar >> 1))]);
   paintChart();
   status.textContent = `${visible.length} of ${m.queries.length} queries shown${perBar > 1 ? ` (one bar per ${perBar} queries)` : ''}`;
-  // The list is for reading and keyboard moves; the chart holds every query, the list the first LISTED.
+  // The list is for reading and keyboard moves; the chart holds every query, the list the first LISTED. A row is
+  // built only when what it shows changed (a judgement changes a query or two): the others keep their nodes.
   const row = (i: number) => {
     const d = signed4(m.deltas[i]);
-    return h('tr', { className: m.queries[i] === selected ? 'selected' : '', attrs: { 'data-query': m.queries[i], 'data-key': m.queries[i] } },
+    return h('tr', { attrs: { 'data-query': m.queries[i] } },
       h('td', {}, name(m.queries[i])),
       h('td', { className: 'text query-text', title: m.texts[i] }, h('bdi', {}, m.texts[i])),
       h('td', { className: d.cls }, d.text),
@@ -127,19 +131,22 @@ function redraw(): void {
       h('td', { className: 'range', title: m.holes[i] ? 'Range of b − a over every grading of this query\'s holes (unjudged documents in either top 10)' : 'No hole in either top 10' },
         m.perQuery ? rangeText(m.perQuery.lo[i], m.perQuery.hi[i], true) : m.holes[i] ? 'holes' : ''));
   };
+  const shows = (i: number) => `${m.texts[i]}\t${signed4(m.deltas[i]).text}\t${rbo ? rbo[i].toFixed(2) : ''}\t${m.holes[i]}\t${m.perQuery ? rangeText(m.perQuery.lo[i], m.perQuery.hi[i], true) : ''}`;
+  const fill = (n: number) => {
+    keyed(rows, visible.slice(0, n), (i) => m.queries[i], row, shows);
+    for (const tr of rows.children) tr.classList.toggle('selected', tr.getAttribute('data-query') === selected);
+  };
   // The rows already listed are updated in place (the list keeps its scroll); new ones come after the first frame.
-  const listed = list.querySelector('#queries tbody')?.childElementCount ?? 0;
-  const now = Math.max(FIRST_ROWS, Math.min(listed, LISTED));
-  morph(list, h('div', { className: 'query-list', attrs: { id: 'list' } },
-    h('table', { attrs: { id: 'queries' } }, h('tbody', {}, ...visible.slice(0, now).map(row))),
-    visible.length > LISTED ? h('p', { className: 'muted' }, `… and ${visible.length - LISTED} more in the chart`) : null));
-  const tbody = list.querySelector('#queries tbody')!;
+  const now = Math.max(FIRST_ROWS, Math.min(rows.childElementCount, LISTED));
+  fill(now);
+  setText(more, visible.length > LISTED ? `… and ${visible.length - LISTED} more in the chart` : '');
+  more.hidden = visible.length <= LISTED;
   // The rows below the first screens after the first frame (laying out 500 rows took ~35 ms of a 10,000-query
   // diff's ~120 ms first draw); a redraw before then drops them.
   cancelAnimationFrame(moreRows);
   if (visible.length > now && now < LISTED) {
     moreRows = requestAnimationFrame(() => {
-      moreRows = requestAnimationFrame(() => tbody.append(...visible.slice(now, LISTED).map(row)));
+      moreRows = requestAnimationFrame(() => fill(LISTED));
     });
   }
   // The detail pane shows only a query the filters keep.
@@ -164,12 +171,10 @@ function paintChart(): void {
   const red = themeColor('--vscode-gitDecoration-deletedResourceForeground', themeColor('--vscode-charts-red', '#c33'));
   const grey = themeColor('--vscode-descriptionForeground', '#888');
   const at = selected === undefined ? -1 : Math.floor(visible.findIndex((i) => m.queries[i] === selected) / perBar);
-  chart.update(
-    bars.map((i, k) => (perBar === 1 ? m.queries[i] : `${m.queries[visible[k * perBar]]} … (${Math.min(perBar, visible.length - k * perBar)} queries)`)),
-    bars.map((i) => m.deltas[i]),
-    bars.map((i) => (m.deltas[i] > EPS ? green : m.deltas[i] < -EPS ? red : grey)),
-    at,
-  );
+  const labels = bars.map((i, k) => (perBar === 1 ? m.queries[i] : `${m.queries[visible[k * perBar]]} … (${Math.min(perBar, visible.length - k * perBar)} queries)`));
+  const values = bars.map((i) => m.deltas[i]);
+  const colors = bars.map((i) => (m.deltas[i] > EPS ? green : m.deltas[i] < -EPS ? red : grey));
+  chart.update(labels, values, colors, at);
 }
 
 // A theme switch changes the CSS variables; the canvas keeps the colours it was drawn with until redrawn.

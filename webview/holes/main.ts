@@ -3,6 +3,7 @@
 // figures and the list in place (morph): the page keeps its scroll and focus and does not jump.
 import type { ViewEvents } from '../../src/protocol/webview.js';
 import { fix4, h, isolate, morph, name, replace, shortName } from '../components/dom.js';
+import { keyed } from '../components/patch.js';
 import { gradeButton } from '../components/grades.js';
 import { Host } from '../components/host.js';
 import { keepScroll } from '../components/scroll.js';
@@ -29,12 +30,12 @@ function report(p: Promise<unknown>, done?: string): void {
   );
 }
 
-/**
- * The listed pairs, grouped by query (its text once, in the group's heading; in the impact and sampling orders a
- * query may come back further down): each document with its title, then its grade.
- */
-function queueTable(m: Model): HTMLElement {
-  const groups: { queryId: string; queryText: string; pairs: Model['queue']; key: string }[] = [];
+type Pair = Model['queue'][number];
+type Group = { queryId: string; queryText: string; pairs: Pair[]; key: string };
+
+/** The listed pairs by query, in list order (in the impact and sampling orders a query may come back further down). */
+function groupsOf(m: Model): Group[] {
+  const groups: Group[] = [];
   const seen = new Map<string, number>();
   for (const p of m.queue) {
     const last = groups.at(-1);
@@ -46,15 +47,28 @@ function queueTable(m: Model): HTMLElement {
       groups.push({ queryId: p.queryId, queryText: p.queryText, pairs: [p], key: `${p.queryId}\t${k}` });
     }
   }
-  return h('div', { className: 'table-scroll', attrs: { id: 'queue-region' } }, h('table', { attrs: { id: 'queue' } },
-    h('thead', {}, h('tr', {}, ...['Document', 'Title', 'Grade'].map((t) => h('th', { className: 'text' }, t)))),
-    ...groups.map((g) => h('tbody', { attrs: { 'data-query': g.queryId, 'data-key': g.key } },
-      h('tr', { className: 'group' }, h('th', { className: 'text', attrs: { colspan: '3', scope: 'rowgroup' } }, 'Query ', name(g.queryId), ' ', h('bdi', { className: 'query-text', title: g.queryText }, g.queryText))),
-      ...g.pairs.map((p) =>
-        h('tr', { attrs: { 'data-pair': `${p.queryId}\t${p.docId}`, 'data-key': `${p.queryId}\t${p.docId}` } },
-          h('td', { className: 'text' }, name(p.docId)),
-          h('td', { className: 'text doc-title', title: p.title ?? '' }, h('bdi', {}, p.title ?? '')),
-          h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`), m.dataset))))))));
+  return groups;
+}
+
+/**
+ * The listed pairs, grouped by query (its text once, in the group's heading): each document with its title,
+ * then its grade. Only the rows whose pair changed are built again (a judgement changes one): the others keep
+ * their nodes, the focus and the scroll.
+ */
+function fillQueue(table: HTMLTableElement, m: Model): void {
+  const groups = groupsOf(m);
+  const head = () => h('thead', {}, h('tr', {}, ...['Document', 'Title', 'Grade'].map((t) => h('th', { className: 'text' }, t))));
+  // The table's sections: its head, then a tbody per group (kept while the group is listed)...
+  keyed(table, [null, ...groups], (g) => g?.key ?? '', (g) => (g ? h('tbody', { attrs: { 'data-query': g.queryId } }) : head()), (g) => g?.key ?? '');
+  // ... and in each, the group's heading and its pairs.
+  const scale = JSON.stringify([m.grades, m.dataset]);
+  groups.forEach((g, i) => keyed(table.tBodies[i], [null, ...g.pairs], (p) => (p ? `${p.queryId}\t${p.docId}` : ''), (p) => (p
+    ? h('tr', { attrs: { 'data-pair': `${p.queryId}\t${p.docId}` } },
+        h('td', { className: 'text' }, name(p.docId)),
+        h('td', { className: 'text doc-title', title: p.title ?? '' }, h('bdi', {}, p.title ?? '')),
+        h('td', { className: 'text' }, gradeButton(p.grade, m.grades, (grade) => report(host.request('judge', { queryId: p.queryId, docId: p.docId, grade }), `judged ${p.docId}: ${grade}`), m.dataset)))
+    : h('tr', { className: 'group' }, h('th', { className: 'text', attrs: { colspan: '3', scope: 'rowgroup' } }, 'Query ', name(g.queryId), ' ', h('bdi', { className: 'query-text', title: g.queryText }, g.queryText)))),
+  (p) => (p ? `${p.grade}\t${p.title ?? ''}\t${scale}` : g.queryText)));
 }
 
 function note(m: Model): HTMLElement {
@@ -100,15 +114,29 @@ const listedNote = (m: Model) =>
 
 /** What the controls are built from: a model that changes none of it is shown in place. */
 let built = '';
+/** What each part of the page in place was last built from (by the part's id). */
+const shown = new Map<string, string>();
 
 function render(m: Model): void {
   // Kept for a window reload: the panel comes back with this pool and order.
   host.choose({ pooled: m.pooled, depth: m.depth, order: m.order ?? 'blind' });
   const controls = JSON.stringify([m.dataset, m.split, m.rows.map((r) => [r.key, r.label]), m.pooled, m.depth, m.order ?? 'blind', m.grades]);
   if (controls === built) {
-    for (const [id, node] of [['holes-note', note(m)], ['holes-region', holesTable(m)], ['pool-size', poolSize(m)], ['meter-region', meterRegion(m)], ['queue-region', queueTable(m)], ['listed', listedNote(m)]] as const) {
-      morph(document.getElementById(id)!, node);
+    // Each part again only if what it shows changed, in place (morph): most judgements change a figure or two.
+    const parts = [
+      ['holes-note', m.qrels?.judgements ?? 0, note],
+      ['holes-region', [m.rows, m.qrels?.judgements ?? 0], holesTable],
+      ['pool-size', [m.poolSize, m.depth, m.pooled.length, m.remaining], poolSize],
+      ['meter-region', [m.order, m.meter], meterRegion],
+      ['listed', [m.queue.length, m.order, m.remaining, m.poolSize], listedNote],
+    ] as const;
+    for (const [id, of, build] of parts) {
+      const key = JSON.stringify(of);
+      if (shown.get(id) === key) continue;
+      shown.set(id, key);
+      morph(document.getElementById(id)!, build(m));
     }
+    fillQueue(document.getElementById('queue') as HTMLTableElement, m);
     return;
   }
   built = controls;
@@ -116,6 +144,8 @@ function render(m: Model): void {
   let depth = m.depth;
   let order = m.order ?? 'blind';
   const setPool = () => report(host.request('setPool', { runs: [...pooled], depth, order }));
+  shown.clear();
+  const queue = h('table', { attrs: { id: 'queue' } });
   replace(
     app,
     h('h1', {}, 'Holes: ', name(m.dataset), ` (${m.split})`),
@@ -148,7 +178,8 @@ function render(m: Model): void {
       button('Judge in the sidebar', () => report(host.request('annotate', {})), { id: 'annotate' }),
       status),
     meterRegion(m),
-    queueTable(m),
+    h('div', { className: 'table-scroll', attrs: { id: 'queue-region' } }, queue),
     listedNote(m),
   );
+  fillQueue(queue, m);
 }

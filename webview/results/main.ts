@@ -7,6 +7,7 @@ import { ESTIMATE_METHOD, type CompareMode, type QueryDeltas, type Comparison, t
 import { barChart, intervalChart, themeColor } from '../components/chart.js';
 import { fix4, h, isolate, morph, name, pValue, shortName, signed4, svg } from '../components/dom.js';
 import { Host } from '../components/host.js';
+import { patch } from '../components/patch.js';
 import { restoreSorts, sortable, tableSorts } from '../components/table.js';
 import { estimateNode, estimateText, estimateTitle, estimateVerdictNode } from '../components/estimate.js';
 import { button, checkbox, dropdown } from '../components/toolkit.js';
@@ -87,12 +88,28 @@ function show(m: ResultsModel): void {
   host.choose({ compare: m.compare ?? 'baseline', correction: m.correction ?? 'holm' });
   document.body.classList.toggle('show-ranges', showRanges);
   controls(m);
-  morph(head, renderHead(m));
-  morph(tableRegion, h('div', { attrs: { id: 'table-region' } }, resultsTable(m), coverageNote(m), provenanceNode(m.provenance, m.judgements), legend(m)));
-  morph(sigRegion, h('div', { attrs: { id: 'sig-region' } }, ...significanceSection(m)));
+  // Each region again only if what it shows changed, in place (morph): a judgement changes some figures of the
+  // table and the tests, never the document lengths.
+  const labels = m.rows.map((r) => [r.key, r.label]);
+  const { skipped, significanceOn, significancePending, pairs, ...rest } = m;
+  const table = { ...rest, rows: m.rows.map((r) => ({ ...r, lengths: undefined })) };
+  if (changed(head, [m.dataset, m.split, m.qrels, m.judgements, m.numQueries, m.untrusted])) morph(head, renderHead(m));
+  if (changed(tableRegion, table)) morph(tableRegion, h('div', { attrs: { id: 'table-region' } }, resultsTable(m), coverageNote(m), provenanceNode(m.provenance, m.judgements), legend(m)));
+  if (changed(sigRegion, [table, significanceOn, significancePending, pairs])) morph(sigRegion, h('div', { attrs: { id: 'sig-region' } }, ...significanceSection(m)));
   deltaPlot(m);
   queryPlot(m);
-  morph(lengthsRegion, h('div', { attrs: { id: 'lengths-region' } }, ...lengthsSection(m)));
+  if (changed(lengthsRegion, [labels, m.rows.map((r) => r.lengths), skipped])) morph(lengthsRegion, h('div', { attrs: { id: 'lengths-region' } }, ...lengthsSection(m)));
+}
+
+/** What each region was last built from. */
+const regionOf = new WeakMap<Element, string>();
+
+/** Whether `region` is to show other inputs than it does (and records them). */
+function changed(region: Element, inputs: unknown): boolean {
+  const key = JSON.stringify(inputs);
+  if (regionOf.get(region) === key) return false;
+  regionOf.set(region, key);
+  return true;
 }
 
 function renderHead(m: ResultsModel): HTMLElement {
@@ -335,24 +352,26 @@ function deltaPlot(m: ResultsModel): void {
     ? (m.pairs ?? []).filter((p) => p.a === m.baseline).map((p) => ({ key: p.b, c: p.tests?.[mi] ?? null }))
     : m.rows.filter((r) => !isBase(m, r)).map((r) => ({ key: r.key, c: r.vsBaseline?.[mi] ?? null }));
   const rows = against.filter((x) => x.c?.ci);
-  const pick = dropdown(tested.map(({ c }) => ({ value: c.key, label: c.label })), plotMeasure, (v) => {
-    plotMeasure = v;
-    save();
-    if (model) {
-      deltaPlot(model);
-      queryPlot(model);
-    }
-  }, 'Measure of the plots');
-  pick.id = 'plot-measure';
   if (plotHead.childElementCount === 0 || plotHead.dataset.of !== JSON.stringify([plotMeasure, m.measures.map((c) => c.key)])) {
     plotHead.dataset.of = JSON.stringify([plotMeasure, m.measures.map((c) => c.key)]);
+    // The measure's dropdown (a toolkit element, costly to build) only when the measures or the choice change.
+    const pick = dropdown(tested.map(({ c }) => ({ value: c.key, label: c.label })), plotMeasure, (v) => {
+      plotMeasure = v;
+      save();
+      if (model) {
+        deltaPlot(model);
+        queryPlot(model);
+      }
+    }, 'Measure of the plots');
+    pick.id = 'plot-measure';
     plotHead.replaceChildren(h('h2', {}, 'Δ against the baseline'), h('div', { className: 'toolbar' }, h('span', {}, 'Measure'), pick), h('p', { className: 'muted', attrs: { id: 'plot-caption' } }));
   }
   const caption = plotHead.querySelector('#plot-caption')!;
-  caption.replaceChildren(
+  patch(caption, JSON.stringify([rows.length, m.measures[mi]?.label, label(m.baseline), m.rows.map((r) => r.label), m.significanceOn ?? m.qrels]), () => [
     rows.length ? deltaOf(m.measures[mi]?.label ?? '', 'run', label(m.baseline)) : 'No interval yet: the tests are being computed.',
-    rows.length ? `, mean over the queries with its paired bootstrap 95 % interval, on ${qrelsText(m.significanceOn ?? m.qrels)}.` : '');
-  plotBox.style.height = `${Math.max(60, 34 * rows.length + 50)}px`;
+    rows.length ? `, mean over the queries with its paired bootstrap 95 % interval, on ${qrelsText(m.significanceOn ?? m.qrels)}.` : '']);
+  const height = `${Math.max(60, 34 * rows.length + 50)}px`;
+  if (plotBox.style.height !== height) plotBox.style.height = height;
   plotBox.hidden = rows.length === 0;
   const green = themeColor('--vscode-charts-green', '#388a34');
   const red = themeColor('--vscode-charts-red', '#e51400');
