@@ -12,6 +12,7 @@ import { readAnnotations } from '../core/judgements/annotations';
 import { ProgressReporter } from '../core/progress/reporter';
 import { checkRun, type ProvenanceWarning } from '../core/provenance/check';
 import { shortHash } from '../core/provenance/files';
+import { outwardEnds } from '../core/formats/outward';
 import { datasetOfQrels, describeQrels, type QrelsRecord } from '../core/provenance/record';
 import { EXIT, parseCommandArgs, UsageError, type Command } from './common';
 
@@ -215,13 +216,8 @@ export const pText = (p: number): string => (p < 1e-4 ? '<0.0001' : fixed(p));
 
 /** An interval at d decimals rounded outward, so the printed interval holds the computed one. */
 export function outward(lo: number, hi: number, d = 4): string {
-  const f = 10 ** d;
-  // A billionth of the last digit is floating-point noise, not a value past the printed one.
-  const end = (x: number, round: (x: number) => number) => {
-    const r = round(x * f + (round === Math.floor ? 1e-9 : -1e-9)) / f;
-    return (Object.is(r, -0) ? 0 : r).toFixed(d);
-  };
-  return `[${end(lo, Math.floor)}, ${end(hi, Math.ceil)}]`;
+  const [l, h] = outwardEnds(lo, hi, d);
+  return `[${l.toFixed(d)}, ${h.toFixed(d)}]`;
 }
 const key = (i: number): string => (i < 26 ? String.fromCharCode(97 + i) : `r${i + 1}`);
 

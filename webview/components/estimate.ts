@@ -3,19 +3,21 @@
 // Run names go through name() (isolated text).
 import { ESTIMATE_METHOD, type EstimateView, type JudgingMeter } from '../../src/protocol/webview.js';
 import { h, name, svg } from './dom.js';
+import { outwardEnds } from '../../src/core/formats/outward.js';
 
 const MINUS = '\u2212';
 
-/** Three decimals, signed on request; the interval's ends rounded outward so the printed interval holds the computed one. */
-function f3(x: number, signed: boolean, round: (x: number) => number = Math.round): string {
-  const r = round(x * 1000 - (round === Math.floor ? -1e-9 : round === Math.ceil ? 1e-9 : 0)) / 1000;
+/** Three decimals, signed on request. */
+function f3(x: number, signed: boolean): string {
+  const r = Math.round(x * 1000) / 1000;
   const t = Math.abs(r).toFixed(3);
   return r < 0 ? `${MINUS}${t}` : signed && r > 0 ? `+${t}` : t;
 }
 
-/** "≈ 0.671 [0.652, 0.690]": the estimate and its interval, outward. */
+/** "≈ 0.671 [0.652, 0.690]": the estimate and its interval, outward (the printed interval holds the computed one). */
 export function estimateText(e: EstimateView, signed = false): string {
-  return `\u2248 ${f3(e.estimate, signed)} [${f3(e.lo, signed, Math.floor)}, ${f3(e.hi, signed, Math.ceil)}]`;
+  const [lo, hi] = outwardEnds(e.lo, e.hi, 3);
+  return `\u2248 ${f3(e.estimate, signed)} [${f3(lo, signed)}, ${f3(hi, signed)}]`;
 }
 
 /** The tooltip: the method, then what this estimate rests on. */

@@ -2,6 +2,7 @@
 // comparison's verdict (settled or open) and the judging meter. Run names go through name() (isolated text).
 import type { HoleVerdict, JudgingMeter, QrelsLabel, ScoreRange } from '../../src/protocol/webview.js';
 import { h, name } from './dom.js';
+import { outwardEnds } from '../../src/core/formats/outward.js';
 import { meterEstimateNode } from './estimate.js';
 
 /** Two decimals, the lower end rounded down and the upper end up, so the printed range still holds every value. */
@@ -10,8 +11,8 @@ export function rangeText(lo: number, hi: number, signed = false): string {
     const t = Math.abs(r).toFixed(2);
     return r < 0 ? `\u2212${t}` : signed && r > 0 ? `+${t}` : t;
   };
-  // The 1e-9 keeps float noise (0.61 stored as 0.6099999999) from rounding a whole step out.
-  return `[${f(Math.floor(lo * 100 + 1e-9) / 100)}, ${f(Math.ceil(hi * 100 - 1e-9) / 100)}]`;
+  const [l, h] = outwardEnds(lo, hi, 2);
+  return `[${f(l)}, ${f(h)}]`;
 }
 
 /** The range after a figure, e.g. " [0.61, 0.83]"; a bound (not the tightest range) is marked and says so. */

@@ -5,6 +5,7 @@
 // and nothing else, so the page keeps its scroll, its focus and its sort.
 import { ESTIMATE_METHOD, type CompareMode, type QueryDeltas, type Comparison, type CorrectionName, type EstimateView, type ExportFormat, type HoleVerdict, type LengthSummary, type PairResult, type ResultsModel, type ResultsRow } from '../../src/protocol/webview.js';
 import { barChart, intervalChart, themeColor } from '../components/chart.js';
+import { outwardEnds } from '../../src/core/formats/outward.js';
 import { fix4, h, isolate, morph, name, pValue, shortName, signed4, svg } from '../components/dom.js';
 import { Host } from '../components/host.js';
 import { patch } from '../components/patch.js';
@@ -320,7 +321,8 @@ function significanceTable(m: ResultsModel): HTMLElement {
 /** A 95 % interval at three decimals, widened outwards so the printed interval still holds the computed one. */
 function ciText(ci: { lo: number; hi: number }): string {
   const f = (v: number) => (v < 0 ? `\u2212${Math.abs(v).toFixed(3)}` : v > 0 ? `+${v.toFixed(3)}` : '0.000');
-  return `[${f(Math.floor(ci.lo * 1000 + 1e-9) / 1000)}, ${f(Math.ceil(ci.hi * 1000 - 1e-9) / 1000)}]`;
+  const [lo, hi] = outwardEnds(ci.lo, ci.hi, 3);
+  return `[${f(lo)}, ${f(hi)}]`;
 }
 
 /** The comparison estimated with the holes judged: Δ and its interval, the verdict from it beneath (b - a). */

@@ -1,5 +1,6 @@
 import type { Comparison, EstimateView, ExportFormat, HoleVerdict, QrelsLabel, ResultsModel, ScoreRange } from '../../protocol/webview';
 import { csvRecord } from '../formats/csv';
+import { outwardEnds } from '../formats/outward';
 
 /**
  * The results table as text for papers and notes, holding what the panel shows: each figure on the qrels in
@@ -57,7 +58,8 @@ function rangeText(r: { lo: number; hi: number; exact?: boolean }, signed = fals
     const t = Math.abs(v).toFixed(2);
     return v < 0 ? `-${t}` : signed && v > 0 ? `+${t}` : t;
   };
-  return `[${f(Math.floor(r.lo * 100 + 1e-9) / 100)}, ${f(Math.ceil(r.hi * 100 - 1e-9) / 100)}]${r.exact === false ? '~' : ''}`;
+  const [lo, hi] = outwardEnds(r.lo, r.hi, 2);
+  return `[${f(lo)}, ${f(hi)}]${r.exact === false ? '~' : ''}`;
 }
 
 const verdictText = (v: HoleVerdict) => (v.verdict === 'settled' ? 'settled' : `open: ${v.openHoles} holes in ${v.openQueries} queries can flip it`);
@@ -88,8 +90,7 @@ const judgedEstimate = (e: EstimateView | null | undefined): EstimateView | null
 
 /** Four decimals, the interval rounded outward (the printed interval holds the computed one). */
 function estimateText(e: EstimateView): string {
-  const lo = Math.floor(e.lo * 1e4 + 1e-9) / 1e4;
-  const hi = Math.ceil(e.hi * 1e4 - 1e-9) / 1e4;
+  const [lo, hi] = outwardEnds(e.lo, e.hi, 4);
   return `${signed(e.estimate)} [${signed(lo)}, ${signed(hi)}]`;
 }
 
