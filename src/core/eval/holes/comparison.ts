@@ -2,7 +2,7 @@ import type { PairedTestEntry } from '../stats';
 import { assignmentCount, forEachAssignment, forEachSortedAssignment } from './enumerate';
 import { DEFAULT_BUDGET, DELTA_BUDGET, freeHoles, holeRanks, queryInterval, rankOrdered, type RunIntervals, type ScoreInterval } from './interval';
 import type { HoleQuery, HoleSet } from './pool';
-import type { HoleScorer } from './scorer';
+import { listKey, type HoleScorer } from './scorer';
 
 /**
  * Settled or open: the range of the difference a - b over every assignment of grades to the holes, the same
@@ -141,7 +141,7 @@ function lowOrOneDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, free: 
   const score = (l: number, g: Int32Array, raised: number): number => {
     if (raised === -2) return s.score(q, lists[l], g);
     const rank = raised < 0 ? -1 : ranks[l][raised];
-    const key = raised < 0 ? 0 : (s.reads(q.lists[lists[l]], rank) ? rank + 2 : 1) * size + g[raised];
+    const key = raised < 0 ? listKey(-2, 0, size) : listKey(s.reads(q.lists[lists[l]], rank) ? rank : -1, g[raised], size);
     let v = memos[l].get(key);
     if (v === undefined) {
       v = s.score(q, lists[l], g);

@@ -3,7 +3,7 @@ import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { holeRanks } from './interval';
 import type { HoleQuery, HoleSet } from './pool';
-import type { HoleScorer } from './scorer';
+import { listKey, listKeys, type HoleScorer } from './scorer';
 import { CELLS, cellOf, RelevanceModel } from './relevance';
 
 /**
@@ -113,14 +113,6 @@ export class SharedListScores {
     return (byQuery[qi] ??= new Float64Array(length).fill(NaN));
   }
 }
-
-/**
- * The key of a list's value when the hole at `rank` (-1: below the cutoff or not retrieved, where any hole
- * gives the same value; -2: no hole graded) has grade `grade` of a scale below `size`; listKeys(ranks, size)
- * keys below it.
- */
-const listKey = (rank: number, grade: number, size: number): number => (rank + 2) * size + grade;
-const listKeys = (ranks: number, size: number): number => (ranks + 2) * size;
 
 /**
  * Mixture quantile: the x where the mixture's cdf is p. Newton's method from the normal with the mixture's
