@@ -21,6 +21,17 @@ export function patch(el: Element, key: string, build: () => Child[]): boolean {
 }
 
 /**
+ * As patch(), but `el` is brought to `build()`'s element in place (morph) rather than refilled: what stayed
+ * the same keeps its nodes (a region of a page whose figures move a few at a time).
+ */
+export function patchInPlace(el: Element, key: string, build: () => Element): boolean {
+  if (built.get(el) === key) return false;
+  morph(el, build());
+  built.set(el, key);
+  return true;
+}
+
+/**
  * Makes `parent`'s children one element per item, in order: the element of an item whose key is the same as
  * before is kept (moved if the order changed) and, if its content changed, updated in place from a fresh build;
  * the others are built, the stale removed. `content` summarises what an item shows (default: its JSON).

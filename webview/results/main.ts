@@ -6,9 +6,9 @@
 import { ESTIMATE_METHOD, type CompareMode, type QueryDeltas, type Comparison, type CorrectionName, type EstimateView, type ExportFormat, type HoleVerdict, type LengthSummary, type PairResult, type ResultsModel, type ResultsRow } from '../../src/protocol/webview.js';
 import { barChart, intervalChart, themeColor } from '../components/chart.js';
 import { outwardEnds } from '../../src/core/formats/outward.js';
-import { fix4, h, isolate, morph, name, pValue, shortName, signed4, svg } from '../components/dom.js';
+import { fix4, h, isolate, name, pValue, shortName, signed4, svg } from '../components/dom.js';
 import { Host } from '../components/host.js';
-import { patch } from '../components/patch.js';
+import { patch, patchInPlace } from '../components/patch.js';
 import { restoreSorts, sortable, tableSorts } from '../components/table.js';
 import { estimateNode, estimateText, estimateTitle, estimateVerdictNode } from '../components/estimate.js';
 import { button, checkbox, dropdown } from '../components/toolkit.js';
@@ -94,23 +94,12 @@ function show(m: ResultsModel): void {
   const labels = m.rows.map((r) => [r.key, r.label]);
   const { skipped, significanceOn, significancePending, pairs, ...rest } = m;
   const table = { ...rest, rows: m.rows.map((r) => ({ ...r, lengths: undefined })) };
-  if (changed(head, [m.dataset, m.split, m.qrels, m.judgements, m.numQueries, m.untrusted])) morph(head, renderHead(m));
-  if (changed(tableRegion, table)) morph(tableRegion, h('div', { attrs: { id: 'table-region' } }, resultsTable(m), coverageNote(m), provenanceNode(m.provenance, m.judgements), legend(m)));
-  if (changed(sigRegion, [table, significanceOn, significancePending, pairs])) morph(sigRegion, h('div', { attrs: { id: 'sig-region' } }, ...significanceSection(m)));
+  patchInPlace(head, JSON.stringify([m.dataset, m.split, m.qrels, m.judgements, m.numQueries, m.untrusted]), () => renderHead(m));
+  patchInPlace(tableRegion, JSON.stringify(table), () => h('div', { attrs: { id: 'table-region' } }, resultsTable(m), coverageNote(m), provenanceNode(m.provenance, m.judgements), legend(m)));
+  patchInPlace(sigRegion, JSON.stringify([table, significanceOn, significancePending, pairs]), () => h('div', { attrs: { id: 'sig-region' } }, ...significanceSection(m)));
   deltaPlot(m);
   queryPlot(m);
-  if (changed(lengthsRegion, [labels, m.rows.map((r) => r.lengths), skipped])) morph(lengthsRegion, h('div', { attrs: { id: 'lengths-region' } }, ...lengthsSection(m)));
-}
-
-/** What each region was last built from. */
-const regionOf = new WeakMap<Element, string>();
-
-/** Whether `region` is to show other inputs than it does (and records them). */
-function changed(region: Element, inputs: unknown): boolean {
-  const key = JSON.stringify(inputs);
-  if (regionOf.get(region) === key) return false;
-  regionOf.set(region, key);
-  return true;
+  patchInPlace(lengthsRegion, JSON.stringify([labels, m.rows.map((r) => r.lengths), skipped]), () => h('div', { attrs: { id: 'lengths-region' } }, ...lengthsSection(m)));
 }
 
 function renderHead(m: ResultsModel): HTMLElement {
