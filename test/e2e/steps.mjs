@@ -31,8 +31,14 @@ export async function judgeNextHole(wb, side, datasetDir, split) {
     } catch {
       return false;
     }
-  });
+  }, { explain: () => sidebarSays(side) });
   return { queryId, docId, grade };
+}
+
+/** The sidebar's status line, position, pair and grade, for a failure message. */
+async function sidebarSays(side) {
+  const text = async (sel) => (await side.locator(sel).first().textContent({ timeout: 2000 }).catch(() => '?'))?.trim();
+  return `status "${await text('#status')}", ${await text('#progress')}, ${await text('#query-id')} / ${await text('#doc-id')}: ${await text('#current-grade')}`;
 }
 
 /**

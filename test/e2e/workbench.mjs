@@ -171,13 +171,20 @@ export class Workbench {
     return (await lines.allTextContents()).map((l) => l.replace(/\u00a0/g, ' '));
   }
 
-  /** Polls `probe` (async, truthy when done) every 250 ms for up to `timeout` ms; throws naming `what`. */
-  async waitFor(what, probe, { timeout = STEP_MS } = {}) {
+  /**
+   * Polls `probe` (async, truthy when done) every 250 ms for up to `timeout` ms; throws naming `what` and, with
+   * `explain` (async, a text), what the page showed at the time.
+   */
+  async waitFor(what, probe, { timeout = STEP_MS, explain } = {}) {
     const deadline = Date.now() + timeout;
     for (;;) {
       const value = await probe();
       if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeout / 1000} s waiting for ${what}`);
+      if (Date.now() > deadline) {
+        // What the page said meanwhile (a status line, the item shown): an intermittent failure is read from this.
+        const seen = explain ? await explain().catch((e) => `(could not read the page: ${e.message})`) : '';
+        throw new Error(`timed out after ${timeout / 1000} s waiting for ${what}${seen ? `; the page showed: ${seen}` : ''}`);
+      }
       await this.page.waitForTimeout(250);
     }
   }
