@@ -17,7 +17,7 @@
  * order needs where it is known (the oracle's lower bound equals its greedy upper bound), else the bracket.
  *
  * Options: --only scifact|nfcorpus, --scenario hide|onerun, --seeds 15,16,
- * --mode estimate|sound|both, --record FILE (append each trial as a JSON line), --from FILE (print the tables of
+ * --mode estimate|sound|both|floor (floor: withinFloor beside blind order, no judging loop), --record FILE (append each trial as a JSON line), --from FILE (print the tables of
  * recorded trials, running none); --pairs N takes N of the sixteen, spread from near-ties to wide gaps. Runs of ours are made with `irw run` / `irw fuse` once and kept in .bench/holes.
  */
 import { spawnSync } from 'node:child_process';
@@ -33,6 +33,7 @@ import { Qrels, readQrels } from '../../src/core/formats/qrels';
 import { readRun, type Run } from '../../src/core/formats/run';
 import { uniform } from '../../src/core/random';
 import { oracleGreedy, oracleLowerBound } from './oracleBound';
+import { withinFloor, type WithinFloor } from './withinFloor';
 
 const REPO = resolve(__dirname, '..', '..');
 const SHARED = resolve(REPO, '..', 'shared');
@@ -219,6 +220,8 @@ interface Trial {
   at0: { lo: number; hi: number };
   atVerdict: { estimate: number; lo: number; hi: number };
   design: { lo: number; hi: number; sampled: number };
+  /** withinFloor's floor for verdicts that hold whatever the rates (Infinity where |Δ| > 0.01: no "within"). */
+  floor?: number;
   ms: number;
 }
 
@@ -227,6 +230,7 @@ function estimateTrial(dataset: string, sc: Scenario, pair: string, runs: [Run, 
   const { hs, vs } = measureScorer(scale);
   const set = prepareHoles(sc.visible, runs, { poolDepth: 100 });
   const est = new HoleEstimator(set, [0, 1], { ndcg: vs }, { seed: sc.seed });
+  const floor = withinFloor(set, hs, set.queries.map((_, qi) => est.slotCells.subarray(est.offsets[qi], est.offsets[qi + 1])), sc.truth, trueDelta).exchangeable;
   const queue = new SampleQueue(est, 'ndcg', sc.seed);
   const e0 = est.estimate('ndcg');
   let e = e0;
@@ -256,8 +260,18 @@ function estimateTrial(dataset: string, sc: Scenario, pair: string, runs: [Run, 
     at0: { lo: e0.lo, hi: e0.hi },
     atVerdict: { estimate: e.estimate, lo: e.lo, hi: e.hi },
     design: { lo: d.lo, hi: d.hi, sampled: d.sampled },
+    floor,
     ms: Date.now() - t0,
   };
+}
+
+/** Floor mode: withinFloor against blind order's count, no judging loop (seconds a trial). */
+function floorTrial(sc: Scenario, runs: [Run, Run], scale: number[], trueDelta: number): WithinFloor & { blind: number } {
+  const { hs, vs } = measureScorer(scale);
+  const set = prepareHoles(sc.visible, runs, { poolDepth: 100 });
+  const est = new HoleEstimator(set, [0, 1], { ndcg: vs }, { seed: sc.seed });
+  const floors = withinFloor(set, hs, set.queries.map((_, qi) => est.slotCells.subarray(est.offsets[qi], est.offsets[qi + 1])), sc.truth, trueDelta);
+  return { ...floors, blind: blindOrder(prepareHoles(sc.visible, runs, { poolDepth: 10 }), hs, sc.truth, sc.seed) };
 }
 
 interface SoundRow {
@@ -321,6 +335,7 @@ function main(): void {
   const mode = opts.mode ?? 'both';
   const trials: Trial[] = [];
   const sound: SoundRow[] = [];
+  const floors: string[][] = [];
   // --from: the tables of trials recorded earlier (--record), e.g. by runs split over several sittings.
   for (const line of opts.from ? readFileSync(opts.from, 'utf8').split('\n').filter(Boolean) : []) {
     const x = JSON.parse(line) as { trial?: Trial; sound?: SoundRow };
@@ -345,6 +360,12 @@ function main(): void {
         for (const [a, b] of pairs) {
           const pair = `${a} / ${b}`;
           const ab: [Run, Run] = [runs.get(a)!, runs.get(b)!];
+          if (mode === 'floor') {
+            const f = floorTrial(sc, ab, scale, truths.get(pair)!);
+            floors.push([dataset, sc.name, String(seed), pair, f4(truths.get(pair)!), String(f.moving), String(f.blind), String(f.withRates), String(f.exchangeable), (f.exchangeable / f.blind).toFixed(3)]);
+            process.stderr.write(`${dataset} ${sc.name} ${seed} ${pair}: floor with rates ${f.withRates}, whatever the rates ${f.exchangeable}, of ${f.moving} holes that move Δ (blind ${f.blind})\n`);
+            continue;
+          }
           if (mode !== 'sound') {
             const t = estimateTrial(dataset, sc, pair, ab, scale, truths.get(pair)!);
             trials.push(t);
@@ -368,7 +389,7 @@ function main(): void {
     out.push('Estimate mode: nDCG@10, Δ = b - a, judged in the sampling queue until the 95 % interval gives a verdict');
     out.push(
       table([
-        ['dataset', 'scenario', 'seed', 'a / b', 'true Δ', 'verdict', 'judged', 'blind (sound)', 'ratio', 'interval at verdict', 'at 0', 'design at verdict'],
+        ['dataset', 'scenario', 'seed', 'a / b', 'true Δ', 'verdict', 'judged', 'blind (sound)', 'ratio', 'floor (within)', 'interval at verdict', 'at 0', 'design at verdict'],
         ...trials.map((t) => [
           t.dataset,
           t.scenario,
@@ -379,6 +400,7 @@ function main(): void {
           String(t.judged),
           String(t.blind),
           t.blind ? (t.judged / t.blind).toFixed(3) : '-',
+          t.floor !== undefined && Number.isFinite(t.floor) ? String(t.floor) : '-',
           `[${f4(t.atVerdict.lo)}, ${f4(t.atVerdict.hi)}]${cover(t, t.atVerdict) ? '' : ' miss'}`,
           `[${f4(t.at0.lo)}, ${f4(t.at0.hi)}]${cover(t, t.at0) ? '' : ' miss'}`,
           `[${f4(t.design.lo)}, ${f4(t.design.hi)}]${cover(t, t.design) ? '' : ' miss'} n=${t.design.sampled}`,
@@ -414,6 +436,11 @@ function main(): void {
       ]);
     }
     out.push(table(rows));
+    out.push('');
+  }
+  if (floors.length) {
+    out.push('Floor mode: the fewest judgements to "within ±0.01" (withinFloor): knowing each cell\'s true rates, and for verdicts that hold whatever the rates');
+    out.push(table([['dataset', 'scenario', 'seed', 'a / b', 'true Δ', 'holes moving Δ', 'blind (sound)', 'floor, rates known', 'floor, any rates', 'any rates / blind'], ...floors]));
     out.push('');
   }
   if (sound.length) {
