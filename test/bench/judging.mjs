@@ -103,6 +103,9 @@ async function main() {
     mkdirSync(runs, { recursive: true });
     const runFiles = readdirSync(RUNS).filter((f) => /\.(trec|tsv)$/.test(f)).sort();
     for (const f of runFiles) copyFileSync(join(RUNS, f), join(runs, f));
+    // The engine's own account of its time (src/core/engine/trace.ts), read back for the judgements measured.
+    const tracePath = join(tmp, 'engine-trace.jsonl');
+    process.env.IRW_ENGINE_TRACE = tracePath;
     server = await startCodeServer({ tools, tmp, workspace, extensions });
     const controller = new AbortController();
     await waitUntilServing(server.base, server.server, join(tmp, 'code-server.log'), controller.signal);
@@ -182,6 +185,7 @@ async function main() {
     const loadStart = loadavg()[0];
     const cpuStart = processes();
     const wallStart = performance.now();
+    const clockStart = Date.now();
     for (let i = 0; i < JUDGEMENTS; i++) {
       const before = await state(frames.sidebar);
       const grade = grades[i % 3 === 0 ? grades.length - 1 : 0];
@@ -212,6 +216,7 @@ async function main() {
       `${[...cpu].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${fmt(v / JUDGEMENTS)} ms`).join(', ')}`);
     console.log(`host events a judgement (models, states): ${VIEWS.map((v, j) => `${v} ${events[j].toFixed(1)}`).join(', ')}`);
     console.log(`wall time of the ${JUDGEMENTS} judgements less think time: ${(wall / 1000).toFixed(1)} s; load average (1 min) ${loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
+    console.log(engineTable(tracePath, clockStart, Date.now()));
     console.log(`judging: next pair p95 ${fmt(p(next, 0.95))} ms, every view p95 ${fmt(p(every, 0.95))} ms`);
   } catch (e) {
     // What the workbench showed when it failed.
@@ -223,6 +228,21 @@ async function main() {
     if (server) await server.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** The engine's requests and background jobs between `from` and `to` (wall clock), by kind: per judgement, and p95. */
+function engineTable(path, from, to) {
+  if (!existsSync(path)) return '\n(no engine trace: the engine did not write IRW_ENGINE_TRACE)';
+  const byKind = new Map();
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line) continue;
+    const t = JSON.parse(line);
+    if (t.at < from || t.at > to) continue;
+    byKind.set(t.kind, [...(byKind.get(t.kind) ?? []), t.ms]);
+  }
+  const rows = [...byKind].map(([k, v]) => [k, v.length / JUDGEMENTS, v.reduce((a, x) => a + x, 0) / JUDGEMENTS, p(v, 0.95), Math.max(...v)]).sort((x, y) => y[2] - x[2]);
+  return `\n| engine (ms; requests: arrival to answer, background: computing time) | a judgement | ms a judgement | p95 | max |\n|---|---|---|---|---|\n` +
+    rows.map(([k, n, ms, q, max]) => `| ${k} | ${n.toFixed(1)} | ${fmt(ms)} | ${fmt(q)} | ${fmt(max)} |`).join('\n');
 }
 
 main().then(() => process.exit(0), (e) => {

@@ -10,6 +10,7 @@ import type { SplitState } from '../split/state';
 import { trustPending, trustSteps } from '../split/underHoles';
 import type { SplitInfo, EngineRequests } from './protocol';
 import { splitKey, type SplitModels } from './splits';
+import { trace } from './trace';
 
 /** How long background work (significance, ranges) runs before letting requests in. */
 const SLICE_MS = 5;
@@ -153,12 +154,16 @@ export class SplitViews {
   private background(key: string, s: SplitState, steps: () => Iterator<void>): Promise<void> {
     const running = this.stepping.get(key);
     if (running) return running;
+    const at = Date.now();
+    let computing = 0;
     const work = (async () => {
       const it = steps();
       for (let done = false; !done; ) {
         // A slice of at most SLICE_MS, then the event loop: a judgement waits for one slice at most.
-        const until = performance.now() + SLICE_MS;
+        const start = performance.now();
+        const until = start + SLICE_MS;
         while (!(done = it.next().done === true) && performance.now() < until);
+        computing += performance.now() - start;
         // Held back while requests come (a judgement, then every open view asking for its model), then resumed.
         for (let wait = 0; !done; ) {
           await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
@@ -167,6 +172,7 @@ export class SplitViews {
         }
       }
     })().finally(() => {
+      trace('background', at, computing);
       this.stepping.delete(key);
       this.onChanged(key, this.info(s));
     });

@@ -18,6 +18,7 @@ import { SplitModels } from './splits';
 import { SplitViews } from './splitViews';
 import { ExplainRequests } from './explainRequests';
 import { scalar } from '../index/sql';
+import { trace } from './trace';
 
 /**
  * The workspace engine, a worker thread: owns the sql.js index, every open split's qrels, judgements and
@@ -245,7 +246,9 @@ async function main(): Promise<void> {
   const snapshot = new Snapshotter(db, config.dbPath, config.snapshotDelayMs, (message) => send({ kind: 'warning', message }));
   const store = new Store(db, snapshot);
   port!.on('message', (m: HostMessage) => {
-    store.handle(m).then(
+    const t0 = performance.now();
+    const at = Date.now();
+    store.handle(m).finally(() => trace(m.kind, at, performance.now() - t0)).then(
       (value) => send({ kind: 'result', id: m.id, ok: true, value }),
       (e: unknown) => {
         const error = isInputError(e) ? { message: e.format(), problem: problemFrom(e.file ?? '', e) } : { message: (e as Error).message ?? String(e) };
