@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import { basename } from 'node:path';
 import type { Database } from 'sql.js';
 import { SplitState, type DocumentSource } from '../split/state';
@@ -11,6 +12,8 @@ import type { EvaluationSettings } from './settings';
 import { problemFrom, type Problem } from '../formats/problems';
 import { datasetId, readDocument } from '../index/queries';
 import { runCache } from '../index/runCache';
+import { fileStamp } from '../index/fileState';
+import { corpusFile } from '../formats/datasetFolder';
 import { rows, transaction } from '../index/sql';
 
 /** A split as the engine and its clients name it: `${datasetDir}\t${split}`. */
@@ -21,6 +24,9 @@ export function splitKey(datasetDir: string, split: string): SplitKey {
 }
 
 /** Documents of an indexed dataset: read from its corpus file at the offsets the index holds. */
+/** Characters of document text the engine keeps per open split (a few MB: a sidebar's pairs many times over). */
+const DOCUMENT_CACHE_CHARS = 4_000_000;
+
 class IndexedCorpus implements DocumentSource {
   private wordCounts: Map<string, number> | undefined;
 
@@ -30,8 +36,37 @@ class IndexedCorpus implements DocumentSource {
     private readonly dir: string,
   ) {}
 
+  /**
+   * Documents read lately, by the corpus file's stamp and id, sized by their text: after every judgement the
+   * Judge sidebar asks again for the pairs ahead and their queries' relevant titles (about 170 documents, each
+   * a query and two file opens before). A changed corpus file has another stamp, so nothing stale is served.
+   */
+  private readonly docs = new LRUCache<string, { title: string; text: string } | { missing: true }>({
+    maxSize: DOCUMENT_CACHE_CHARS,
+    sizeCalculation: (d) => ('missing' in d ? 1 : d.title.length + d.text.length + 1),
+  });
+  /** Reads under way, shared by the requests that ask for the same document meanwhile. */
+  private readonly reading = new Map<string, Promise<{ title: string; text: string } | null>>();
+
   read(docId: string): Promise<{ title: string; text: string } | null> {
-    return readDocument(this.db, this.dir, docId);
+    let stamp: string;
+    try {
+      stamp = fileStamp(statSync(corpusFile(this.dir)));
+    } catch {
+      return readDocument(this.db, this.dir, docId); // no corpus file: readDocument says what is wrong
+    }
+    const key = `${stamp}\t${docId}`;
+    const hit = this.docs.get(key);
+    if (hit) return Promise.resolve('missing' in hit ? null : hit);
+    let pending = this.reading.get(key);
+    if (!pending) {
+      pending = readDocument(this.db, this.dir, docId).then((d) => {
+        this.docs.set(key, d ? { title: d.title, text: d.text } : { missing: true });
+        return d && { title: d.title, text: d.text };
+      }).finally(() => this.reading.delete(key));
+      this.reading.set(key, pending);
+    }
+    return pending;
   }
 
   words(docId: string): number {
