@@ -126,6 +126,8 @@ try {
   });
 
   const workspace = makeWorkspace(join(tmp, 'workspace'), datasetsDir(option(args, '--datasets')));
+  // The engine's requests with their times, kept with the workspace when a scenario fails (src/core/engine/trace.ts).
+  process.env.IRW_ENGINE_TRACE = join(tmp, 'engine-trace.jsonl');
   server = await startCodeServer({ tools, tmp, workspace, extensions });
   await waitUntilServing(server.base, server.server, join(tmp, 'code-server.log'), controller.signal);
   browser = await launchChromium(tools);
@@ -168,7 +170,7 @@ try {
 }
 if (controller.signal.aborted) code = 124;
 const failed = code !== 0 || results.some((r) => !r.ok);
-if (failed) console.error(`test:e2e: kept ${tmp} (workspace, code-server.log, user-data/logs)`);
+if (failed) console.error(`test:e2e: kept ${tmp} (workspace, code-server.log, user-data/logs, engine-trace.jsonl)`);
 else rmSync(tmp, { recursive: true, force: true });
 finish(code);
 
