@@ -248,7 +248,7 @@ async function main(): Promise<void> {
   port!.on('message', (m: HostMessage) => {
     const t0 = performance.now();
     const at = Date.now();
-    store.handle(m).finally(() => trace(m.kind, at, performance.now() - t0)).then(
+    store.handle(m).finally(() => trace(m.kind, at, performance.now() - t0, m.kind === 'judge' ? { query: m.args.queryId, doc: m.args.docId, grade: m.args.grade } : undefined)).then(
       (value) => send({ kind: 'result', id: m.id, ok: true, value }),
       (e: unknown) => {
         const error = isInputError(e) ? { message: e.format(), problem: problemFrom(e.file ?? '', e) } : { message: (e as Error).message ?? String(e) };
