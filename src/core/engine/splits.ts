@@ -11,6 +11,7 @@ import { runLabels } from '../index/discovery';
 import type { EvaluationSettings } from './settings';
 import { problemFrom, type Problem } from '../formats/problems';
 import { datasetId, readDocument } from '../index/queries';
+import type { DocumentText } from '../index/nodes';
 import { runCache } from '../index/runCache';
 import { fileStamp } from '../index/fileState';
 import { corpusFile } from '../formats/datasetFolder';
@@ -41,14 +42,14 @@ class IndexedCorpus implements DocumentSource {
    * Judge sidebar asks again for the pairs ahead and their queries' relevant titles (about 170 documents, each
    * a query and two file opens before). A changed corpus file has another stamp, so nothing stale is served.
    */
-  private readonly docs = new LRUCache<string, { title: string; text: string } | { missing: true }>({
+  private readonly docs = new LRUCache<string, DocumentText | { missing: true }>({
     maxSize: DOCUMENT_CACHE_CHARS,
-    sizeCalculation: (d) => ('missing' in d ? 1 : d.title.length + d.text.length + 1),
+    sizeCalculation: (d) => ('missing' in d ? 1 : d.id.length + d.title.length + d.text.length + 1),
   });
   /** Reads under way, shared by the requests that ask for the same document meanwhile. */
-  private readonly reading = new Map<string, Promise<{ title: string; text: string } | null>>();
+  private readonly reading = new Map<string, Promise<DocumentText | null>>();
 
-  read(docId: string): Promise<{ title: string; text: string } | null> {
+  read(docId: string): Promise<DocumentText | null> {
     let stamp: string;
     try {
       stamp = fileStamp(statSync(corpusFile(this.dir)));
@@ -61,8 +62,8 @@ class IndexedCorpus implements DocumentSource {
     let pending = this.reading.get(key);
     if (!pending) {
       pending = readDocument(this.db, this.dir, docId).then((d) => {
-        this.docs.set(key, d ? { title: d.title, text: d.text } : { missing: true });
-        return d && { title: d.title, text: d.text };
+        this.docs.set(key, d ?? { missing: true });
+        return d;
       }).finally(() => this.reading.delete(key));
       this.reading.set(key, pending);
     }
