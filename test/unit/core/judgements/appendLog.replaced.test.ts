@@ -30,8 +30,10 @@ describe('the annotations file changed by another program while the writer is op
     const { tsv } = annotationPaths(dir, 'test');
     writer.judge({ queryId: 'q1', docId: 'd1', grade: 1 });
     writer.judge({ queryId: 'q1', docId: 'd2', grade: 0 });
-    // The user fixes a grade in another editor, which saves by rename.
-    replaceByRename(tsv, readFileSync(tsv, 'utf8').replace('q1\td2\t0', 'q1\td2\t1'));
+    // The user fixes a grade in another editor, which saves by rename, a moment later. (Written at once, its
+    // mtime can fall before the last judgement's confirmation: file times come from the kernel's coarse clock,
+    // up to a tick behind Date.now(); the writer would then count it as written before that judgement.)
+    replaceByRename(tsv, readFileSync(tsv, 'utf8').replace('q1\td2\t0', 'q1\td2\t1'), new Date(Date.now() + 1000));
     const problems = writer.judge({ queryId: 'q2', docId: 'd3', grade: 1 });
     writer.judge({ queryId: 'q2', docId: 'd4', grade: 0 });
     writer.close();
