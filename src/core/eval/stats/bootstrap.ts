@@ -1,7 +1,7 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { mulberry32 } from '../../random';
 import { runSteps } from '../../steps';
-import { vectorKey } from './memo';
 import { differences } from './paired';
 
 export interface BootstrapOptions {
@@ -41,7 +41,7 @@ export function bootstrapMeanCIs(xs: readonly Float64Array[], options: Bootstrap
   return runSteps(bootstrapSteps(xs, options));
 }
 
-/** Intervals of vectors seen lately (vectorKey: the same input gives the same interval). */
+/** Intervals of vectors seen lately, by the options and a SHA-256 of the vector's bytes (the same input gives the same interval). */
 const known = new LRUCache<string, Interval>({ max: 4096 });
 
 /** Resamples drawn between two yields of bootstrapSteps (300 queries, 15 vectors: a few milliseconds). */
@@ -57,7 +57,7 @@ export function* bootstrapSteps(xs: readonly Float64Array[], options: BootstrapO
   const resamples = options.resamples ?? 10_000;
   const level = options.level ?? 0.95;
   const seed = options.seed ?? 1;
-  const keys = xs.map((x) => vectorKey(x, resamples, seed, level));
+  const keys = xs.map((x) => `${resamples}\t${seed}\t${level}\t${createHash('sha256').update(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)).digest('base64')}`);
   const out: (Interval | undefined)[] = keys.map((k) => {
     const hit = options.fresh ? undefined : known.get(k);
     return hit && { ...hit };
