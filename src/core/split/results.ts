@@ -1,4 +1,4 @@
-import { bootstrapSteps, CORRECTIONS, holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
+import { bootstrapDiffCI, CORRECTIONS, holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
 import type { Run } from '../formats/run';
 import type { CompareMode, Comparison, CorrectionName, EstimateView, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../protocol/webview';
 import { runSteps } from '../steps';
@@ -76,10 +76,6 @@ export function* significanceSteps(state: SplitState, baseline: string, t: Testi
   const correct = CORRECTIONS[t.correction].adjust;
   const comparisons = new Map<string, (Comparison | null)[]>();
   for (const [a, b] of pairs) comparisons.set(pairKey(a, b), RESULT_MEASURES.map(() => null));
-  // Each Δ's bootstrap interval comes after the tests, in one pass over every difference (bootstrapSteps: one
-  // draw of the resamples, and the differences a judgement did not move are not drawn again).
-  const differences: Float64Array[] = [];
-  const differenceOf: [string, number][] = [];
   for (const [mi, m] of RESULT_MEASURES.entries()) {
     if (!m.tested) continue;
     const raw: Omit<Comparison, 'tPHolm' | 'randPHolm' | 'tPAdj' | 'randPAdj'>[] = [];
@@ -87,11 +83,8 @@ export function* significanceSteps(state: SplitState, baseline: string, t: Testi
       const [xb, xa] = aligned(state.scores(b, 'annotated'), state.scores(a, 'annotated'), mi);
       const tt = pairedTTest(xb, xa);
       const randP = yield* randomizationSteps(xb, xa, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed });
-      raw.push({ delta: tt.meanDiff, tP: tt.p, randP, ci: { lo: 0, hi: 0 }, ...winTieLoss(xb, xa) });
-      if (xb.length) {
-        differences.push(Float64Array.from(xb, (x, i) => x - xa[i]));
-        differenceOf.push([pairKey(a, b), mi]);
-      }
+      const ci = xb.length ? bootstrapDiffCI(xb, xa, { resamples: RESAMPLES, seed: SIGNIFICANCE.seed }) : { lo: 0, hi: 0 };
+      raw.push({ delta: tt.meanDiff, tP: tt.p, randP, ci, ...winTieLoss(xb, xa) });
       yield;
     }
     const tHolm = holmAdjust(raw.map((r) => r.tP));
@@ -100,8 +93,6 @@ export function* significanceSteps(state: SplitState, baseline: string, t: Testi
     const rAdj = correct(raw.map((r) => r.randP));
     pairs.forEach(([a, b], i) => (comparisons.get(pairKey(a, b))![mi] = { ...raw[i], tPHolm: tHolm[i], randPHolm: rHolm[i], tPAdj: tAdj[i], randPAdj: rAdj[i] }));
   }
-  const cis = yield* bootstrapSteps(differences, { resamples: RESAMPLES, seed: SIGNIFICANCE.seed });
-  differenceOf.forEach(([key, mi], i) => (comparisons.get(key)![mi]!.ci = cis[i]));
   // The runs may have changed while the steps ran: keep the result only if it is still of these runs. Tests of
   // judgements since replaced are kept too: shown as "updating" until the next ones are there.
   const now = compared(state, baseline);

@@ -1,7 +1,4 @@
-import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { mulberry32 } from '../../random';
-import { runSteps } from '../../steps';
 import { differences } from './paired';
 
 export interface BootstrapOptions {
@@ -11,8 +8,6 @@ export interface BootstrapOptions {
   seed?: number;
   /** Confidence level (default 0.95). */
   level?: number;
-  /** Draw every interval, even of a vector seen lately (the memo is exact: tests of the drawing itself). */
-  fresh?: boolean;
 }
 
 export interface Interval {
@@ -38,58 +33,29 @@ export function bootstrapMeanCI(x: ArrayLike<number>, options: BootstrapOptions 
  * draws were ~80 % of 25 separate calls' time).
  */
 export function bootstrapMeanCIs(xs: readonly Float64Array[], options: BootstrapOptions = {}): Interval[] {
-  return runSteps(bootstrapSteps(xs, options));
-}
-
-/** Intervals of vectors seen lately, by the options and a SHA-256 of the vector's bytes (the same input gives the same interval). */
-const known = new LRUCache<string, Interval>({ max: 4096 });
-
-/** Resamples drawn between two yields of bootstrapSteps (300 queries, 15 vectors: a few milliseconds). */
-const RESAMPLES_A_STEP = 500;
-
-/**
- * bootstrapMeanCIs() in steps, for the engine's background work: vectors of any lengths (each length draws
- * its own resamples, as bootstrapMeanCI does alone), and the interval of a vector seen lately is not drawn
- * again. After a judgement most differences are what they were (a non-relevant judgement moves no figure):
- * their intervals are kept, to the bit.
- */
-export function* bootstrapSteps(xs: readonly Float64Array[], options: BootstrapOptions = {}): Generator<void, Interval[], undefined> {
+  if (xs.length === 0) return [];
+  const n = xs[0].length;
+  if (n === 0) throw new Error('bootstrap: no queries');
+  for (const x of xs) if (x.length !== n) throw new Error(`bootstrap: vectors of ${n} and ${x.length} queries`);
   const resamples = options.resamples ?? 10_000;
   const level = options.level ?? 0.95;
-  const seed = options.seed ?? 1;
-  const keys = xs.map((x) => `${resamples}\t${seed}\t${level}\t${createHash('sha256').update(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)).digest('base64')}`);
-  const out: (Interval | undefined)[] = keys.map((k) => {
-    const hit = options.fresh ? undefined : known.get(k);
-    return hit && { ...hit };
-  });
-  const byLength = new Map<number, number[]>();
-  xs.forEach((x, v) => {
-    if (out[v]) return;
-    if (x.length === 0) throw new Error('bootstrap: no queries');
-    byLength.set(x.length, [...(byLength.get(x.length) ?? []), v]);
-  });
-  for (const [n, which] of byLength) {
-    const next = mulberry32(seed);
-    const means = which.map(() => new Float64Array(resamples));
-    const drawn = new Int32Array(n);
-    for (let r = 0; r < resamples; r++) {
-      // next() / 2^32 * n is uniform over 0..n-1 up to a bias of n / 2^32, far below the resampling noise.
-      for (let i = 0; i < n; i++) drawn[i] = Math.floor((next() / 4294967296) * n);
-      for (let j = 0; j < which.length; j++) {
-        const x = xs[which[j]];
-        let s = 0;
-        for (let i = 0; i < n; i++) s += x[drawn[i]];
-        means[j][r] = s / n;
-      }
-      if ((r + 1) % RESAMPLES_A_STEP === 0) yield;
+  const next = mulberry32(options.seed ?? 1);
+  const means = xs.map(() => new Float64Array(resamples));
+  const drawn = new Int32Array(n);
+  for (let r = 0; r < resamples; r++) {
+    // next() / 2^32 * n is uniform over 0..n-1 up to a bias of n / 2^32, far below the resampling noise.
+    for (let i = 0; i < n; i++) drawn[i] = Math.floor((next() / 4294967296) * n);
+    for (let v = 0; v < xs.length; v++) {
+      const x = xs[v];
+      let s = 0;
+      for (let i = 0; i < n; i++) s += x[drawn[i]];
+      means[v][r] = s / n;
     }
-    which.forEach((v, j) => {
-      const m = means[j].sort();
-      out[v] = { lo: quantile(m, (1 - level) / 2), hi: quantile(m, (1 + level) / 2) };
-      known.set(keys[v], { ...out[v]! });
-    });
   }
-  return out as Interval[];
+  return means.map((m) => {
+    m.sort();
+    return { lo: quantile(m, (1 - level) / 2), hi: quantile(m, (1 + level) / 2) };
+  });
 }
 
 /** Paired bootstrap interval of the mean difference a - b (the same resampled queries for both runs). */

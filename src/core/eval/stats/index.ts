@@ -5,7 +5,7 @@ import { randomizationSteps, randomizationTest } from './randomization';
 import { pairedTTest } from './tTest';
 import { wilcoxon } from './wilcoxon';
 
-export { bootstrapDiffCI, bootstrapMeanCI, bootstrapMeanCIs, bootstrapSteps, type BootstrapOptions, type Interval } from './bootstrap';
+export { bootstrapDiffCI, bootstrapMeanCI, bootstrapMeanCIs, type BootstrapOptions, type Interval } from './bootstrap';
 export { effectSize } from './effectSize';
 export { benjaminiHochbergAdjust, bonferroniAdjust, holmAdjust, pairedTTest, randomizationSteps, randomizationTest, wilcoxon };
 export { winTieLoss, type WinTieLoss } from './winTieLoss';

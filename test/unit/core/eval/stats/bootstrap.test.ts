@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bootstrapDiffCI, bootstrapMeanCI, bootstrapMeanCIs, bootstrapSteps } from '../../../../../src/core/eval/stats/bootstrap';
+import { bootstrapDiffCI, bootstrapMeanCI, bootstrapMeanCIs } from '../../../../../src/core/eval/stats/bootstrap';
 
 test('bootstrap: seeded (same seed, same interval), contains the mean, constant data gives a point', () => {
   const x = Array.from({ length: 50 }, (_, i) => ((i * 37) % 11) / 10);
@@ -25,26 +25,7 @@ test('bootstrap: a wider level gives a wider interval', () => {
 
 test('bootstrapMeanCIs: many vectors in one pass give exactly each one\'s bootstrapMeanCI (a table\'s intervals stay paired)', () => {
   const xs = Array.from({ length: 7 }, (_, v) => Float64Array.from({ length: 61 }, (_, i) => ((i * (v + 3) * 2654435761) % 1000) / 997));
-  const together = bootstrapMeanCIs(xs, { seed: 9, resamples: 3000, fresh: true });
-  xs.forEach((x, v) => assert.deepEqual(together[v], bootstrapMeanCI(x, { seed: 9, resamples: 3000, fresh: true }), `vector ${v}`));
-  // Vectors of other lengths in the same call: each length draws its own resamples, as it would alone.
-  const mixed = bootstrapMeanCIs([xs[0], xs[1].subarray(1), xs[2]], { seed: 9, resamples: 3000, fresh: true });
-  assert.deepEqual(mixed, [together[0], bootstrapMeanCI(xs[1].subarray(1), { seed: 9, resamples: 3000, fresh: true }), together[2]]);
-});
-
-test('bootstrapSteps: a vector seen lately is not drawn again (no steps), and its interval is the one drawn, to the bit', () => {
-  const x = Float64Array.from({ length: 97 }, (_, i) => Math.cos(i * 1.7) ** 2);
-  const options = { seed: 5, resamples: 2000 };
-  let steps = 0;
-  const first = bootstrapSteps([x], options);
-  let r = first.next();
-  for (; !r.done; r = first.next()) steps++;
-  assert.equal(steps, 4, 'a step every 500 resamples');
-  const again = bootstrapSteps([Float64Array.from(x)], options).next();
-  assert.equal(again.done, true, 'known: no step');
-  assert.deepEqual(again.value, r.value);
-  assert.deepEqual(again.value, bootstrapMeanCIs([x], { ...options, fresh: true }));
-  // Another seed or level is another interval.
-  assert.notDeepEqual(bootstrapMeanCIs([x], { ...options, seed: 6 }), r.value);
-  assert.throws(() => bootstrapMeanCIs([new Float64Array(0)]), /no queries/);
+  const together = bootstrapMeanCIs(xs, { seed: 9, resamples: 3000 });
+  xs.forEach((x, v) => assert.deepEqual(together[v], bootstrapMeanCI(x, { seed: 9, resamples: 3000 }), `vector ${v}`));
+  assert.throws(() => bootstrapMeanCIs([xs[0], xs[1].subarray(1)]), /vectors of 61 and 60 queries/);
 });
