@@ -1,7 +1,7 @@
 import type { Qrels } from '../../formats/qrels';
 import type { Run } from '../../formats/run';
 import { evaluate } from '../evaluate';
-import { compareUnderHoles, estimatePairs, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet, type PairEstimate, type RunIntervals } from '../holes';
+import { comparePairsUnderHoles, estimatePairs, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet, type PairEstimate, type RunIntervals } from '../holes';
 import { MeasureSpecError, resolveMeasures } from '../registry';
 import { rankingsOf, runSimilarity } from '../similarity';
 import { bootstrapMeanCIs, type Interval } from './bootstrap';
@@ -185,12 +185,14 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
   options.measures.forEach((_m, k) => {
     const raw = pairs.map(([a, b]) => test.p(values[a][k], values[b][k], { seed: options.seed }));
     const adjusted = correction.adjust(raw);
+    const s = scorers[k];
+    if (s && set) progress('hole intervals', holesDone, holeWork);
+    const compared = s && set ? comparePairsUnderHoles(set, pairs, s, undefined, known[k]) : null;
+    holesDone += pairs.length;
     pairs.forEach(([a, b], i) => {
-      const s = scorers[k];
       let holes: PairRow['holes'] = null;
-      if (s && set) {
-        progress('hole intervals', holesDone++, holeWork);
-        const c = compareUnderHoles(set, a, b, s, undefined, known[k]);
+      if (compared) {
+        const c = compared[i];
         const sig = significanceUnderHoles(c, test, options.alpha, { seed: options.seed, adjust: (x) => correction.adjust(raw.map((y, j) => (j === i ? x : y)))[i] });
         holes = { lo: c.lo, hi: c.hi, exact: c.exact, verdict: c.verdict, openQueries: c.openQueries, openHoles: c.openHoles, canLose: sig.canLose, canGain: sig.canGain };
       }
