@@ -1,5 +1,5 @@
 import { assignmentCount, forEachAssignment, forEachSortedAssignment } from './enumerate';
-import type { HoleQuery, HoleSet } from './pool';
+import type { HoleQuery, HoleSet, RankedList } from './pool';
 import type { HoleScorer } from './scorer';
 
 /**
@@ -45,11 +45,22 @@ export function freeHoles(q: HoleQuery): number[] {
   return out;
 }
 
-/** Rank of each hole in list r (0-based), -1 where the run does not retrieve it. */
+const ranksOf = new WeakMap<RankedList, Int32Array>();
+
+/**
+ * Rank of each hole in list r (0-based), -1 where the run does not retrieve it. Worked out once per list (a
+ * list's holes never move; the comparisons, estimates and their rules asked again for every pair, measure and
+ * query): the array is shared, read it only.
+ */
 export function holeRanks(q: HoleQuery, r: number): Int32Array {
-  const ranks = new Int32Array(q.holes.length).fill(-1);
-  const at = q.lists[r].holeAt;
-  for (let i = 0; i < at.length; i++) if (at[i] >= 0) ranks[at[i]] = i;
+  const list = q.lists[r];
+  let ranks = ranksOf.get(list);
+  if (ranks === undefined || ranks.length !== q.holes.length) {
+    ranks = new Int32Array(q.holes.length).fill(-1);
+    const at = list.holeAt;
+    for (let i = 0; i < at.length; i++) if (at[i] >= 0) ranks[at[i]] = i;
+    ranksOf.set(list, ranks);
+  }
   return ranks;
 }
 
