@@ -113,6 +113,8 @@ export class HoleScorer {
   private levels = new Int32Array(16);
   private judged = new Uint8Array(1024);
   private readonly gradeArrays: [Int32Array, Int32Array][] = [];
+  /** Views of the first n entries of rels and judged, by n (emptied when those arrays are replaced). */
+  private readonly views: [Int32Array, Uint8Array][] = [];
   private readonly qr: QueryRels = { rels: new Int32Array(0), numRet: 0, numRel: 0, numRelRet: 0, grades: new Int32Array(0), gradeCounts: new Int32Array(0), judgedAnywhere: new Uint8Array(0) };
 
   constructor(spec: string, datasetScale: readonly number[], relevanceLevel = 1) {
@@ -161,12 +163,12 @@ export class HoleScorer {
     for (let h = 0; h < holes; h++) if (grades[h] >= 0) levels[grades[h]]++;
     let top = size;
     while (top > 0 && levels[top - 1] === 0) top--;
-    const relLevels = levels.subarray(0, top);
     // -J keeps the first `depth` judged documents, wherever they are.
     const all = judgedOnly ? list.rels.length : Math.min(this.trailingSafe ? this.usefulLength(list) : list.rels.length, this.depth);
     if (this.rels.length < all) {
       this.rels = new Int32Array(all * 2);
       this.judged = new Uint8Array(all * 2);
+      this.views.length = 0;
     }
     let n = 0;
     let numRelRet = 0;
@@ -189,23 +191,25 @@ export class HoleScorer {
     }
     // The evaluator's sparse form of the grade counts (grades present, ascending, and their counts).
     let present = 0;
-    for (let g = 0; g < top; g++) if (relLevels[g] > 0) present++;
+    for (let g = 0; g < top; g++) if (levels[g] > 0) present++;
     // Reused arrays, one pair per length (measures read them during compute() only): this runs millions of
     // times in a results table, and fresh arrays were most of what its garbage collector had to do.
     const [gradeList, gradeCounts] = (this.gradeArrays[present] ??= [new Int32Array(present), new Int32Array(present)]);
     for (let g = 0, k = 0; g < top; g++) {
-      if (relLevels[g] === 0) continue;
+      if (levels[g] === 0) continue;
       gradeList[k] = g;
-      gradeCounts[k++] = relLevels[g];
+      gradeCounts[k++] = levels[g];
     }
     const qr = this.qr;
-    qr.rels = out.subarray(0, n);
+    // The first n ranks, a view kept per length (a new view per call was garbage, as the arrays above were).
+    const view = (this.views[n] ??= [out.subarray(0, n), this.judged.subarray(0, n)]);
+    qr.rels = view[0];
     qr.numRet = n;
     qr.numRel = numRelOf(gradeList, gradeCounts, level);
     qr.numRelRet = numRelRet;
     qr.grades = gradeList;
     qr.gradeCounts = gradeCounts;
-    qr.judgedAnywhere = this.judged.subarray(0, n);
+    qr.judgedAnywhere = view[1];
     this.out[0] = 0;
     this.measure.family.compute(qr, this.ctx, this.measure, this.out, 0);
     return this.out[0];
