@@ -81,6 +81,7 @@ export function queryDelta(
   values: QueryListValues = new QueryListValues(s, q),
 ): QueryDelta {
   if (values.scorer !== s || values.query !== q) throw new Error(`queryDelta: list values of another ${values.scorer !== s ? 'measure' : 'query'}`);
+  if (!values.current) throw new Error('queryDelta: list values remembered before a judgement of the query');
   const free = freeHoles(q);
   const at = lowOrOneDelta(q, a, b, s, free, values);
   const value = at(q.grades);
@@ -134,13 +135,14 @@ export function queryDelta(
  * at most one, each list's value is remembered by that hole's rank in the list, or by its grade alone where
  * the list does not read it (HoleScorer.reads: then any such hole gives the list the same value): countMovers
  * raises each hole alone first, which scored both lists for every hole, and the same value again before each.
- * Other gradings go to `values` (a cheap key for these few, a whole grading's key for the rest).
+ * Both memos are `values`' (the same gradings in every pair of the query): a cheap key for these few, a whole
+ * grading's key for the rest.
  */
 function lowOrOneDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, free: readonly number[], values: QueryListValues): (g: Int32Array) => number {
   const low = s.scale[0];
   const size = s.scale[s.scale.length - 1] + 1;
   const lists = [a, b];
-  const memos = [new Map<number, number>(), new Map<number, number>()];
+  const memos = [values.raised(a), values.raised(b)];
   const ranks = lists.map((r) => holeRanks(q, r));
   const score = (l: number, g: Int32Array, raised: number): number => {
     if (raised === -2) return values.score(lists[l], g);

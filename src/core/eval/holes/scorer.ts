@@ -40,23 +40,45 @@ export class QueryListValues {
   /** The count part: each graded hole adds its grade's power of (holes + 1), below `counts`. */
   private readonly powers: Float64Array;
   private readonly counts: number;
+  /** q.grades when made (raised() holds for these only). */
+  private readonly judged: Int32Array;
 
   constructor(
     readonly scorer: HoleScorer,
     readonly query: HoleQuery,
   ) {
     const top = scorer.scale[scorer.scale.length - 1];
+    this.judged = Int32Array.from(query.grades);
     this.base = top + 2;
     // Counts of each grade, as digits of base holes + 1 (no count exceeds the number of holes).
     this.powers = Float64Array.from({ length: top + 1 }, (_, g) => (query.holes.length + 1) ** g);
     this.counts = (query.holes.length + 1) ** (top + 1);
   }
 
-  /** Values remembered. */
+  /** Per list, its values with every free hole at the scale's lowest grade but at most one, by listKey. */
+  private readonly oneRaised: Map<number, number>[] = [];
+
+  /** Values remembered (by score()). */
   get size(): number {
     let n = 0;
     for (const l of this.lists) n += l ? l.values.size : 0;
     return n;
+  }
+
+  /**
+   * List r's values with every free hole of the query (q.grades < 0) at the scale's lowest grade but at most
+   * one, by listKey of that hole's rank (-1 where the list does not read it) and grade: for the caller to fill
+   * (lowOrOneDelta), the same gradings in every pair, for as long as q.grades stays as it is.
+   */
+  raised(r: number): Map<number, number> {
+    return (this.oneRaised[r] ??= new Map());
+  }
+
+  /** Whether the query's judgements are those raised()'s values were remembered under. */
+  get current(): boolean {
+    const g = this.query.grades;
+    for (let h = 0; h < g.length; h++) if (g[h] !== this.judged[h]) return false;
+    return true;
   }
 
   score(r: number, grades: Int32Array): number {

@@ -250,14 +250,18 @@ test('comparePairsUnderHoles: every pair at once, a query\'s list values shared 
   assert.equal(compared, 2 * 15 * 7 * 5);
 });
 
-test('queryDelta refuses list values remembered for another query or measure', () => {
+test('queryDelta refuses list values remembered for another query or measure, or before a judgement', () => {
   const { qrels, runs } = randomCase(3, [1]);
   const set = prepareHoles(qrels, runs, { poolDepth: 4 });
   const s = new HoleScorer('P.3', set.scale);
   const [q1, q2] = set.queries;
   assert.throws(() => queryDelta(q1, 0, 1, s, undefined, undefined, undefined, new QueryListValues(s, q2)), /another query/);
   assert.throws(() => queryDelta(q1, 0, 1, s, undefined, undefined, undefined, new QueryListValues(new HoleScorer('P.3', set.scale), q1)), /another measure/);
-  assert.deepEqual(queryDelta(q1, 0, 1, s, undefined, undefined, undefined, new QueryListValues(s, q1)), queryDelta(q1, 0, 1, s));
+  const values = new QueryListValues(s, q1);
+  assert.deepEqual(queryDelta(q1, 0, 1, s, undefined, undefined, undefined, values), queryDelta(q1, 0, 1, s));
+  // Its values with one hole raised hold for the judgements it was made under only.
+  q1.grades[0] = 1;
+  assert.throws(() => queryDelta(q1, 0, 1, s, undefined, undefined, undefined, values), /before a judgement/);
 });
 
 test('SciFact: every pair of four runs at once is each pair alone, to the bit (depth 10)', { skip: needsShared('datasets/scifact', 'runs') }, () => {
