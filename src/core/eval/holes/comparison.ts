@@ -1,6 +1,6 @@
 import type { PairedTestEntry } from '../stats';
 import { assignmentCount, forEachAssignment, forEachSortedAssignment } from './enumerate';
-import { DEFAULT_BUDGET, DELTA_BUDGET, freeHoles, holeRanks, queryInterval, rankOrdered, type RunIntervals, type ScoreInterval } from './interval';
+import { DEFAULT_BUDGET, DELTA_BUDGET, freeHoles, holeRanks, queryInterval, rankOrdered, summariseRun, type RunIntervals, type ScoreInterval } from './interval';
 import type { HoleQuery, HoleSet } from './pool';
 import { listKey, QueryListValues, type HoleScorer } from './scorer';
 
@@ -80,8 +80,7 @@ export function queryDelta(
   moverBudget = budget,
   values: QueryListValues = new QueryListValues(s, q),
 ): QueryDelta {
-  if (values.scorer !== s || values.query !== q) throw new Error(`queryDelta: list values of another ${values.scorer !== s ? 'measure' : 'query'}`);
-  if (!values.current) throw new Error('queryDelta: list values remembered before a judgement of the query');
+  values.check(s, q);
   const free = freeHoles(q);
   const at = lowOrOneDelta(q, a, b, s, free, values);
   const value = at(q.grades);
@@ -290,17 +289,35 @@ export function compareUnderHoles(set: HoleSet, a: number, b: number, s: HoleSco
   return comparePairsUnderHoles(set, [[a, b]], s, budget, known)[0];
 }
 
-/**
- * compareUnderHoles() of each pair, a query at a time: a run's lists are graded the same ways again in each
- * pair it is in, and are scored once for all of them (QueryListValues, kept for one query).
- */
+/** compareUnderHoles() of each pair (holeFigures' comparisons). */
 export function comparePairsUnderHoles(set: HoleSet, pairs: readonly (readonly [number, number])[], s: HoleScorer, budget = DELTA_BUDGET, known?: readonly (RunIntervals | undefined)[]): Comparison[] {
+  return holeFigures(set, [], pairs, s, budget, known).pairs;
+}
+
+/**
+ * A table's hole figures for one measure, a query at a time: runIntervals() of each of `runs` and
+ * compareUnderHoles() of each pair (taking the runs' intervals, or `known`'s). A run's lists are graded the
+ * same ways again in its interval and in each pair it is in, and are scored once for all of them
+ * (QueryListValues, kept for one query).
+ */
+export function holeFigures(
+  set: HoleSet,
+  runs: readonly number[],
+  pairs: readonly (readonly [number, number])[],
+  s: HoleScorer,
+  budget = DELTA_BUDGET,
+  known?: readonly (RunIntervals | undefined)[],
+): { runs: RunIntervals[]; pairs: Comparison[] } {
+  const intervals = runs.map((): (ScoreInterval & { qid: string })[] => []);
   const deltas = pairs.map((): QueryDelta[] => []);
+  const at = new Map(runs.map((r, k) => [r, k]));
   set.queries.forEach((q, i) => {
     const values = new QueryListValues(s, q);
-    pairs.forEach(([a, b], p) => deltas[p].push(queryDelta(q, a, b, s, budget, known && ((r) => known[r]?.queries[i]), budget, values)));
+    runs.forEach((r, k) => intervals[k].push({ qid: q.qid, ...queryInterval(q, r, s, DEFAULT_BUDGET, values) }));
+    const of = (r: number): ScoreInterval | undefined => (at.has(r) ? intervals[at.get(r)!][i] : known?.[r]?.queries[i]);
+    pairs.forEach(([a, b], p) => deltas[p].push(queryDelta(q, a, b, s, budget, of, budget, values)));
   });
-  return pairs.map(([a, b], p) => summarise(set, a, b, s.name, deltas[p]));
+  return { runs: runs.map((r, k) => summariseRun(set, r, s, intervals[k])), pairs: pairs.map(([a, b], p) => summarise(set, a, b, s.name, deltas[p])) };
 }
 
 /** The comparison from per-query ranges (e.g. after re-ranging the one query a judgement changed). */

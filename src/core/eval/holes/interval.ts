@@ -1,6 +1,6 @@
 import { assignmentCount, forEachAssignment, forEachSortedAssignment } from './enumerate';
 import type { HoleQuery, HoleSet, RankedList } from './pool';
-import type { HoleScorer } from './scorer';
+import type { HoleScorer, QueryListValues } from './scorer';
 
 /**
  * Score intervals under holes. For one run and query: the trec_eval value (holes non-relevant), the judged-only
@@ -69,7 +69,9 @@ export function rankOrdered(s: HoleScorer): boolean {
   return RANK_ORDER.has(s.family) && s.measure.gains.length === 0;
 }
 
-export function queryInterval(q: HoleQuery, r: number, s: HoleScorer, budget = DEFAULT_BUDGET): ScoreInterval {
+/** `values`: the query's list values other intervals and comparisons have scored (the same scorer and query). */
+export function queryInterval(q: HoleQuery, r: number, s: HoleScorer, budget = DEFAULT_BUDGET, values?: QueryListValues): ScoreInterval {
+  values?.check(s, q);
   const value = s.score(q, r, q.grades);
   const judgedOnly = s.score(q, r, q.grades, true);
   const free = freeHoles(q);
@@ -78,7 +80,7 @@ export function queryInterval(q: HoleQuery, r: number, s: HoleScorer, budget = D
   let lo = Infinity;
   let hi = -Infinity;
   const visit = (): void => {
-    const v = s.score(q, r, grades);
+    const v = values ? values.score(r, grades) : s.score(q, r, grades);
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   };
@@ -107,7 +109,11 @@ export interface RunIntervals {
 }
 
 export function runIntervals(set: HoleSet, r: number, s: HoleScorer, budget = DEFAULT_BUDGET): RunIntervals {
-  const queries = set.queries.map((q) => ({ qid: q.qid, ...queryInterval(q, r, s, budget) }));
+  return summariseRun(set, r, s, set.queries.map((q) => ({ qid: q.qid, ...queryInterval(q, r, s, budget) })));
+}
+
+/** Run r's intervals from its queries' (in the set's order). */
+export function summariseRun(set: HoleSet, r: number, s: HoleScorer, queries: (ScoreInterval & { qid: string })[]): RunIntervals {
   const n = queries.length || 1;
   const sum = (f: (x: ScoreInterval) => number): number => queries.reduce((acc, x) => acc + f(x), 0) / n;
   return {

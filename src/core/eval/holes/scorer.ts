@@ -74,11 +74,11 @@ export class QueryListValues {
     return (this.oneRaised[r] ??= new Map());
   }
 
-  /** Whether the query's judgements are those raised()'s values were remembered under. */
-  get current(): boolean {
-    const g = this.query.grades;
-    for (let h = 0; h < g.length; h++) if (g[h] !== this.judged[h]) return false;
-    return true;
+  /** Refuses a caller of another measure or query, or one after a judgement of the query (raised() holds for the judgements it was made under). */
+  check(scorer: HoleScorer, query: HoleQuery): void {
+    if (scorer !== this.scorer || query !== this.query) throw new Error(`list values of another ${scorer !== this.scorer ? 'measure' : 'query'}`);
+    const g = query.grades;
+    for (let h = 0; h < g.length; h++) if (g[h] !== this.judged[h]) throw new Error('list values remembered before a judgement of the query');
   }
 
   score(r: number, grades: Int32Array): number {
