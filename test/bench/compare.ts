@@ -3,8 +3,9 @@
  * runs all pairs (the 4 shared SciFact runs and a fusion of two of them), each with the defaults (5 measures,
  * t-test, Holm, 10,000 bootstrap resamples, holes at depth 10). With IRW_BASELINE=/path/to/other/dist/cli.js
  * another build is timed beside this one (paired rounds, BENCH_ROUNDS, default 5). No other tool computes this
- * table, so there is no peer; `node -e 0` is printed for scale. Then where the time goes: each stage of the
- * table's computation in this process (CPU time, one run of each case).
+ * table, so there is no peer; `node -e 0`, `irw eval` of the same runs and measures, and the table without holes
+ * (`--pool-depth 0`) are printed for scale: the floor under what the holes cost. Then where the time goes: each
+ * stage of the table's computation in this process (CPU time, one run of each case).
  * Goals: 3 runs under 0.5 s of CPU, 5 runs all pairs under 1 s.
  */
 import { spawnSync } from 'node:child_process';
@@ -67,6 +68,9 @@ function main(): void {
   for (const [title, runPaths, flags] of cases) {
     const commands: Command[] = [
       { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
+      // The floor under the holes' figures: the same runs evaluated, and the table without holes.
+      { name: 'irw eval (the runs, the 5 measures)', cmd: process.execPath, args: [CLI, 'eval', ...TABLE_DEFAULTS.measures.flatMap((m) => ['-m', m]), QRELS, ...runPaths] },
+      { name: 'irw compare --pool-depth 0', cmd: process.execPath, args: [CLI, 'compare', QRELS, ...runPaths, ...flags, '--pool-depth', '0'] },
       { name: 'irw compare', cmd: process.execPath, args: [CLI, 'compare', QRELS, ...runPaths, ...flags] },
       ...(base ? [{ name: 'irw compare (baseline build)', cmd: process.execPath, args: [base, 'compare', QRELS, ...runPaths, ...flags] }] : []),
     ];

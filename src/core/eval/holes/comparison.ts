@@ -1,8 +1,8 @@
 import type { PairedTestEntry } from '../stats';
 import { assignmentCount, forEachAssignment, forEachSortedAssignment } from './enumerate';
-import { DEFAULT_BUDGET, DELTA_BUDGET, freeHoles, holeRanks, queryInterval, rankOrdered, type RunIntervals, type ScoreInterval } from './interval';
+import { DEFAULT_BUDGET, DELTA_BUDGET, freeHoles, holeRanks, queryInterval, rankOrdered, summariseRun, type RunIntervals, type ScoreInterval } from './interval';
 import type { HoleQuery, HoleSet } from './pool';
-import { listKey, type HoleScorer } from './scorer';
+import { listKey, QueryListValues, type HoleScorer } from './scorer';
 
 /**
  * Settled or open: the range of the difference a - b over every assignment of grades to the holes, the same
@@ -67,7 +67,8 @@ function weights(q: HoleQuery, r: number, s: HoleScorer): Float64Array {
 
 /**
  * `known(r)`: run r's interval for this query if the caller has it (it is not computed again); `moverBudget`:
- * gradings of the other holes searched per hole for `movers` where no witness or rule decides.
+ * gradings of the other holes searched per hole for `movers` where no witness or rule decides; `values`: the
+ * query's list values other pairs have scored (the same scorer and query).
  */
 export function queryDelta(
   q: HoleQuery,
@@ -77,9 +78,11 @@ export function queryDelta(
   budget = DELTA_BUDGET,
   known?: (r: number) => ScoreInterval | undefined,
   moverBudget = budget,
+  values: QueryListValues = new QueryListValues(s, q),
 ): QueryDelta {
+  values.check(s, q);
   const free = freeHoles(q);
-  const at = lowOrOneDelta(q, a, b, s, free);
+  const at = lowOrOneDelta(q, a, b, s, free, values);
   const value = at(q.grades);
   const base = { qid: q.qid, value, holes: free.length };
   if (free.length === 0) return { ...base, lo: value, hi: value, exact: true, movers: 0 };
@@ -131,15 +134,17 @@ export function queryDelta(
  * at most one, each list's value is remembered by that hole's rank in the list, or by its grade alone where
  * the list does not read it (HoleScorer.reads: then any such hole gives the list the same value): countMovers
  * raises each hole alone first, which scored both lists for every hole, and the same value again before each.
+ * Both memos are `values`' (the same gradings in every pair of the query): a cheap key for these few, a whole
+ * grading's key for the rest.
  */
-function lowOrOneDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, free: readonly number[]): (g: Int32Array) => number {
+function lowOrOneDelta(q: HoleQuery, a: number, b: number, s: HoleScorer, free: readonly number[], values: QueryListValues): (g: Int32Array) => number {
   const low = s.scale[0];
   const size = s.scale[s.scale.length - 1] + 1;
   const lists = [a, b];
-  const memos = [new Map<number, number>(), new Map<number, number>()];
+  const memos = [values.raised(a), values.raised(b)];
   const ranks = lists.map((r) => holeRanks(q, r));
   const score = (l: number, g: Int32Array, raised: number): number => {
-    if (raised === -2) return s.score(q, lists[l], g);
+    if (raised === -2) return values.score(lists[l], g);
     const rank = raised < 0 ? -1 : ranks[l][raised];
     const key = raised < 0 ? listKey(-2, 0, size) : listKey(s.reads(q.lists[lists[l]], rank) ? rank : -1, g[raised], size);
     let v = memos[l].get(key);
@@ -281,7 +286,38 @@ export function countMovers(
 
 /** `known[r]`: run r's runIntervals() for this measure, where the caller has them (a results table's cells). */
 export function compareUnderHoles(set: HoleSet, a: number, b: number, s: HoleScorer, budget = DELTA_BUDGET, known?: readonly (RunIntervals | undefined)[]): Comparison {
-  return summarise(set, a, b, s.name, set.queries.map((q, i) => queryDelta(q, a, b, s, budget, known && ((r) => known[r]?.queries[i]))));
+  return comparePairsUnderHoles(set, [[a, b]], s, budget, known)[0];
+}
+
+/** compareUnderHoles() of each pair (holeFigures' comparisons). */
+export function comparePairsUnderHoles(set: HoleSet, pairs: readonly (readonly [number, number])[], s: HoleScorer, budget = DELTA_BUDGET, known?: readonly (RunIntervals | undefined)[]): Comparison[] {
+  return holeFigures(set, [], pairs, s, budget, known).pairs;
+}
+
+/**
+ * A table's hole figures for one measure, a query at a time: runIntervals() of each of `runs` and
+ * compareUnderHoles() of each pair (taking the runs' intervals, or `known`'s). A run's lists are graded the
+ * same ways again in its interval and in each pair it is in, and are scored once for all of them
+ * (QueryListValues, kept for one query).
+ */
+export function holeFigures(
+  set: HoleSet,
+  runs: readonly number[],
+  pairs: readonly (readonly [number, number])[],
+  s: HoleScorer,
+  budget = DELTA_BUDGET,
+  known?: readonly (RunIntervals | undefined)[],
+): { runs: RunIntervals[]; pairs: Comparison[] } {
+  const intervals = runs.map((): (ScoreInterval & { qid: string })[] => []);
+  const deltas = pairs.map((): QueryDelta[] => []);
+  const at = new Map(runs.map((r, k) => [r, k]));
+  set.queries.forEach((q, i) => {
+    const values = new QueryListValues(s, q);
+    runs.forEach((r, k) => intervals[k].push({ qid: q.qid, ...queryInterval(q, r, s, DEFAULT_BUDGET, values) }));
+    const of = (r: number): ScoreInterval | undefined => (at.has(r) ? intervals[at.get(r)!][i] : known?.[r]?.queries[i]);
+    pairs.forEach(([a, b], p) => deltas[p].push(queryDelta(q, a, b, s, budget, of, budget, values)));
+  });
+  return { runs: runs.map((r, k) => summariseRun(set, r, s, intervals[k])), pairs: pairs.map(([a, b], p) => summarise(set, a, b, s.name, deltas[p])) };
 }
 
 /** The comparison from per-query ranges (e.g. after re-ranging the one query a judgement changed). */

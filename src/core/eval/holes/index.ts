@@ -1,8 +1,8 @@
-export { compareUnderHoles, countMovers, unranked, deltaColumns, deltaRows, meter, queryDelta, significanceOf, significanceUnderHoles, setDeltaRow, summarise, summariseColumns, type Comparison, type DeltaColumns, type QueryDelta, type SignificanceUnderHoles, type Verdict } from './comparison';
+export { comparePairsUnderHoles, compareUnderHoles, countMovers, holeFigures, unranked, deltaColumns, deltaRows, meter, queryDelta, significanceOf, significanceUnderHoles, setDeltaRow, summarise, summariseColumns, type Comparison, type DeltaColumns, type QueryDelta, type SignificanceUnderHoles, type Verdict } from './comparison';
 export { gradePrior, holeMoves, ImpactQueue, type HoleImpact, type Moves, type QueueOptions, type Side } from './impact';
 export { DEFAULT_BUDGET, DELTA_BUDGET, queryInterval, runIntervals, type RunIntervals, type ScoreInterval } from './interval';
 export { judgeHole, prepareHoles, prepareHolesSteps, type HoleQuery, type HoleSet, type PoolOptions, type RankedList } from './pool';
-export { HoleScorer } from './scorer';
+export { HoleScorer, QueryListValues } from './scorer';
 export { HoleEstimator, SharedListScores, valueScorer, type EstimatorOptions, type HoleEstimate, type ValueScorer } from './estimate';
 export { CELLS, RelevanceModel } from './relevance';
 export { SampleQueue, type DesignEstimate, type SampledHole } from './sample';

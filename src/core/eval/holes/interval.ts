@@ -1,6 +1,6 @@
 import { assignmentCount, forEachAssignment, forEachSortedAssignment } from './enumerate';
-import type { HoleQuery, HoleSet } from './pool';
-import type { HoleScorer } from './scorer';
+import type { HoleQuery, HoleSet, RankedList } from './pool';
+import type { HoleScorer, QueryListValues } from './scorer';
 
 /**
  * Score intervals under holes. For one run and query: the trec_eval value (holes non-relevant), the judged-only
@@ -45,11 +45,22 @@ export function freeHoles(q: HoleQuery): number[] {
   return out;
 }
 
-/** Rank of each hole in list r (0-based), -1 where the run does not retrieve it. */
+const ranksOf = new WeakMap<RankedList, Int32Array>();
+
+/**
+ * Rank of each hole in list r (0-based), -1 where the run does not retrieve it. Worked out once per list (a
+ * list's holes never move; the comparisons, estimates and their rules asked again for every pair, measure and
+ * query): the array is shared, read it only.
+ */
 export function holeRanks(q: HoleQuery, r: number): Int32Array {
-  const ranks = new Int32Array(q.holes.length).fill(-1);
-  const at = q.lists[r].holeAt;
-  for (let i = 0; i < at.length; i++) if (at[i] >= 0) ranks[at[i]] = i;
+  const list = q.lists[r];
+  let ranks = ranksOf.get(list);
+  if (ranks === undefined || ranks.length !== q.holes.length) {
+    ranks = new Int32Array(q.holes.length).fill(-1);
+    const at = list.holeAt;
+    for (let i = 0; i < at.length; i++) if (at[i] >= 0) ranks[at[i]] = i;
+    ranksOf.set(list, ranks);
+  }
   return ranks;
 }
 
@@ -58,7 +69,9 @@ export function rankOrdered(s: HoleScorer): boolean {
   return RANK_ORDER.has(s.family) && s.measure.gains.length === 0;
 }
 
-export function queryInterval(q: HoleQuery, r: number, s: HoleScorer, budget = DEFAULT_BUDGET): ScoreInterval {
+/** `values`: the query's list values other intervals and comparisons have scored (the same scorer and query). */
+export function queryInterval(q: HoleQuery, r: number, s: HoleScorer, budget = DEFAULT_BUDGET, values?: QueryListValues): ScoreInterval {
+  values?.check(s, q);
   const value = s.score(q, r, q.grades);
   const judgedOnly = s.score(q, r, q.grades, true);
   const free = freeHoles(q);
@@ -67,7 +80,7 @@ export function queryInterval(q: HoleQuery, r: number, s: HoleScorer, budget = D
   let lo = Infinity;
   let hi = -Infinity;
   const visit = (): void => {
-    const v = s.score(q, r, grades);
+    const v = values ? values.score(r, grades) : s.score(q, r, grades);
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   };
@@ -96,7 +109,11 @@ export interface RunIntervals {
 }
 
 export function runIntervals(set: HoleSet, r: number, s: HoleScorer, budget = DEFAULT_BUDGET): RunIntervals {
-  const queries = set.queries.map((q) => ({ qid: q.qid, ...queryInterval(q, r, s, budget) }));
+  return summariseRun(set, r, s, set.queries.map((q) => ({ qid: q.qid, ...queryInterval(q, r, s, budget) })));
+}
+
+/** Run r's intervals from its queries' (in the set's order). */
+export function summariseRun(set: HoleSet, r: number, s: HoleScorer, queries: (ScoreInterval & { qid: string })[]): RunIntervals {
   const n = queries.length || 1;
   const sum = (f: (x: ScoreInterval) => number): number => queries.reduce((acc, x) => acc + f(x), 0) / n;
   return {

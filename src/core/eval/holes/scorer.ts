@@ -25,6 +25,100 @@ const FIRST_RELEVANT = new Set(['recip_rank']);
 export const listKey = (rank: number, grade: number, size: number): number => (rank + 2) * size + grade;
 export const listKeys = (ranks: number, size: number): number => (ranks + 2) * size;
 
+/**
+ * One query's list values under whole gradings of its holes, remembered for as long as the caller keeps it
+ * (comparePairsUnderHoles: one query across every pair of a table; 5 SciFact runs all pairs scored 2.2 M
+ * lists, 0.85 M of them distinct). A list's value depends only on the grades of the holes it reads
+ * (HoleScorer.reads) and on how many holes have each grade: the key, one number below 2^53 (else, and for a
+ * grade outside the scorer's scale, the list is scored every time).
+ */
+export class QueryListValues {
+  /** Per list: the holes it reads, in rank order, and its values by key; null where no key fits. */
+  private readonly lists: ({ read: Int32Array; values: Map<number, number> } | null)[] = [];
+  /** A read hole's grade is a digit (unjudged: 0, grade g: g + 1) of this base. */
+  private readonly base: number;
+  /** The count part: each graded hole adds its grade's power of (holes + 1), below `counts`. */
+  private readonly powers: Float64Array;
+  private readonly counts: number;
+  /** q.grades when made (raised() holds for these only). */
+  private readonly judged: Int32Array;
+
+  constructor(
+    readonly scorer: HoleScorer,
+    readonly query: HoleQuery,
+  ) {
+    const top = scorer.scale[scorer.scale.length - 1];
+    this.judged = Int32Array.from(query.grades);
+    this.base = top + 2;
+    // Counts of each grade, as digits of base holes + 1 (no count exceeds the number of holes).
+    this.powers = Float64Array.from({ length: top + 1 }, (_, g) => (query.holes.length + 1) ** g);
+    this.counts = (query.holes.length + 1) ** (top + 1);
+  }
+
+  /** Per list, its values with every free hole at the scale's lowest grade but at most one, by listKey. */
+  private readonly oneRaised: Map<number, number>[] = [];
+
+  /** Values remembered (by score()). */
+  get size(): number {
+    let n = 0;
+    for (const l of this.lists) n += l ? l.values.size : 0;
+    return n;
+  }
+
+  /**
+   * List r's values with every free hole of the query (q.grades < 0) at the scale's lowest grade but at most
+   * one, by listKey of that hole's rank (-1 where the list does not read it) and grade: for the caller to fill
+   * (lowOrOneDelta), the same gradings in every pair, for as long as q.grades stays as it is.
+   */
+  raised(r: number): Map<number, number> {
+    return (this.oneRaised[r] ??= new Map());
+  }
+
+  /** Refuses a caller of another measure or query, or one after a judgement of the query (raised() holds for the judgements it was made under). */
+  check(scorer: HoleScorer, query: HoleQuery): void {
+    if (scorer !== this.scorer || query !== this.query) throw new Error(`list values of another ${scorer !== this.scorer ? 'measure' : 'query'}`);
+    const g = query.grades;
+    for (let h = 0; h < g.length; h++) if (g[h] !== this.judged[h]) throw new Error('list values remembered before a judgement of the query');
+  }
+
+  score(r: number, grades: Int32Array): number {
+    const s = this.scorer;
+    const q = this.query;
+    let list = this.lists[r];
+    if (list === undefined) {
+      const { holeAt } = q.lists[r];
+      const read: number[] = [];
+      for (let i = 0; i < holeAt.length; i++) if (holeAt[i] >= 0 && s.reads(q.lists[r], i)) read.push(holeAt[i]);
+      const fits = this.base ** read.length * this.counts <= Number.MAX_SAFE_INTEGER;
+      list = this.lists[r] = fits ? { read: Int32Array.from(read), values: new Map() } : null;
+    }
+    if (list === null) return s.score(q, r, grades);
+    const { read, values } = list;
+    const base = this.base;
+    const powers = this.powers;
+    let key = 0;
+    for (let i = 0; i < read.length; i++) {
+      const g = grades[read[i]];
+      key = key * base + (g < 0 ? 0 : g + 1);
+    }
+    let counts = 0;
+    for (let h = 0; h < grades.length; h++) {
+      const g = grades[h];
+      if (g < 0) continue;
+      // A grade past the scale would be another grading's digit (below, a read hole's too).
+      if (g >= powers.length) return s.score(q, r, grades);
+      counts += powers[g];
+    }
+    key = key * this.counts + counts;
+    let v = values.get(key);
+    if (v === undefined) {
+      v = s.score(q, r, grades);
+      values.set(key, v);
+    }
+    return v;
+  }
+}
+
 export class HoleScorer {
   readonly measure: ResolvedMeasure;
   readonly name: string;
@@ -41,6 +135,8 @@ export class HoleScorer {
   private levels = new Int32Array(16);
   private judged = new Uint8Array(1024);
   private readonly gradeArrays: [Int32Array, Int32Array][] = [];
+  /** Views of the first n entries of rels and judged, by n (emptied when those arrays are replaced). */
+  private readonly views: [Int32Array, Uint8Array][] = [];
   private readonly qr: QueryRels = { rels: new Int32Array(0), numRet: 0, numRel: 0, numRelRet: 0, grades: new Int32Array(0), gradeCounts: new Int32Array(0), judgedAnywhere: new Uint8Array(0) };
 
   constructor(spec: string, datasetScale: readonly number[], relevanceLevel = 1) {
@@ -89,12 +185,12 @@ export class HoleScorer {
     for (let h = 0; h < holes; h++) if (grades[h] >= 0) levels[grades[h]]++;
     let top = size;
     while (top > 0 && levels[top - 1] === 0) top--;
-    const relLevels = levels.subarray(0, top);
     // -J keeps the first `depth` judged documents, wherever they are.
     const all = judgedOnly ? list.rels.length : Math.min(this.trailingSafe ? this.usefulLength(list) : list.rels.length, this.depth);
     if (this.rels.length < all) {
       this.rels = new Int32Array(all * 2);
       this.judged = new Uint8Array(all * 2);
+      this.views.length = 0;
     }
     let n = 0;
     let numRelRet = 0;
@@ -117,23 +213,25 @@ export class HoleScorer {
     }
     // The evaluator's sparse form of the grade counts (grades present, ascending, and their counts).
     let present = 0;
-    for (let g = 0; g < top; g++) if (relLevels[g] > 0) present++;
+    for (let g = 0; g < top; g++) if (levels[g] > 0) present++;
     // Reused arrays, one pair per length (measures read them during compute() only): this runs millions of
     // times in a results table, and fresh arrays were most of what its garbage collector had to do.
     const [gradeList, gradeCounts] = (this.gradeArrays[present] ??= [new Int32Array(present), new Int32Array(present)]);
     for (let g = 0, k = 0; g < top; g++) {
-      if (relLevels[g] === 0) continue;
+      if (levels[g] === 0) continue;
       gradeList[k] = g;
-      gradeCounts[k++] = relLevels[g];
+      gradeCounts[k++] = levels[g];
     }
     const qr = this.qr;
-    qr.rels = out.subarray(0, n);
+    // The first n ranks, a view kept per length (a new view per call was garbage, as the arrays above were).
+    const view = (this.views[n] ??= [out.subarray(0, n), this.judged.subarray(0, n)]);
+    qr.rels = view[0];
     qr.numRet = n;
     qr.numRel = numRelOf(gradeList, gradeCounts, level);
     qr.numRelRet = numRelRet;
     qr.grades = gradeList;
     qr.gradeCounts = gradeCounts;
-    qr.judgedAnywhere = this.judged.subarray(0, n);
+    qr.judgedAnywhere = view[1];
     this.out[0] = 0;
     this.measure.family.compute(qr, this.ctx, this.measure, this.out, 0);
     return this.out[0];

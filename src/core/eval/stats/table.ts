@@ -1,7 +1,7 @@
 import type { Qrels } from '../../formats/qrels';
 import type { Run } from '../../formats/run';
 import { evaluate } from '../evaluate';
-import { compareUnderHoles, estimatePairs, HoleScorer, prepareHoles, runIntervals, significanceUnderHoles, type HoleSet, type PairEstimate, type RunIntervals } from '../holes';
+import { estimatePairs, HoleScorer, holeFigures, prepareHoles, significanceUnderHoles, type HoleSet, type PairEstimate } from '../holes';
 import { MeasureSpecError, resolveMeasures } from '../registry';
 import { rankingsOf, runSimilarity } from '../similarity';
 import { bootstrapMeanCIs, type Interval } from './bootstrap';
@@ -157,18 +157,17 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
       tauAp10Undefined: tau.undefinedQueries,
     };
   });
-  const holeWork = set ? runs.length * options.measures.length + pairs.length * options.measures.length : 0;
-  let holesDone = 0;
-  // Each run's per-query hole intervals, by measure: the cells' figures, and reused by comparisons that need them.
-  const known = scorers.map((): (RunIntervals | undefined)[] => []);
+  // Per measure, one pass over the queries for every run's hole intervals (the cells' figures) and every
+  // comparison's range, a query's list values shared by all of them (holeFigures).
+  const everyRun = runs.map((_, r) => r);
+  const holes = scorers.map((s, k) => {
+    if (!s || !set) return null;
+    progress('hole intervals', k, scorers.length);
+    return holeFigures(set, everyRun, pairs, s);
+  });
   const cells = runs.map((_, r) =>
     options.measures.map((_m, k): Cell => {
-      const s = scorers[k];
-      if (s && set) {
-        progress('hole intervals', holesDone++, holeWork);
-        known[k][r] = runIntervals(set, r, s);
-      }
-      const iv = known[k][r]?.mean ?? null;
+      const iv = holes[k]?.runs[r].mean ?? null;
       return {
         mean: evals[r].summary[order[k]],
         ci: runCI(r, k),
@@ -185,12 +184,11 @@ export function buildTable(qrels: Qrels, allRuns: readonly Run[], options: Table
   options.measures.forEach((_m, k) => {
     const raw = pairs.map(([a, b]) => test.p(values[a][k], values[b][k], { seed: options.seed }));
     const adjusted = correction.adjust(raw);
+    const compared = holes[k]?.pairs ?? null;
     pairs.forEach(([a, b], i) => {
-      const s = scorers[k];
       let holes: PairRow['holes'] = null;
-      if (s && set) {
-        progress('hole intervals', holesDone++, holeWork);
-        const c = compareUnderHoles(set, a, b, s, undefined, known[k]);
+      if (compared) {
+        const c = compared[i];
         const sig = significanceUnderHoles(c, test, options.alpha, { seed: options.seed, adjust: (x) => correction.adjust(raw.map((y, j) => (j === i ? x : y)))[i] });
         holes = { lo: c.lo, hi: c.hi, exact: c.exact, verdict: c.verdict, openQueries: c.openQueries, openHoles: c.openHoles, canLose: sig.canLose, canGain: sig.canGain };
       }

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  comparePairsUnderHoles,
   compareUnderHoles,
+  holeFigures,
   HoleScorer,
   meter,
   prepareHoles,
   queryDelta,
   queryInterval,
+  QueryListValues,
+  runIntervals,
   significanceOf,
   significanceUnderHoles,
   summarise,
@@ -225,4 +229,55 @@ test('SciFact: a - b and its movers are the same with a list\'s value shared by 
   const runs = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec'].map((f) => readRun(join(SHARED, 'runs/scifact', f)));
   const set = prepareHoles(qrels, runs, { poolDepth: 10 });
   assert.equal(assertSameDeltas(set, [[1, 0], [2, 0]], ['ndcg_cut.10', 'P.10', 'recall.100', 'recip_rank'], 'SciFact'), 4 * 2 * 300);
+});
+
+test('comparePairsUnderHoles and holeFigures: every pair (and run) at once, a query\'s list values shared between them, is each pair and run alone to the bit (random cases, some holes judged)', () => {
+  let compared = 0;
+  for (const grades of [[1], [0, 1, 2]]) {
+    for (let seed = 1; seed <= 15; seed++) {
+      const { qrels, runs } = randomCase(seed, grades);
+      const set = prepareHoles(qrels, runs, { poolDepth: 3 + (seed % 4) });
+      set.queries.forEach((q) => q.holes.forEach((_, h) => (h + seed) % 5 === 0 && (q.grades[h] = grades[h % grades.length])));
+      const pairs: [number, number][] = [[0, 1], [1, 2], [2, 0], [1, 0], [2, 1]];
+      for (const spec of ['ndcg_cut.3', 'ndcg', 'P.3', 'recall.5', 'map', 'recip_rank', 'Rprec']) {
+        const s = new HoleScorer(spec, set.scale);
+        const together = comparePairsUnderHoles(set, pairs, s);
+        const figures = holeFigures(set, [2, 0, 1], pairs, s);
+        pairs.forEach(([a, b], i) => {
+          assert.deepEqual(together[i], compareUnderHoles(set, a, b, s), `seed ${seed} ${spec} ${a}-${b}`);
+          assert.deepEqual(figures.pairs[i], compareUnderHoles(set, a, b, s), `seed ${seed} ${spec} ${a}-${b}, with the runs' intervals`);
+          compared++;
+        });
+        [2, 0, 1].forEach((r, k) => assert.deepEqual(figures.runs[k], runIntervals(set, r, s), `seed ${seed} ${spec} run ${r}`));
+      }
+    }
+  }
+  assert.equal(compared, 2 * 15 * 7 * 5);
+});
+
+test('queryDelta refuses list values remembered for another query or measure, or before a judgement', () => {
+  const { qrels, runs } = randomCase(3, [1]);
+  const set = prepareHoles(qrels, runs, { poolDepth: 4 });
+  const s = new HoleScorer('P.3', set.scale);
+  const [q1, q2] = set.queries;
+  assert.throws(() => queryDelta(q1, 0, 1, s, undefined, undefined, undefined, new QueryListValues(s, q2)), /another query/);
+  assert.throws(() => queryDelta(q1, 0, 1, s, undefined, undefined, undefined, new QueryListValues(new HoleScorer('P.3', set.scale), q1)), /another measure/);
+  const values = new QueryListValues(s, q1);
+  assert.deepEqual(queryDelta(q1, 0, 1, s, undefined, undefined, undefined, values), queryDelta(q1, 0, 1, s));
+  // Its values with one hole raised hold for the judgements it was made under only.
+  q1.grades[0] = 1;
+  assert.throws(() => queryDelta(q1, 0, 1, s, undefined, undefined, undefined, values), /before a judgement/);
+});
+
+test('SciFact: every run and pair of four runs at once is each alone, to the bit (depth 10)', { skip: needsShared('datasets/scifact', 'runs') }, () => {
+  const qrels = readQrels(join(SHARED, 'datasets/scifact/qrels/test.tsv'));
+  const runs = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec', 'vsm-tfidf.titles_fulltext.omar-khattab.trec', 'neural-rerank.kirloxious.tsv'].map((f) => readRun(join(SHARED, 'runs/scifact', f)));
+  const set = prepareHoles(qrels, runs, { poolDepth: 10 });
+  const pairs: [number, number][] = [[1, 0], [2, 0], [3, 0], [2, 1], [3, 1], [3, 2]];
+  for (const spec of ['ndcg_cut.10', 'recall.100', 'map']) {
+    const s = new HoleScorer(spec, set.scale);
+    const together = holeFigures(set, [0, 1, 2, 3], pairs, s);
+    pairs.forEach(([a, b], i) => assert.deepEqual(together.pairs[i], compareUnderHoles(set, a, b, s), `SciFact ${spec} ${a}-${b}`));
+    [0, 1, 2, 3].forEach((r) => assert.deepEqual(together.runs[r], runIntervals(set, r, s), `SciFact ${spec} run ${r}`));
+  }
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluate, perQuery } from '../../../../../src/core/eval';
 import { HoleScorer, prepareHoles, queryInterval, runIntervals } from '../../../../../src/core/eval/holes';
+import { holeRanks } from '../../../../../src/core/eval/holes/interval';
 import { Qrels } from '../../../../../src/core/formats/qrels';
 import { Run } from '../../../../../src/core/formats/run';
 import { bruteForce, randomCase, scoreOf } from './bruteForce';
@@ -89,4 +90,28 @@ test('over budget: a measure without the shortcut gets its [0, 1] range, marked 
   const mean = all.queries.reduce((acc, x) => acc + x.lo, 0) / all.queries.length;
   assert.ok(near(all.mean.lo, mean) && all.mean.lo <= all.mean.value && all.mean.value <= all.mean.hi);
   assert.equal(all.mean.holes, all.queries.reduce((acc, x) => acc + x.holes, 0));
+});
+
+test('holeRanks, worked out once per list, is each list\'s own under sets of other depths and judgements of the same runs', () => {
+  let lists = 0;
+  for (let seed = 1; seed <= 10; seed++) {
+    const { qrels, runs } = randomCase(seed, [0, 1, 2]);
+    const sets = [2, 6, 4].map((poolDepth) => prepareHoles(qrels, runs, { poolDepth }));
+    // Asked in turn, set after set, twice: a memo keyed by query and run, not by list, would give one set's ranks to another.
+    for (const round of [0, 1]) {
+      for (const set of sets) {
+        for (const q of set.queries) {
+          runs.forEach((_, r) => {
+            const want = new Int32Array(q.holes.length).fill(-1);
+            q.lists[r].holeAt.forEach((h, i) => h >= 0 && (want[h] = i));
+            const got = holeRanks(q, r);
+            assert.deepEqual([...got], [...want], `seed ${seed} depth ${set.poolDepth} ${q.qid} run ${r}`);
+            if (round === 1) assert.equal(holeRanks(q, r), got, 'the same array again');
+            lists++;
+          });
+        }
+      }
+    }
+  }
+  assert.equal(lists, 10 * 2 * 3 * 3 * 3);
 });

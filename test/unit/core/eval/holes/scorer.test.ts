@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluate, perQuery } from '../../../../../src/core/eval';
-import { HoleScorer, prepareHoles } from '../../../../../src/core/eval/holes';
+import { HoleScorer, prepareHoles, QueryListValues } from '../../../../../src/core/eval/holes';
 import { Qrels } from '../../../../../src/core/formats/qrels';
 import { mulberry32 } from '../../../../../src/core/random';
 import { randomCase } from './bruteForce';
@@ -34,4 +34,42 @@ test('a list scored with its holes graded is evaluate() on qrels that hold those
     }
   }
   assert.ok(relevantHoles > 100, `holes graded relevant: ${relevantHoles}`);
+});
+
+test('QueryListValues: one memo of a query, kept across every grading and list, gives each list\'s value to the bit (keys tell gradings apart)', () => {
+  let checked = 0;
+  let remembered = 0;
+  for (const grades of [[1], [0, 1, 2]]) {
+    for (let seed = 1; seed <= 20; seed++) {
+      const { qrels, runs } = randomCase(seed, grades);
+      const set = prepareHoles(qrels, runs, { poolDepth: 2 + (seed % 4) });
+      const next = mulberry32(seed * 7);
+      for (const spec of MEASURES) {
+        const s = new HoleScorer(spec, set.scale);
+        for (const q of set.queries) {
+          const values = new QueryListValues(s, q);
+          // Every grading of up to 6 holes (a random sample beyond), some of them twice, some past the
+          // scorer's scale (scored directly): a key that left out a read hole or a count would mix them up.
+          const total = Math.min(s.scale.length ** q.holes.length, 729);
+          for (let k = 0; k < total * 2; k++) {
+            let x = k % total;
+            const g = Int32Array.from(q.holes, () => {
+              const pick = q.holes.length <= 6 ? x % s.scale.length : next() % s.scale.length;
+              x = Math.floor(x / s.scale.length);
+              return next() % 9 === 0 ? -1 : s.scale[pick];
+            });
+            if (k > total && k % 3 === 0 && g.length) g[next() % g.length] = s.scale[s.scale.length - 1] + 1 + (next() % 2);
+            runs.forEach((_, r) => {
+              const want = s.score(q, r, g);
+              const got = values.score(r, g);
+              assert.ok(Object.is(got, want), `seed ${seed} ${spec} ${q.qid} run ${r} grades ${g.join(',')}: ${got} vs ${want}`);
+              checked++;
+            });
+          }
+          remembered += values.size;
+        }
+      }
+    }
+  }
+  assert.ok(checked > 50_000 && remembered > 5_000, `${checked} values checked, ${remembered} remembered`);
 });
