@@ -4,7 +4,7 @@ import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { holeRanks } from './interval';
 import type { HoleQuery, HoleSet } from './pool';
 import { listKey, listKeys, type HoleScorer } from './scorer';
-import { CELLS, cellOf, RelevanceModel } from './relevance';
+import { CELLS, cellOf, RelevanceModel, type RateDraws } from './relevance';
 
 /**
  * What the holes hide: an estimate, with a 95 % interval, of a run's mean (or of b - a for two runs) as it
@@ -168,6 +168,8 @@ export class HoleEstimator {
   readonly slotCells: Int32Array;
   private readonly level: number;
   private readonly shared: EstimatorOptions['shared'];
+  /** ratesByCell() of the model's last draws. */
+  private transposed: { of: RateDraws; rates: Float64Array } | undefined;
   /** Bumped by each judgement (what depends on the state can tell it changed). */
   version = 0;
 
@@ -366,64 +368,95 @@ export class HoleEstimator {
     const m = this.measure(name);
     if (m.mixture?.version === this.version) return m.mixture;
     const draws = this.model.draws();
+    const K = draws.draws;
     const G = draws.grades;
     const L = this.lists.length;
     const n = this.set.queries.length || 1;
-    const mu = new Float64Array(draws.draws);
-    const sd = new Float64Array(draws.draws);
-    const rates = draws.rates;
-    // The queries' cells flat (the loop below runs draws x cells).
     const nq = this.set.queries.length;
-    const qoff = new Int32Array(nq + 1);
-    for (let qi = 0; qi < nq; qi++) qoff[qi + 1] = qoff[qi] + (m.cells[qi]?.cells.length ?? 0);
-    const cells = new Int32Array(qoff[nq]);
-    const w = new Float64Array(qoff[nq] * L * G);
-    const v = new Float64Array(qoff[nq] * G * G);
+    const rates = this.ratesByCell(draws);
+    const { bases, listBases } = m;
+    // Query by query, every draw at once (the draws' rates of a cell lie side by side); each draw's sums take
+    // the queries, cells and grades in the same order as a loop over draws would.
+    const mean = new Float64Array(K);
+    const variance = new Float64Array(K);
+    const e0 = new Float64Array(K);
+    const e1 = new Float64Array(K);
+    const own = new Float64Array(K);
     for (let qi = 0; qi < nq; qi++) {
       const qc = m.cells[qi];
-      if (!qc) continue;
-      cells.set(qc.cells, qoff[qi]);
-      w.set(qc.w, qoff[qi] * L * G);
-      v.set(qc.v, qoff[qi] * G * G);
-    }
-    const { bases, listBases } = m;
-    for (let k = 0; k < draws.draws; k++) {
-      let mean = 0;
-      let variance = 0;
-      const drawAt = k * CELLS * G;
-      for (let qi = 0; qi < nq; qi++) {
-        const from = qoff[qi];
-        const to = qoff[qi + 1];
-        if (from === to) {
-          mean += bases[qi];
-          continue;
-        }
-        let e0 = listBases[qi * L];
-        let e1 = L > 1 ? listBases[qi * L + 1] : 0;
-        let own = 0;
-        for (let j = from; j < to; j++) {
-          const at = drawAt + cells[j] * G;
-          for (let g = 0; g < G; g++) {
-            const r = rates[at + g];
-            if (r === 0) continue;
-            e0 += r * w[(j * L) * G + g];
-            if (L > 1) e1 += r * w[(j * L + 1) * G + g];
-            const jg = (j * G + g) * G;
-            own += r * v[jg + g];
-            for (let g2 = 0; g2 < G; g2++) own -= r * rates[at + g2] * v[jg + g2];
+      if (!qc || qc.cells.length === 0) {
+        const base = bases[qi];
+        for (let k = 0; k < K; k++) mean[k] += base;
+        continue;
+      }
+      e0.fill(listBases[qi * L]);
+      e1.fill(L > 1 ? listBases[qi * L + 1] : 0);
+      own.fill(0);
+      const { cells, w, v } = qc;
+      for (let j = 0; j < cells.length; j++) {
+        const cellAt = cells[j] * G;
+        for (let g = 0; g < G; g++) {
+          const at = (cellAt + g) * K;
+          const w0 = w[j * L * G + g];
+          const w1 = L > 1 ? w[(j * L + 1) * G + g] : 0;
+          const jg = (j * G + g) * G;
+          const vgg = v[jg + g];
+          if (G === 1 && L === 1) {
+            // The usual binary run (and pair) below, written out: the same operations as the general loop.
+            for (let k = 0; k < K; k++) {
+              const r = rates[at + k];
+              if (r === 0) continue;
+              e0[k] += r * w0;
+              own[k] = own[k] + r * vgg - r * r * vgg;
+            }
+          } else if (G === 1) {
+            for (let k = 0; k < K; k++) {
+              const r = rates[at + k];
+              if (r === 0) continue;
+              e0[k] += r * w0;
+              e1[k] += r * w1;
+              own[k] = own[k] + r * vgg - r * r * vgg;
+            }
+          } else {
+            for (let k = 0; k < K; k++) {
+              const r = rates[at + k];
+              if (r === 0) continue;
+              e0[k] += r * w0;
+              if (L > 1) e1[k] += r * w1;
+              let o = own[k] + r * vgg;
+              for (let g2 = 0; g2 < G; g2++) o -= r * rates[(cellAt + g2) * K + k] * v[jg + g2];
+              own[k] = o;
+            }
           }
         }
-        e0 = e0 < 0 ? 0 : e0 > 1 ? 1 : e0;
-        e1 = e1 < 0 ? 0 : e1 > 1 ? 1 : e1;
-        const bound = Math.sqrt(e0 * (1 - e0)) + (L > 1 ? Math.sqrt(e1 * (1 - e1)) : 0);
-        mean += L === 1 ? e0 : e1 - e0;
-        variance += Math.min(own > 0 ? own : 0, bound * bound);
       }
-      mu[k] = mean / n;
-      sd[k] = Math.sqrt(variance) / n;
+      for (let k = 0; k < K; k++) {
+        const x0 = e0[k] < 0 ? 0 : e0[k] > 1 ? 1 : e0[k];
+        const x1 = e1[k] < 0 ? 0 : e1[k] > 1 ? 1 : e1[k];
+        const bound = Math.sqrt(x0 * (1 - x0)) + (L > 1 ? Math.sqrt(x1 * (1 - x1)) : 0);
+        mean[k] += L === 1 ? x0 : x1 - x0;
+        const o = own[k];
+        variance[k] += Math.min(o > 0 ? o : 0, bound * bound);
+      }
+    }
+    const mu = new Float64Array(K);
+    const sd = new Float64Array(K);
+    for (let k = 0; k < K; k++) {
+      mu[k] = mean[k] / n;
+      sd[k] = Math.sqrt(variance[k]) / n;
     }
     m.mixture = { version: this.version, mu, sd };
     return m.mixture;
+  }
+
+  /** The model's draws' rates by cell and grade ([cell][grade][draw]), for the draws they are of (shared by the measures). */
+  private ratesByCell(draws: RateDraws): Float64Array {
+    if (this.transposed?.of === draws) return this.transposed.rates;
+    const { draws: K, grades: G, rates } = draws;
+    const out = new Float64Array(CELLS * G * K);
+    for (let k = 0; k < K; k++) for (let i = 0; i < CELLS * G; i++) out[i * K + k] = rates[k * CELLS * G + i];
+    this.transposed = { of: draws, rates: out };
+    return out;
   }
 
   /** The chance, under the model, that the value with every hole judged is at most x. */
