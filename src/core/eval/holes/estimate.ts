@@ -82,10 +82,11 @@ interface Measure {
   cells: QueryCells[];
   /** Per hole slot and positive grade, its effect now (0 for a judged hole or one that cannot move the value). */
   effects: Float64Array;
-  /** Per cell and positive grade, the sum of effects; per cell and pair of grades, the sum of their products. */
-  w: Float64Array;
-  v: Float64Array;
-  base: number;
+  /**
+   * Per cell and positive grade, the sum of effects (cellSums(): summed afresh in slot order after a query's
+   * part changed, so that it does not depend on the order of the judgements that led to it).
+   */
+  w?: Float64Array;
   mixture?: { version: number; mu: Float64Array; sd: Float64Array };
 }
 
@@ -194,7 +195,7 @@ export class HoleEstimator {
     set.queries.forEach((q, qi) => q.grades.forEach((g, h) => g >= 0 && this.model.observe(this.slotCells[this.offsets[qi] + h], g)));
     const G = positive.length;
     for (const [name, scorer] of Object.entries(scorers)) {
-      this.measures.set(name, { name, scorer, bases: new Float64Array(set.queries.length), listBases: new Float64Array(set.queries.length * lists.length), cells: [], effects: new Float64Array(this.slotCells.length * G), w: new Float64Array(CELLS * G), v: new Float64Array(CELLS * G * G), base: 0 });
+      this.measures.set(name, { name, scorer, bases: new Float64Array(set.queries.length), listBases: new Float64Array(set.queries.length * lists.length), cells: [], effects: new Float64Array(this.slotCells.length * G) });
     }
     this.pending = 0;
     if (!options.steps) {
@@ -215,10 +216,7 @@ export class HoleEstimator {
   *fillSteps(): Generator<void, void, undefined> {
     while (this.pending < this.set.queries.length) {
       const qi = this.pending++;
-      for (const m of this.measures.values()) {
-        this.part(m, qi);
-        this.add(m, qi, 1);
-      }
+      for (const m of this.measures.values()) this.part(m, qi);
       yield;
     }
   }
@@ -303,21 +301,33 @@ export class HoleEstimator {
       if (j !== undefined) for (let g = 0; g < G; g++) for (let g2 = 0; g2 < G; g2++) v[(j * G + g) * G + g2] += x[g] * x[g2];
     }
     m.cells[qi] = { cells: Int32Array.from(cells), w: Float64Array.from(w), v: Float64Array.from(v) };
+    m.w = undefined;
   }
 
-  /** Adds (sign 1) or takes out (-1) query qi's part of m's sums. */
-  private add(m: Measure, qi: number, sign: 1 | -1): void {
+  /**
+   * The sum over queries of m's value now, in query order. Kept as a running sum (a judged query's value taken
+   * out, its new one added) it differed in the last digit between a session that judged one by one and one
+   * opened on the same judgements.
+   */
+  private base(m: Measure): number {
+    let base = 0;
+    for (let qi = 0; qi < this.pending; qi++) base += m.bases[qi];
+    return base;
+  }
+
+  /** m's effects summed by cell and positive grade, in slot order (kept until a query's part changes). */
+  private cellSums(m: Measure): Float64Array {
+    if (m.w) return m.w;
     const G = this.model.positive.length;
-    m.base += sign * m.bases[qi];
-    for (let i = this.offsets[qi]; i < this.offsets[qi + 1]; i++) {
+    const w = new Float64Array(CELLS * G);
+    for (let i = 0; i < this.slotCells.length; i++) {
       const c = this.slotCells[i];
       for (let g = 0; g < G; g++) {
         const e = m.effects[i * G + g];
-        if (e === 0) continue;
-        m.w[c * G + g] += sign * e;
-        for (let g2 = 0; g2 < G; g2++) m.v[(c * G + g) * G + g2] += sign * e * m.effects[i * G + g2];
+        if (e !== 0) w[c * G + g] += e;
       }
     }
+    return (m.w = w);
   }
 
   /** Records a grade for hole h of query qi (-1: unjudged again) and re-scores that query for every measure. */
@@ -333,11 +343,7 @@ export class HoleEstimator {
     if (grade >= 0) this.model.observe(cell, grade, 1);
     // A query fillSteps() has not reached yet is computed when it gets there.
     if (!done) return;
-    for (const m of this.measures.values()) {
-      this.add(m, qi, -1);
-      this.part(m, qi);
-      this.add(m, qi, 1);
-    }
+    for (const m of this.measures.values()) this.part(m, qi);
   }
 
   has(measure: string): boolean {
@@ -487,7 +493,7 @@ export class HoleEstimator {
     const [min, max] = this.lists.length === 1 ? BOUNDS.run : BOUNDS.pair;
     const clip = (x: number) => Math.min(max, Math.max(min, x));
     return {
-      now: m.base / n,
+      now: this.base(m) / n,
       estimate: clip(estimate),
       lo: clip(mixtureQuantile(mu, sd, (1 - level) / 2)),
       hi: clip(mixtureQuantile(mu, sd, 1 - (1 - level) / 2)),
@@ -535,11 +541,12 @@ export class HoleEstimator {
     const { mean } = this.model.draws();
     const G = this.model.positive.length;
     const n = this.set.queries.length || 1;
+    const w = this.cellSums(m);
     const slope = new Float64Array(CELLS);
     for (let c = 0; c < CELLS; c++) {
       let p = 0;
       for (let g = 0; g < G; g++) p += mean[c * G + g];
-      for (let g = 0; g < G; g++) slope[c] += ((p > 0 ? mean[c * G + g] / p : 1 / G) * m.w[c * G + g]) / n;
+      for (let g = 0; g < G; g++) slope[c] += ((p > 0 ? mean[c * G + g] / p : 1 / G) * w[c * G + g]) / n;
     }
     const learn = this.model.valueOfJudging(slope);
     const out = this.holeVariances(name);
@@ -575,7 +582,8 @@ export class HoleEstimator {
     const { mean } = this.model.draws();
     const G = this.model.positive.length;
     let rest = 0;
-    for (let i = 0; i < CELLS * G; i++) rest += mean[i] * m.w[i];
-    return { base: m.base, rest };
+    const w = this.cellSums(m);
+    for (let i = 0; i < CELLS * G; i++) rest += mean[i] * w[i];
+    return { base: this.base(m), rest };
   }
 }
