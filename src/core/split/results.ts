@@ -1,4 +1,4 @@
-import { bootstrapDiffCI, CORRECTIONS, holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
+import { bootstrapMeanCIsSteps, CORRECTIONS, differences, holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
 import type { Run } from '../formats/run';
 import type { CompareMode, Comparison, CorrectionName, EstimateView, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../protocol/webview';
 import { runSteps } from '../steps';
@@ -76,22 +76,36 @@ export function* significanceSteps(state: SplitState, baseline: string, t: Testi
   const correct = CORRECTIONS[t.correction].adjust;
   const comparisons = new Map<string, (Comparison | null)[]>();
   for (const [a, b] of pairs) comparisons.set(pairKey(a, b), RESULT_MEASURES.map(() => null));
+  // Each comparison's differences, for the intervals drawn below.
+  const differing: { comparison: Comparison; d: Float64Array }[] = [];
   for (const [mi, m] of RESULT_MEASURES.entries()) {
     if (!m.tested) continue;
-    const raw: Omit<Comparison, 'tPHolm' | 'randPHolm' | 'tPAdj' | 'randPAdj'>[] = [];
+    const raw: (Omit<Comparison, 'tPHolm' | 'randPHolm' | 'tPAdj' | 'randPAdj'> & { d: Float64Array })[] = [];
     for (const [a, b] of pairs) {
       const [xb, xa] = aligned(state.scores(b, 'annotated'), state.scores(a, 'annotated'), mi);
       const tt = pairedTTest(xb, xa);
       const randP = yield* randomizationSteps(xb, xa, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed });
-      const ci = xb.length ? bootstrapDiffCI(xb, xa, { resamples: RESAMPLES, seed: SIGNIFICANCE.seed }) : { lo: 0, hi: 0 };
-      raw.push({ delta: tt.meanDiff, tP: tt.p, randP, ci, ...winTieLoss(xb, xa) });
+      raw.push({ delta: tt.meanDiff, tP: tt.p, randP, ci: { lo: 0, hi: 0 }, ...winTieLoss(xb, xa), d: differences(xb, xa) });
       yield;
     }
     const tHolm = holmAdjust(raw.map((r) => r.tP));
     const rHolm = holmAdjust(raw.map((r) => r.randP));
     const tAdj = correct(raw.map((r) => r.tP));
     const rAdj = correct(raw.map((r) => r.randP));
-    pairs.forEach(([a, b], i) => (comparisons.get(pairKey(a, b))![mi] = { ...raw[i], tPHolm: tHolm[i], randPHolm: rHolm[i], tPAdj: tAdj[i], randPAdj: rAdj[i] }));
+    pairs.forEach(([a, b], i) => {
+      const { d, ...r } = raw[i];
+      const comparison = { ...r, tPHolm: tHolm[i], randPHolm: rHolm[i], tPAdj: tAdj[i], randPAdj: rAdj[i] };
+      comparisons.get(pairKey(a, b))![mi] = comparison;
+      if (d.length) differing.push({ comparison, d });
+    });
+  }
+  // The bootstrap intervals of every comparison and measure at once, one draw of the resamples per number of
+  // queries compared (bootstrapMeanCIs: each interval is the one bootstrapDiffCI gives alone; drawing the
+  // resamples again for each was most of a judgement's CPU with the Results panel open).
+  for (const n of new Set(differing.map((x) => x.d.length))) {
+    const group = differing.filter((x) => x.d.length === n);
+    const cis = yield* bootstrapMeanCIsSteps(group.map((x) => x.d), { resamples: RESAMPLES, seed: SIGNIFICANCE.seed });
+    group.forEach((x, i) => (x.comparison.ci = cis[i]));
   }
   // The runs may have changed while the steps ran: keep the result only if it is still of these runs. Tests of
   // judgements since replaced are kept too: shown as "updating" until the next ones are there.
