@@ -87,6 +87,8 @@ interface Measure {
    * part changed, so that it does not depend on the order of the judgements that led to it).
    */
   w?: Float64Array;
+  /** Hole slots with an effect (estimate()'s count, kept until a query's part changes). */
+  holes?: number;
   mixture?: { version: number; mu: Float64Array; sd: Float64Array };
 }
 
@@ -302,6 +304,7 @@ export class HoleEstimator {
     }
     m.cells[qi] = { cells: Int32Array.from(cells), w: Float64Array.from(w), v: Float64Array.from(v) };
     m.w = undefined;
+    m.holes = undefined;
   }
 
   /**
@@ -459,8 +462,9 @@ export class HoleEstimator {
   private ratesByCell(draws: RateDraws): Float64Array {
     if (this.transposed?.of === draws) return this.transposed.rates;
     const { draws: K, grades: G, rates } = draws;
-    const out = new Float64Array(CELLS * G * K);
-    for (let k = 0; k < K; k++) for (let i = 0; i < CELLS * G; i++) out[i * K + k] = rates[k * CELLS * G + i];
+    const size = CELLS * G;
+    const out = new Float64Array(size * K);
+    for (let k = 0; k < K; k++) for (let i = 0; i < size; i++) out[i * K + k] = rates[k * size + i];
     this.transposed = { of: draws, rates: out };
     return out;
   }
@@ -481,15 +485,19 @@ export class HoleEstimator {
     const { mu, sd } = this.mixture(name);
     let estimate = 0;
     for (const x of mu) estimate += x / mu.length;
-    let holes = 0;
-    for (let i = 0; i < this.slotCells.length; i++) {
-      for (let g = 0; g < G; g++) {
-        if (m.effects[i * G + g] !== 0) {
-          holes++;
-          break;
+    if (m.holes === undefined) {
+      let holes = 0;
+      for (let i = 0; i < this.slotCells.length; i++) {
+        for (let g = 0; g < G; g++) {
+          if (m.effects[i * G + g] !== 0) {
+            holes++;
+            break;
+          }
         }
       }
+      m.holes = holes;
     }
+    const holes = m.holes;
     const [min, max] = this.lists.length === 1 ? BOUNDS.run : BOUNDS.pair;
     const clip = (x: number) => Math.min(max, Math.max(min, x));
     return {
