@@ -31,6 +31,8 @@ test('the diff\'s estimate: pending until computed, of the judgements in effect,
   // The sampling queue's first pair, judged: the estimate is recomputed on it (one more judged hole), with its history.
   const q = sampleQueue(s, [a, b], 10)!;
   assert.ok(q.meter.estimate && q.meter.history!.length === 1 && q.meter.toDecide! > 0);
+  // Asked again for the same judgements (as the views of one judgement do), the same queue (the one drawn is kept).
+  assert.deepEqual(sampleQueue(s, [a, b], 10)!.items, q.items);
   const first = q.items[0];
   s.judge(first.queryId, first.docId, 0);
   const after = sampling(s, a, b, 'ndcg_cut_10');
