@@ -2,12 +2,13 @@
  * bench:judge-engine — the engine's CPU per judgement (issue 24), in one process without a worker or a
  * webview: SciFact's test split opened as the engine opens it (sql.js index, the split state, the shared runs
  * added as the user adds runs), the views of a judging session open (Results against the first run with its
- * tests, ranges and estimates; the Diff of the first two runs; the Holes panel; the Judge sidebar's pair), then
+ * tests, ranges and estimates; the Diff of the first two runs; the Holes panel; the Judge sidebar's pair and, in
+ * the impact and sampling orders, its queue re-ordered), then
  * N judgements of the pooled top 10 (blind order: the holes of every run's top 10, graded by a seeded draw,
  * about one in four relevant). After each, every model those views ask for is recomputed to completion,
  * phase by phase, timed with process.cpuUsage() (CPU of this process) and a wall clock.
  *
- * usage: node --import tsx test/bench/judgeEngine.ts [--judgements N] [--order blind|impact|sample]
+ * usage: npm run bench:judge-engine -- [--judgements N] [--order blind|impact|sample]
  *   [--profile K [--profile-file F]] (a CPU profile of judgement K alone, written to F, and its top entries by
  *   self time) [--digest] (a SHA-256 of the models the views get after each judgement, untimed: two builds that
  *   print the same digests gave the same figures to the bit) [--json] (one last line: the per-judgement figures
@@ -114,6 +115,8 @@ async function main(): Promise<void> {
       diffModel(s, a, b, { pending: true });
       await withTitles(s, holesModel(s, { runs: keys, depth: 10, listed: 200, order: ORDER }));
       await pairState(s, { impact: ORDER === 'blind' ? undefined : { runs: keys, depth: 10, order: ORDER } });
+      // The sidebar re-orders its queue after each grade in the impact and sampling orders.
+      if (ORDER !== 'blind') judgingQueue(s, keys, 10, ORDER);
     });
     return out;
   };
