@@ -170,7 +170,8 @@ export class HoleEstimator {
   readonly offsets: Int32Array;
   readonly slotCells: Int32Array;
   private readonly level: number;
-  private readonly shared: EstimatorOptions['shared'];
+  /** Dropped once every query's part is computed (see fillSteps()). */
+  private shared: EstimatorOptions['shared'];
   /** ratesByCell() of the model's last draws. */
   private transposed: { of: RateDraws; rates: Float64Array } | undefined;
   /** Bumped by each judgement (what depends on the state can tell it changed). */
@@ -221,6 +222,9 @@ export class HoleEstimator {
       for (const m of this.measures.values()) this.part(m, qi);
       yield;
     }
+    // The memo serves the build: a judgement re-scores its query alone, and holding the memo would keep every
+    // list's values of every query as long as the estimator.
+    this.shared = undefined;
   }
 
   /** Each hole's cell: its rank in each list and its query's relevant count. */

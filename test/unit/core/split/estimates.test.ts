@@ -111,3 +111,38 @@ test('the estimates kept in step with judgements equal, to the bit, the estimate
   const judged = pairEstimate(kept, keys[0], keys[1], 'ndcg_cut_10')!.judged;
   assert.ok(judged > 0 && judged <= 6, `${judged} judged holes in the pair's pool`);
 });
+
+test('estimators built while a grade of the qrels is changed (between two slices of one estimateSteps) score on the qrels in effect: the lists\' values they share are those of the qrels they were scored on', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
+  const files = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, f));
+  const open = async (): Promise<SplitState> => {
+    const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
+    await addRunFiles(s, files);
+    return s;
+  };
+  const s = await open();
+  const keys = s.runKeys();
+  const needs = estimateNeeds(s, keys[0], 'all-pairs');
+  // A relevant document of the qrels that the first run ranks first: graded 0 by the user, it moves every measure.
+  const original = s.qrels('original');
+  const run = s.run(keys[0]);
+  const topOf = (q: string) => run.docs.string(run.docIds[run.offsets[run.queryIndex(q)]]);
+  const qid = original.queryIds().find((q) => run.queryIndex(q) >= 0 && (original.grade(q, topOf(q)) ?? 0) > 0)!;
+  const top = topOf(qid);
+  const steps = estimateSteps(s, needs);
+  // Into the first run's estimator, past the shared scoring of some queries, then the change.
+  for (let i = 0; i < 50; i++) steps.next();
+  s.judge(qid, top, 0);
+  while (!steps.next().done);
+  runSteps(estimateSteps(s, needs));
+  const fresh = await open();
+  fresh.judge(qid, top, 0);
+  runSteps(estimateSteps(fresh, needs));
+  for (const n of needs) {
+    const e = (x: SplitState) => {
+      const v = 'run' in n ? runEstimate(x, n.run, n.column) : pairEstimate(x, n.a, n.b, n.column);
+      const { on: _on, ...rest } = v!;
+      return rest;
+    };
+    assert.deepEqual(e(s), e(fresh), JSON.stringify(n));
+  }
+});
