@@ -122,8 +122,11 @@ async function main(): Promise<void> {
   };
 
   const t0 = performance.now();
-  await views();
-  console.log(`SciFact test, ${keys.length} runs (${keys.map((k) => k.split('/').pop()).join(', ')}), views opened in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${load()}`);
+  const opened = await views();
+  console.log(
+    `SciFact test, ${keys.length} runs (${keys.map((k) => k.split('/').pop()).join(', ')}), views opened in ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
+      `(CPU ms: ${Object.entries(opened).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}); ${load()}`,
+  );
 
   const pool = judgingQueue(s, keys, 10, 'blind').items.filter((p) => s.grade(p.queryId, p.docId) === null);
   const scale = s.gradeScale();
