@@ -1,4 +1,4 @@
-import { bootstrapDiffCI, CORRECTIONS, holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
+import { bootstrapMeanCIsSteps, CORRECTIONS, differences, holmAdjust, pairedTTest, randomizationSteps, winTieLoss } from '../eval/stats';
 import type { Run } from '../formats/run';
 import type { CompareMode, Comparison, CorrectionName, EstimateView, LengthSummary, QrelsLabel, ResultsModel, ResultsRow } from '../../protocol/webview';
 import { runSteps } from '../steps';
@@ -29,9 +29,29 @@ interface Significance {
   comparisons: Map<string, (Comparison | null)[]>;
 }
 
+/** One comparison's tests on one measure before the corrections, and the per-query values they are of. */
+interface Tested {
+  xb: Float64Array;
+  xa: Float64Array;
+  row: Omit<Comparison, 'tPHolm' | 'randPHolm' | 'tPAdj' | 'randPAdj'>;
+}
+
 /** The slot keep() holds the tests of one family in (they change with the judgements). */
 interface SignificanceSlot {
   value?: Significance;
+  /**
+   * The last tests of each comparison and measure, by pairKey and measure: a judgement that moves neither
+   * run's values of a measure (a hole judged not relevant moves none: it counted as not relevant already)
+   * leaves its tests as they were, and they are not run again.
+   */
+  tested?: Map<string, Tested>;
+}
+
+/** Whether two vectors hold the same values, bit for bit (Object.is: -0 is not 0). */
+function same(x: Float64Array, y: Float64Array): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
+  return true;
 }
 
 const pairKey = (a: string, b: string) => `${a}\t${b}`;
@@ -74,19 +94,41 @@ export function* significanceSteps(state: SplitState, baseline: string, t: Testi
   const held = runs.map((k) => state.run(k));
   const pairs = pairsOf(state, baseline, t.compare);
   const correct = CORRECTIONS[t.correction].adjust;
+  const last = slot(state, baseline, t).tested;
+  const tested = new Map<string, Tested>();
+  // The tests run afresh, with their differences for the intervals drawn below.
+  const fresh: { row: Tested['row']; d: Float64Array }[] = [];
+  for (const [mi, m] of RESULT_MEASURES.entries()) {
+    if (!m.tested) continue;
+    for (const [a, b] of pairs) {
+      const key = `${pairKey(a, b)}\t${mi}`;
+      const [xb, xa] = aligned(state.scores(b, 'annotated'), state.scores(a, 'annotated'), mi);
+      const before = last?.get(key);
+      if (before && same(before.xb, xb) && same(before.xa, xa)) {
+        tested.set(key, before);
+        continue;
+      }
+      const tt = pairedTTest(xb, xa);
+      const randP = yield* randomizationSteps(xb, xa, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed });
+      const row = { delta: tt.meanDiff, tP: tt.p, randP, ci: { lo: 0, hi: 0 }, ...winTieLoss(xb, xa) };
+      tested.set(key, { xb, xa, row });
+      if (xb.length) fresh.push({ row, d: differences(xb, xa) });
+      yield;
+    }
+  }
+  // The bootstrap intervals of every comparison and measure at once, one draw of the resamples per number of
+  // queries compared (bootstrapMeanCIs: each interval is the one bootstrapDiffCI gives alone; drawing the
+  // resamples again for each was most of a judgement's CPU with the Results panel open).
+  for (const n of new Set(fresh.map((x) => x.d.length))) {
+    const group = fresh.filter((x) => x.d.length === n);
+    const cis = yield* bootstrapMeanCIsSteps(group.map((x) => x.d), { resamples: RESAMPLES, seed: SIGNIFICANCE.seed });
+    group.forEach((x, i) => (x.row.ci = cis[i]));
+  }
   const comparisons = new Map<string, (Comparison | null)[]>();
   for (const [a, b] of pairs) comparisons.set(pairKey(a, b), RESULT_MEASURES.map(() => null));
   for (const [mi, m] of RESULT_MEASURES.entries()) {
     if (!m.tested) continue;
-    const raw: Omit<Comparison, 'tPHolm' | 'randPHolm' | 'tPAdj' | 'randPAdj'>[] = [];
-    for (const [a, b] of pairs) {
-      const [xb, xa] = aligned(state.scores(b, 'annotated'), state.scores(a, 'annotated'), mi);
-      const tt = pairedTTest(xb, xa);
-      const randP = yield* randomizationSteps(xb, xa, { trials: SIGNIFICANCE.trials, seed: SIGNIFICANCE.seed });
-      const ci = xb.length ? bootstrapDiffCI(xb, xa, { resamples: RESAMPLES, seed: SIGNIFICANCE.seed }) : { lo: 0, hi: 0 };
-      raw.push({ delta: tt.meanDiff, tP: tt.p, randP, ci, ...winTieLoss(xb, xa) });
-      yield;
-    }
+    const raw = pairs.map(([a, b]) => tested.get(`${pairKey(a, b)}\t${mi}`)!.row);
     const tHolm = holmAdjust(raw.map((r) => r.tP));
     const rHolm = holmAdjust(raw.map((r) => r.randP));
     const tAdj = correct(raw.map((r) => r.tP));
@@ -96,7 +138,7 @@ export function* significanceSteps(state: SplitState, baseline: string, t: Testi
   // The runs may have changed while the steps ran: keep the result only if it is still of these runs. Tests of
   // judgements since replaced are kept too: shown as "updating" until the next ones are there.
   const now = compared(state, baseline);
-  if (now.length === runs.length && now.every((k, i) => k === runs[i] && state.run(k) === held[i])) slot(state, baseline, t).value = { on, comparisons };
+  if (now.length === runs.length && now.every((k, i) => k === runs[i] && state.run(k) === held[i])) Object.assign(slot(state, baseline, t), { value: { on, comparisons }, tested });
 }
 
 /** Columns a range over the top-10 pool covers (R@100 and MAP look deeper: no range, no sound verdict). */

@@ -4,7 +4,7 @@ import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { holeRanks } from './interval';
 import type { HoleQuery, HoleSet } from './pool';
 import { listKey, listKeys, type HoleScorer } from './scorer';
-import { CELLS, cellOf, RelevanceModel } from './relevance';
+import { CELLS, cellOf, RelevanceModel, type RateDraws } from './relevance';
 
 /**
  * What the holes hide: an estimate, with a 95 % interval, of a run's mean (or of b - a for two runs) as it
@@ -82,10 +82,13 @@ interface Measure {
   cells: QueryCells[];
   /** Per hole slot and positive grade, its effect now (0 for a judged hole or one that cannot move the value). */
   effects: Float64Array;
-  /** Per cell and positive grade, the sum of effects; per cell and pair of grades, the sum of their products. */
-  w: Float64Array;
-  v: Float64Array;
-  base: number;
+  /**
+   * Per cell and positive grade, the sum of effects (cellSums(): summed afresh in slot order after a query's
+   * part changed, so that it does not depend on the order of the judgements that led to it).
+   */
+  w?: Float64Array;
+  /** Hole slots with an effect (estimate()'s count, kept until a query's part changes). */
+  holes?: number;
   mixture?: { version: number; mu: Float64Array; sd: Float64Array };
 }
 
@@ -167,7 +170,10 @@ export class HoleEstimator {
   readonly offsets: Int32Array;
   readonly slotCells: Int32Array;
   private readonly level: number;
-  private readonly shared: EstimatorOptions['shared'];
+  /** Dropped once every query's part is computed (see fillSteps()). */
+  private shared: EstimatorOptions['shared'];
+  /** ratesByCell() of the model's last draws. */
+  private transposed: { of: RateDraws; rates: Float64Array } | undefined;
   /** Bumped by each judgement (what depends on the state can tell it changed). */
   version = 0;
 
@@ -192,7 +198,7 @@ export class HoleEstimator {
     set.queries.forEach((q, qi) => q.grades.forEach((g, h) => g >= 0 && this.model.observe(this.slotCells[this.offsets[qi] + h], g)));
     const G = positive.length;
     for (const [name, scorer] of Object.entries(scorers)) {
-      this.measures.set(name, { name, scorer, bases: new Float64Array(set.queries.length), listBases: new Float64Array(set.queries.length * lists.length), cells: [], effects: new Float64Array(this.slotCells.length * G), w: new Float64Array(CELLS * G), v: new Float64Array(CELLS * G * G), base: 0 });
+      this.measures.set(name, { name, scorer, bases: new Float64Array(set.queries.length), listBases: new Float64Array(set.queries.length * lists.length), cells: [], effects: new Float64Array(this.slotCells.length * G) });
     }
     this.pending = 0;
     if (!options.steps) {
@@ -213,12 +219,12 @@ export class HoleEstimator {
   *fillSteps(): Generator<void, void, undefined> {
     while (this.pending < this.set.queries.length) {
       const qi = this.pending++;
-      for (const m of this.measures.values()) {
-        this.part(m, qi);
-        this.add(m, qi, 1);
-      }
+      for (const m of this.measures.values()) this.part(m, qi);
       yield;
     }
+    // The memo serves the build: a judgement re-scores its query alone, and holding the memo would keep every
+    // list's values of every query as long as the estimator.
+    this.shared = undefined;
   }
 
   /** Each hole's cell: its rank in each list and its query's relevant count. */
@@ -301,21 +307,34 @@ export class HoleEstimator {
       if (j !== undefined) for (let g = 0; g < G; g++) for (let g2 = 0; g2 < G; g2++) v[(j * G + g) * G + g2] += x[g] * x[g2];
     }
     m.cells[qi] = { cells: Int32Array.from(cells), w: Float64Array.from(w), v: Float64Array.from(v) };
+    m.w = undefined;
+    m.holes = undefined;
   }
 
-  /** Adds (sign 1) or takes out (-1) query qi's part of m's sums. */
-  private add(m: Measure, qi: number, sign: 1 | -1): void {
+  /**
+   * The sum over queries of m's value now, in query order. Kept as a running sum (a judged query's value taken
+   * out, its new one added) it differed in the last digit between a session that judged one by one and one
+   * opened on the same judgements.
+   */
+  private base(m: Measure): number {
+    let base = 0;
+    for (let qi = 0; qi < this.pending; qi++) base += m.bases[qi];
+    return base;
+  }
+
+  /** m's effects summed by cell and positive grade, in slot order (kept until a query's part changes). */
+  private cellSums(m: Measure): Float64Array {
+    if (m.w) return m.w;
     const G = this.model.positive.length;
-    m.base += sign * m.bases[qi];
-    for (let i = this.offsets[qi]; i < this.offsets[qi + 1]; i++) {
+    const w = new Float64Array(CELLS * G);
+    for (let i = 0; i < this.slotCells.length; i++) {
       const c = this.slotCells[i];
       for (let g = 0; g < G; g++) {
         const e = m.effects[i * G + g];
-        if (e === 0) continue;
-        m.w[c * G + g] += sign * e;
-        for (let g2 = 0; g2 < G; g2++) m.v[(c * G + g) * G + g2] += sign * e * m.effects[i * G + g2];
+        if (e !== 0) w[c * G + g] += e;
       }
     }
+    return (m.w = w);
   }
 
   /** Records a grade for hole h of query qi (-1: unjudged again) and re-scores that query for every measure. */
@@ -331,11 +350,7 @@ export class HoleEstimator {
     if (grade >= 0) this.model.observe(cell, grade, 1);
     // A query fillSteps() has not reached yet is computed when it gets there.
     if (!done) return;
-    for (const m of this.measures.values()) {
-      this.add(m, qi, -1);
-      this.part(m, qi);
-      this.add(m, qi, 1);
-    }
+    for (const m of this.measures.values()) this.part(m, qi);
   }
 
   has(measure: string): boolean {
@@ -366,64 +381,96 @@ export class HoleEstimator {
     const m = this.measure(name);
     if (m.mixture?.version === this.version) return m.mixture;
     const draws = this.model.draws();
+    const K = draws.draws;
     const G = draws.grades;
     const L = this.lists.length;
     const n = this.set.queries.length || 1;
-    const mu = new Float64Array(draws.draws);
-    const sd = new Float64Array(draws.draws);
-    const rates = draws.rates;
-    // The queries' cells flat (the loop below runs draws x cells).
     const nq = this.set.queries.length;
-    const qoff = new Int32Array(nq + 1);
-    for (let qi = 0; qi < nq; qi++) qoff[qi + 1] = qoff[qi] + (m.cells[qi]?.cells.length ?? 0);
-    const cells = new Int32Array(qoff[nq]);
-    const w = new Float64Array(qoff[nq] * L * G);
-    const v = new Float64Array(qoff[nq] * G * G);
+    const rates = this.ratesByCell(draws);
+    const { bases, listBases } = m;
+    // Query by query, every draw at once (the draws' rates of a cell lie side by side); each draw's sums take
+    // the queries, cells and grades in the same order as a loop over draws would.
+    const mean = new Float64Array(K);
+    const variance = new Float64Array(K);
+    const e0 = new Float64Array(K);
+    const e1 = new Float64Array(K);
+    const own = new Float64Array(K);
     for (let qi = 0; qi < nq; qi++) {
       const qc = m.cells[qi];
-      if (!qc) continue;
-      cells.set(qc.cells, qoff[qi]);
-      w.set(qc.w, qoff[qi] * L * G);
-      v.set(qc.v, qoff[qi] * G * G);
-    }
-    const { bases, listBases } = m;
-    for (let k = 0; k < draws.draws; k++) {
-      let mean = 0;
-      let variance = 0;
-      const drawAt = k * CELLS * G;
-      for (let qi = 0; qi < nq; qi++) {
-        const from = qoff[qi];
-        const to = qoff[qi + 1];
-        if (from === to) {
-          mean += bases[qi];
-          continue;
-        }
-        let e0 = listBases[qi * L];
-        let e1 = L > 1 ? listBases[qi * L + 1] : 0;
-        let own = 0;
-        for (let j = from; j < to; j++) {
-          const at = drawAt + cells[j] * G;
-          for (let g = 0; g < G; g++) {
-            const r = rates[at + g];
-            if (r === 0) continue;
-            e0 += r * w[(j * L) * G + g];
-            if (L > 1) e1 += r * w[(j * L + 1) * G + g];
-            const jg = (j * G + g) * G;
-            own += r * v[jg + g];
-            for (let g2 = 0; g2 < G; g2++) own -= r * rates[at + g2] * v[jg + g2];
+      if (!qc || qc.cells.length === 0) {
+        const base = bases[qi];
+        for (let k = 0; k < K; k++) mean[k] += base;
+        continue;
+      }
+      e0.fill(listBases[qi * L]);
+      e1.fill(L > 1 ? listBases[qi * L + 1] : 0);
+      own.fill(0);
+      const { cells, w, v } = qc;
+      for (let j = 0; j < cells.length; j++) {
+        const cellAt = cells[j] * G;
+        for (let g = 0; g < G; g++) {
+          const at = (cellAt + g) * K;
+          const w0 = w[j * L * G + g];
+          const w1 = L > 1 ? w[(j * L + 1) * G + g] : 0;
+          const jg = (j * G + g) * G;
+          const vgg = v[jg + g];
+          if (G === 1 && L === 1) {
+            // The usual binary run (and pair) below, written out: the same operations as the general loop.
+            for (let k = 0; k < K; k++) {
+              const r = rates[at + k];
+              if (r === 0) continue;
+              e0[k] += r * w0;
+              own[k] = own[k] + r * vgg - r * r * vgg;
+            }
+          } else if (G === 1) {
+            for (let k = 0; k < K; k++) {
+              const r = rates[at + k];
+              if (r === 0) continue;
+              e0[k] += r * w0;
+              e1[k] += r * w1;
+              own[k] = own[k] + r * vgg - r * r * vgg;
+            }
+          } else {
+            for (let k = 0; k < K; k++) {
+              const r = rates[at + k];
+              if (r === 0) continue;
+              e0[k] += r * w0;
+              if (L > 1) e1[k] += r * w1;
+              let o = own[k] + r * vgg;
+              for (let g2 = 0; g2 < G; g2++) o -= r * rates[(cellAt + g2) * K + k] * v[jg + g2];
+              own[k] = o;
+            }
           }
         }
-        e0 = e0 < 0 ? 0 : e0 > 1 ? 1 : e0;
-        e1 = e1 < 0 ? 0 : e1 > 1 ? 1 : e1;
-        const bound = Math.sqrt(e0 * (1 - e0)) + (L > 1 ? Math.sqrt(e1 * (1 - e1)) : 0);
-        mean += L === 1 ? e0 : e1 - e0;
-        variance += Math.min(own > 0 ? own : 0, bound * bound);
       }
-      mu[k] = mean / n;
-      sd[k] = Math.sqrt(variance) / n;
+      for (let k = 0; k < K; k++) {
+        const x0 = e0[k] < 0 ? 0 : e0[k] > 1 ? 1 : e0[k];
+        const x1 = e1[k] < 0 ? 0 : e1[k] > 1 ? 1 : e1[k];
+        const bound = Math.sqrt(x0 * (1 - x0)) + (L > 1 ? Math.sqrt(x1 * (1 - x1)) : 0);
+        mean[k] += L === 1 ? x0 : x1 - x0;
+        const o = own[k];
+        variance[k] += Math.min(o > 0 ? o : 0, bound * bound);
+      }
+    }
+    const mu = new Float64Array(K);
+    const sd = new Float64Array(K);
+    for (let k = 0; k < K; k++) {
+      mu[k] = mean[k] / n;
+      sd[k] = Math.sqrt(variance[k]) / n;
     }
     m.mixture = { version: this.version, mu, sd };
     return m.mixture;
+  }
+
+  /** The model's draws' rates by cell and grade ([cell][grade][draw]), for the draws they are of (shared by the measures). */
+  private ratesByCell(draws: RateDraws): Float64Array {
+    if (this.transposed?.of === draws) return this.transposed.rates;
+    const { draws: K, grades: G, rates } = draws;
+    const size = CELLS * G;
+    const out = new Float64Array(size * K);
+    for (let k = 0; k < K; k++) for (let i = 0; i < size; i++) out[i * K + k] = rates[k * size + i];
+    this.transposed = { of: draws, rates: out };
+    return out;
   }
 
   /** The chance, under the model, that the value with every hole judged is at most x. */
@@ -442,19 +489,23 @@ export class HoleEstimator {
     const { mu, sd } = this.mixture(name);
     let estimate = 0;
     for (const x of mu) estimate += x / mu.length;
-    let holes = 0;
-    for (let i = 0; i < this.slotCells.length; i++) {
-      for (let g = 0; g < G; g++) {
-        if (m.effects[i * G + g] !== 0) {
-          holes++;
-          break;
+    if (m.holes === undefined) {
+      let holes = 0;
+      for (let i = 0; i < this.slotCells.length; i++) {
+        for (let g = 0; g < G; g++) {
+          if (m.effects[i * G + g] !== 0) {
+            holes++;
+            break;
+          }
         }
       }
+      m.holes = holes;
     }
+    const holes = m.holes;
     const [min, max] = this.lists.length === 1 ? BOUNDS.run : BOUNDS.pair;
     const clip = (x: number) => Math.min(max, Math.max(min, x));
     return {
-      now: m.base / n,
+      now: this.base(m) / n,
       estimate: clip(estimate),
       lo: clip(mixtureQuantile(mu, sd, (1 - level) / 2)),
       hi: clip(mixtureQuantile(mu, sd, 1 - (1 - level) / 2)),
@@ -502,11 +553,12 @@ export class HoleEstimator {
     const { mean } = this.model.draws();
     const G = this.model.positive.length;
     const n = this.set.queries.length || 1;
+    const w = this.cellSums(m);
     const slope = new Float64Array(CELLS);
     for (let c = 0; c < CELLS; c++) {
       let p = 0;
       for (let g = 0; g < G; g++) p += mean[c * G + g];
-      for (let g = 0; g < G; g++) slope[c] += ((p > 0 ? mean[c * G + g] / p : 1 / G) * m.w[c * G + g]) / n;
+      for (let g = 0; g < G; g++) slope[c] += ((p > 0 ? mean[c * G + g] / p : 1 / G) * w[c * G + g]) / n;
     }
     const learn = this.model.valueOfJudging(slope);
     const out = this.holeVariances(name);
@@ -542,7 +594,8 @@ export class HoleEstimator {
     const { mean } = this.model.draws();
     const G = this.model.positive.length;
     let rest = 0;
-    for (let i = 0; i < CELLS * G; i++) rest += mean[i] * m.w[i];
-    return { base: m.base, rest };
+    const w = this.cellSums(m);
+    for (let i = 0; i < CELLS * G; i++) rest += mean[i] * w[i];
+    return { base: this.base(m), rest };
   }
 }

@@ -1,4 +1,5 @@
 import { mulberry32 } from '../../random';
+import { runSteps } from '../../steps';
 import { differences } from './paired';
 
 export interface BootstrapOptions {
@@ -33,6 +34,14 @@ export function bootstrapMeanCI(x: ArrayLike<number>, options: BootstrapOptions 
  * draws were ~80 % of 25 separate calls' time).
  */
 export function bootstrapMeanCIs(xs: readonly Float64Array[], options: BootstrapOptions = {}): Interval[] {
+  return runSteps(bootstrapMeanCIsSteps(xs, options));
+}
+
+/**
+ * bootstrapMeanCIs() `every` resamples at a time, yielding between them (the same intervals): the engine
+ * recomputes a table's intervals after each judgement, between other requests.
+ */
+export function* bootstrapMeanCIsSteps(xs: readonly Float64Array[], options: BootstrapOptions = {}, every = 500): Generator<void, Interval[], undefined> {
   if (xs.length === 0) return [];
   const n = xs[0].length;
   if (n === 0) throw new Error('bootstrap: no queries');
@@ -51,6 +60,7 @@ export function bootstrapMeanCIs(xs: readonly Float64Array[], options: Bootstrap
       for (let i = 0; i < n; i++) s += x[drawn[i]];
       means[v][r] = s / n;
     }
+    if ((r + 1) % every === 0 && r + 1 < resamples) yield;
   }
   return means.map((m) => {
     m.sort();

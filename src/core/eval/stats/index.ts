@@ -5,8 +5,9 @@ import { randomizationSteps, randomizationTest } from './randomization';
 import { pairedTTest } from './tTest';
 import { wilcoxon } from './wilcoxon';
 
-export { bootstrapDiffCI, bootstrapMeanCI, bootstrapMeanCIs, type BootstrapOptions, type Interval } from './bootstrap';
+export { bootstrapDiffCI, bootstrapMeanCI, bootstrapMeanCIs, bootstrapMeanCIsSteps, type BootstrapOptions, type Interval } from './bootstrap';
 export { effectSize } from './effectSize';
+export { differences } from './paired';
 export { benjaminiHochbergAdjust, bonferroniAdjust, holmAdjust, pairedTTest, randomizationSteps, randomizationTest, wilcoxon };
 export { winTieLoss, type WinTieLoss } from './winTieLoss';
 export type { PairedTTest } from './tTest';

@@ -15,6 +15,7 @@ import type { ResultsModel } from '../../../../src/protocol/webview';
 import { needsShared, SHARED } from '../../support/paths';
 import { boxSummary, resultsModel, significanceSteps } from '../../../../src/core/split/results';
 import { pairEstimate } from '../../../../src/core/split/estimates';
+import { judgingQueue } from '../../../../src/core/split/judging';
 
 const SCIFACT = join(SHARED, 'datasets/scifact');
 const RUNS = join(SHARED, 'runs/scifact');
@@ -72,13 +73,44 @@ describe('results model on SciFact', { skip: needsShared('datasets/scifact', 'ru
     assert.ok(pending.rows.every((r) => r.vsBaseline === null));
     let steps = 0;
     for (const _ of significanceSteps(s, DENSE)) steps++;
-    assert.equal(steps, 2 * 5 * 10, 'ten steps (of 1,000 randomization trials) per compared run and tested measure');
+    // Ten steps (of 1,000 randomization trials) per compared run and tested measure, then the bootstrap
+    // intervals of all of them at once, 500 resamples a step (10,000: nineteen yields between them).
+    assert.equal(steps, 2 * 5 * 10 + 19);
     const done = resultsModel(s, DENSE, { skipped: [], untrusted: false }, { pending: true });
     assert.equal(done.significancePending, false);
     const fresh = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
     await addRunFiles(fresh, [BM25, DENSE, TFIDF]);
     assert.deepEqual(done.rows.map((r) => r.vsBaseline), resultsModel(fresh, DENSE, { skipped: [], untrusted: false }).rows.map((r) => r.vsBaseline));
     assert.equal([...significanceSteps(s, DENSE)].length, 0, 'known: nothing to do');
+  });
+
+
+  test('a judgement re-runs only the tests whose values it moved (a hole judged not relevant moves none), and the tests are those of a split opened on the same judgements', async () => {
+    const open = async (): Promise<SplitState> => {
+      const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
+      await addRunFiles(s, [BM25, DENSE, TFIDF]);
+      return s;
+    };
+    const s = await open();
+    const tests = (x: SplitState) => resultsModel(x, DENSE, { skipped: [], untrusted: false }, { pending: true }).rows.map((r) => r.vsBaseline);
+    for (const _ of significanceSteps(s, DENSE));
+    const first = tests(s);
+    assert.ok(first.some((r) => r !== null));
+    // Holes of the baseline's top 10: what counted as not relevant already.
+    const holes = judgingQueue(s, [DENSE], 10, 'blind').items.filter((p) => s.grade(p.queryId, p.docId) === null);
+    s.judge(holes[0].queryId, holes[0].docId, 0);
+    assert.equal([...significanceSteps(s, DENSE)].length, 0, 'a hole judged not relevant moves no tested value: nothing is run again');
+    assert.equal(resultsModel(s, DENSE, { skipped: [], untrusted: false }, { pending: true }).significancePending, false);
+    assert.deepEqual(tests(s), first);
+    // A relevant one moves its query's values of the baseline: its comparisons are tested again.
+    s.judge(holes[1].queryId, holes[1].docId, 1);
+    assert.ok([...significanceSteps(s, DENSE)].length > 0);
+    const after = tests(s);
+    assert.notDeepEqual(after, first, 'tests kept from before the relevant judgement would be stale');
+    const fresh = await open();
+    fresh.judge(holes[0].queryId, holes[0].docId, 0);
+    fresh.judge(holes[1].queryId, holes[1].docId, 1);
+    assert.deepEqual(after, resultsModel(fresh, DENSE, { skipped: [], untrusted: false }).rows.map((r) => r.vsBaseline));
   });
 
 
