@@ -147,10 +147,14 @@ function* buildSteps(state: SplitState, runs: readonly string[], sharing?: Shari
   return synced(state, runs);
 }
 
-/** Puts `kept` in the place of what keep() holds for `runs` (an estimator whose base qrels changed). */
+/**
+ * Puts `kept` in the place of what keep() holds for `runs` (an estimator whose base qrels changed). The old
+ * sampling queue and its draw go with the old estimator: a queue left on it would take the judgements after
+ * this, and the estimates it is asked for would not be there.
+ */
 function replace(state: SplitState, runs: readonly string[], kept: Kept): void {
   const old = state.kept<Kept>(NAME, runs)!;
-  Object.assign(old, kept);
+  Object.assign(old, kept, { sampler: undefined, drawn: undefined });
 }
 
 /** Computes the estimates `needs` ask for, a slice at a time: the estimators first, then one estimate a step. */

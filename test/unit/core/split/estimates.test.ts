@@ -146,3 +146,25 @@ test('estimators built while a grade of the qrels is changed (between two slices
     assert.deepEqual(e(s), e(fresh), JSON.stringify(n));
   }
 });
+
+test('after a regrade of the original qrels rebuilds the estimator, the sampling queue works on the new one: the judgements after it count', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
+  const [a, b] = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, f));
+  const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
+  await addRunFiles(s, [a, b]);
+  runSteps(estimateSteps(s, diffEstimateNeeds(a, b)));
+  sampleQueue(s, [a, b], 10);
+  // A document the original qrels judge relevant, graded 0 by the user: the estimator's base qrels change.
+  const q0 = s.qrels('original').queryIds()[0];
+  const [d0] = [...s.qrels('original').get(q0)!.keys()];
+  s.judge(q0, d0, 0);
+  const first = sampleQueue(s, [a, b], 10)!.items[0];
+  s.judge(first.queryId, first.docId, 0);
+  const kept = sampling(s, a, b, 'ndcg_cut_10');
+  const fresh = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
+  await addRunFiles(fresh, [a, b]);
+  fresh.judge(q0, d0, 0);
+  fresh.judge(first.queryId, first.docId, 0);
+  runSteps(estimateSteps(fresh, diffEstimateNeeds(a, b)));
+  assert.equal(kept.estimate.judged, pairEstimate(fresh, a, b, 'ndcg_cut_10')!.judged);
+  assert.deepEqual(pairEstimate(s, a, b, 'ndcg_cut_10'), pairEstimate(fresh, a, b, 'ndcg_cut_10'));
+});
