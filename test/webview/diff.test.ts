@@ -212,3 +212,33 @@ test('a judgement builds only the rows it changed, moves one row, and redraws th
   assert.deepEqual(draws, { deltas: 1 });
   assert.deepEqual(await v.page.locator('#queries tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-query'))), moved.queries);
 });
+
+test('the query detail updated in place: a document that moves down its list moves alone, the rows between keep their places', async () => {
+  const v = await openView(fx.browser, 'diff');
+  await v.event('diff', 'model', model);
+  await v.page.locator('#queries tr').first().click();
+  const detail = await queryDetail(fx.split, A, B, model.queries[0], 10);
+  await v.answer('query', detail);
+  await v.page.locator('#list-a .doc').first().waitFor();
+  await v.page.evaluate(() => {
+    const w = window as unknown as { __docs: Element[]; __added: number };
+    w.__docs = [...document.querySelectorAll('#list-a .doc')];
+    w.__added = 0;
+    new MutationObserver((ms) => ms.forEach((m) => (w.__added += m.addedNodes.length))).observe(document.querySelector('#list-a')!, { childList: true });
+  });
+  // The same query again at depth 20 (the detail stays and is brought up to date in place), its first document
+  // of run a now after the tenth.
+  await v.page.locator('#more').click();
+  const deeper = await queryDetail(fx.split, A, B, detail.queryId, 20);
+  const a = [...deeper.a.slice(1, 10), deeper.a[0], ...deeper.a.slice(10)];
+  await v.answer('query', { ...deeper, a });
+  await until(async () => (await v.page.locator('#list-a .doc').count()) === 20, () => 'depth 20');
+  const kept = await v.page.evaluate(() => {
+    const w = window as unknown as { __docs: Element[]; __added: number };
+    const docs = [...document.querySelectorAll('#list-a .doc')];
+    return { between: docs.slice(0, 9).every((d, i) => d === w.__docs[i + 1]), moved: docs[9] === w.__docs[0], added: w.__added };
+  });
+  // One row moved and ten new ones: not the nine between moved up one by one as well.
+  assert.deepEqual(kept, { between: true, moved: true, added: 11 });
+  assert.deepEqual(await v.page.locator('#list-a .doc').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-doc'))), a.map((d) => d.docId));
+});

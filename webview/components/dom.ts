@@ -102,22 +102,26 @@ export function morph(from: Element, to: Element): void {
   const next = [...to.childNodes];
   const keyed = new Map<string, ChildNode>();
   for (const n of from.childNodes) if (keyOf(n) !== null) keyed.set(keyOf(n)!, n);
-  let at = 0;
+  let cursor: ChildNode | null = from.firstChild;
+  const placed = new Set<Node>();
   for (const n of next) {
     const key = keyOf(n);
-    const cur = from.childNodes[at] as ChildNode | undefined;
-    const match = key !== null ? keyed.get(key) : cur && keyOf(cur) === null ? cur : undefined;
+    const match = key !== null ? keyed.get(key) : cursor && keyOf(cursor) === null ? cursor : undefined;
+    let node: ChildNode = n;
     if (match && same(match, n)) {
-      if (match !== cur) from.insertBefore(match, cur ?? null);
       if (n instanceof Element) morph(match as Element, n);
       else if (match.nodeValue !== n.nodeValue) match.nodeValue = n.nodeValue;
       if (key !== null) keyed.delete(key);
-    } else {
-      from.insertBefore(n, cur ?? null);
+      node = match;
     }
-    at++;
+    placed.add(node);
+    if (node === cursor) cursor = cursor.nextSibling;
+    // The node at the cursor is out of place and this one comes right after it: step over it rather than move
+    // every node after it up by one (as keyed() does: a row moving down a list moves one row, not all between).
+    else if (cursor && node === cursor.nextSibling) cursor = node.nextSibling;
+    else from.insertBefore(node, cursor);
   }
-  while (from.childNodes.length > at) from.lastChild!.remove();
+  for (const c of [...from.childNodes]) if (!placed.has(c)) c.remove();
 }
 
 /** Attributes the page sets on its own nodes as the user works (a clicked cell's tabindex): a new model keeps them. */
