@@ -225,12 +225,16 @@ interface Trial {
   ms: number;
 }
 
+/** The estimator of a pair's holes (top 100 of both) on the scenario's visible qrels, nDCG@10. */
+function pairEstimator(sc: Scenario, runs: [Run, Run], scale: number[]): { hs: HoleScorer; est: HoleEstimator } {
+  const { hs, vs } = measureScorer(scale);
+  return { hs, est: new HoleEstimator(prepareHoles(sc.visible, runs, { poolDepth: 100 }), [0, 1], { ndcg: vs }, { seed: sc.seed }) };
+}
+
 function estimateTrial(dataset: string, sc: Scenario, pair: string, runs: [Run, Run], scale: number[], trueDelta: number): Trial {
   const t0 = Date.now();
-  const { hs, vs } = measureScorer(scale);
-  const set = prepareHoles(sc.visible, runs, { poolDepth: 100 });
-  const est = new HoleEstimator(set, [0, 1], { ndcg: vs }, { seed: sc.seed });
-  const floor = withinFloor(set, hs, set.queries.map((_, qi) => est.slotCells.subarray(est.offsets[qi], est.offsets[qi + 1])), sc.truth, trueDelta).exchangeable;
+  const { hs, est } = pairEstimator(sc, runs, scale);
+  const floor = withinFloor(est, hs, sc.truth, trueDelta).exchangeable;
   const queue = new SampleQueue(est, 'ndcg', sc.seed);
   const e0 = est.estimate('ndcg');
   let e = e0;
@@ -267,10 +271,8 @@ function estimateTrial(dataset: string, sc: Scenario, pair: string, runs: [Run, 
 
 /** Floor mode: withinFloor against blind order's count, no judging loop (seconds a trial). */
 function floorTrial(sc: Scenario, runs: [Run, Run], scale: number[], trueDelta: number): WithinFloor & { blind: number } {
-  const { hs, vs } = measureScorer(scale);
-  const set = prepareHoles(sc.visible, runs, { poolDepth: 100 });
-  const est = new HoleEstimator(set, [0, 1], { ndcg: vs }, { seed: sc.seed });
-  const floors = withinFloor(set, hs, set.queries.map((_, qi) => est.slotCells.subarray(est.offsets[qi], est.offsets[qi + 1])), sc.truth, trueDelta);
+  const { hs, est } = pairEstimator(sc, runs, scale);
+  const floors = withinFloor(est, hs, sc.truth, trueDelta);
   return { ...floors, blind: blindOrder(prepareHoles(sc.visible, runs, { poolDepth: 10 }), hs, sc.truth, sc.seed) };
 }
 

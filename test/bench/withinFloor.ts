@@ -1,5 +1,5 @@
 import hypergeometricPmf from '@stdlib/stats-base-dists-hypergeometric-pmf';
-import type { HoleScorer, HoleSet } from '../../src/core/eval/holes';
+import type { HoleEstimator, HoleScorer } from '../../src/core/eval/holes';
 
 /**
  * How few judgements a "within ±w" verdict on a pair's mean Δ can take, two ways (bench:holes --mode floor).
@@ -33,13 +33,14 @@ export interface WithinFloor {
 }
 
 export function withinFloor(
-  set: HoleSet,
+  est: HoleEstimator,
   s: HoleScorer,
-  cellOf: readonly ArrayLike<number>[],
   truth: (qid: string, docId: string) => number,
   trueDelta: number,
   w = 0.01,
 ): WithinFloor {
+  const set = est.set;
+  const cellOf = (qi: number, h: number) => est.slotCells[est.offsets[qi] + h];
   const n = set.queries.length || 1;
   const grades = set.queries.map((q) => Int32Array.from(q.holes, (d) => truth(q.qid, d)));
   const lowest = set.scale.find((g) => g > 0) ?? 1;
@@ -47,9 +48,9 @@ export function withinFloor(
   const mix = new Map<number, Map<number, number>>();
   set.queries.forEach((q, qi) => q.holes.forEach((_, h) => {
     if (q.grades[h] >= 0) return;
-    const m = mix.get(cellOf[qi][h]) ?? new Map<number, number>();
+    const m = mix.get(cellOf(qi, h)) ?? new Map<number, number>();
     m.set(grades[qi][h], (m.get(grades[qi][h]) ?? 0) + 1);
-    mix.set(cellOf[qi][h], m);
+    mix.set(cellOf(qi, h), m);
   }));
   const variances: number[] = [];
   /** Per unjudged hole that moves Δ: its effect on the sum over queries when relevant, and whether it is. */
@@ -66,7 +67,7 @@ export function withinFloor(
         g[h] = grade;
         return delta() - none;
       };
-      const m = mix.get(cellOf[qi][h])!;
+      const m = mix.get(cellOf(qi, h))!;
       let total = 0;
       for (const k of m.values()) total += k;
       let mean = 0;
