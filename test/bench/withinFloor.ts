@@ -1,6 +1,16 @@
 import hypergeometricPmf from '@stdlib/stats-base-dists-hypergeometric-pmf';
 import type { HoleEstimator, HoleScorer } from '../../src/core/eval/holes';
 
+/** What withinFloor() finds for one pair. */
+export interface WithinFloor {
+  /** The floor knowing each cell's true rates. */
+  withRates: number;
+  /** The floor for verdicts that hold whatever the rates. */
+  exchangeable: number;
+  /** Unjudged holes whose relevance moves Δ. */
+  moving: number;
+}
+
 /**
  * How few judgements a "within ±w" verdict on a pair's mean Δ can take, two ways (bench:holes --mode floor).
  * Both are first-order: a hole's effect on Δ is taken with every other hole at its true grade.
@@ -23,15 +33,6 @@ import type { HoleEstimator, HoleScorer } from '../../src/core/eval/holes';
  * two ends (their holes are apart), is the floor. Judging fewer, a method must be assuming the rates (a
  * relevance model), and holds only as far as they do.
  */
-export interface WithinFloor {
-  /** The floor knowing each cell's true rates. */
-  withRates: number;
-  /** The floor for verdicts that hold whatever the rates. */
-  exchangeable: number;
-  /** Unjudged holes whose relevance moves Δ. */
-  moving: number;
-}
-
 export function withinFloor(
   est: HoleEstimator,
   s: HoleScorer,

@@ -24,10 +24,10 @@ export function splitKey(datasetDir: string, split: string): SplitKey {
   return `${datasetDir}\t${split}`;
 }
 
-/** Documents of an indexed dataset: read from its corpus file at the offsets the index holds. */
 /** Characters of document text the engine keeps per open split (a few MB: a sidebar's pairs many times over). */
 const DOCUMENT_CACHE_CHARS = 4_000_000;
 
+/** Documents of an indexed dataset: read from its corpus file at the offsets the index holds. */
 class IndexedCorpus implements DocumentSource {
   private wordCounts: Map<string, number> | undefined;
 

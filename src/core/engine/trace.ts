@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
  */
 const file = process.env.IRW_ENGINE_TRACE;
 
-export const tracing = file !== undefined && file !== '';
+const tracing = file !== undefined && file !== '';
 
 export function trace(kind: string, at: number, ms: number, extra?: Record<string, number | string>): void {
   if (!tracing) return;

@@ -14,10 +14,6 @@ const CUT = new Set(['ndcg_cut', 'P', 'recall', 'recall_cap', 'success', 'map_cu
 const FIRST_RELEVANT = new Set(['recip_rank']);
 
 /**
- * Scores one query of one run under an assignment of grades to its holes, through the registry's own measure
- * code (src/core/eval/measures): the trec_eval value is the assignment where every hole stays unjudged.
- */
-/**
  * The key of a list's value with one hole graded, for memos of list values: the hole at `rank` (-1: a rank the
  * list does not read, where any hole gives the same value; -2: no hole graded) has grade `grade` of a scale
  * below `size`; listKeys(ranks, size) keys below it.
@@ -119,6 +115,10 @@ export class QueryListValues {
   }
 }
 
+/**
+ * Scores one query of one run under an assignment of grades to its holes, through the registry's own measure
+ * code (src/core/eval/measures): the trec_eval value is the assignment where every hole stays unjudged.
+ */
 export class HoleScorer {
   readonly measure: ResolvedMeasure;
   readonly name: string;
