@@ -136,7 +136,7 @@ try {
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(`${server.base}/?folder=${encodeURIComponent(workspace)}`);
 
-  const context = { workspace, extensionDir: extDir, logs: join(tmp, 'user-data', 'logs'), sharedRuns };
+  const context = { workspace, extensionDir: extDir, logs: join(tmp, 'user-data', 'logs'), sharedRuns, engineTrace: process.env.IRW_ENGINE_TRACE };
   for (const [i, scenario] of scenarios.entries()) {
     const prefix = scenario.file.replace(/\.mjs$/, '');
     let step = 0;

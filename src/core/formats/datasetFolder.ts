@@ -104,6 +104,18 @@ export function datasetFilePatterns(): string[] {
   return [...new Set(names.flatMap((n) => [n, `${n}.gz`]))];
 }
 
+/** datasetFilePatterns() as expressions, compiled once ('*' stands for any characters but '/'). */
+let datasetFileRes: RegExp[] | undefined;
+
+/**
+ * Whether `relative` (a '/'-separated path inside a dataset folder) is a file the resolver may read, by
+ * datasetFilePatterns(): a watcher passes on nothing else (a judgement's lock and temporary files, its journal).
+ */
+export function isDatasetFile(relative: string): boolean {
+  datasetFileRes ??= datasetFilePatterns().map((g) => new RegExp(`^${g.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
+  return datasetFileRes.some((re) => re.test(relative));
+}
+
 /** Whether a file name is one of CORPUS_FILES (or its .gz): what makes a folder a dataset candidate. */
 export function isCorpusFileName(name: string): boolean {
   return CORPUS_FILES.some((c) => name === c || name === `${c}.gz`);

@@ -201,7 +201,7 @@ export function runFiles(folder: string, depth = 0, problems: Problem[] = []): s
       }
     }
     if (isDir && !e.name.startsWith('.') && depth < 3) out.push(...runFiles(path, depth + 1, problems));
-    else if (isFile && RUN_EXTENSIONS.has(extname(e.name).toLowerCase())) {
+    else if (isFile && isRunFileName(e.name)) {
       try {
         if (looksLikeRun(path)) out.push(path);
       } catch (err) {
@@ -210,6 +210,11 @@ export function runFiles(folder: string, depth = 0, problems: Problem[] = []): s
     }
   }
   return out;
+}
+
+/** Whether a file in a runs folder may be a run by its name (runFiles' rule before it reads the first line). */
+export function isRunFileName(name: string): boolean {
+  return RUN_EXTENSIONS.has(extname(name).toLowerCase());
 }
 
 /**

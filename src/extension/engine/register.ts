@@ -2,7 +2,8 @@ import { watch as watchFs } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { EngineClient } from '../../core/engine/client';
-import { datasetFilePatterns } from '../../core/formats/datasetFolder';
+import { datasetFilePatterns, isDatasetFile } from '../../core/formats/datasetFolder';
+import { isRunFileName } from '../../core/index/discovery';
 import type { DatasetNode, IndexSummary } from '../../core/index/nodes';
 import { baselineKey } from '../baseline';
 import { DatasetsTreeProvider, type DatasetsElement } from '../views/datasetsTree';
@@ -125,9 +126,11 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
   // after it started, and a VS Code watcher for that folder is served by the same one (tried). Node's watcher
   // (inotify, one folder each) on the folder, its qrels/ and its runs folder sees them.
   const datasetWatchers = new Map<string, vscode.Disposable>();
-  const watchFolder = (folder: string): vscode.Disposable => {
+  // Only names the index reads (isDatasetFile, isRunFileName): each judgement creates and removes a lock file
+  // and appends to its journal beside the annotations, and an event for those started a pass per judgement.
+  const watchFolder = (folder: string, reads: (name: string) => boolean): vscode.Disposable => {
     try {
-      const w = watchFs(folder, (_event, name) => name && changed(vscode.Uri.file(join(folder, name.toString()))));
+      const w = watchFs(folder, (_event, name) => name && reads(name.toString()) && changed(vscode.Uri.file(join(folder, name.toString()))));
       w.on('error', () => w.close());
       return { dispose: () => w.close() };
     } catch {
@@ -142,7 +145,11 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
     }
     for (const dir of dirs) {
       if (datasetWatchers.has(dir)) continue;
-      const ws = [dir, join(dir, 'qrels'), join(dir, runsFolder())].map(watchFolder);
+      const ws = [
+        watchFolder(dir, (name) => isDatasetFile(name) || name === 'qrels' || name === runsFolder()),
+        watchFolder(join(dir, 'qrels'), (name) => isDatasetFile(`qrels/${name}`)),
+        watchFolder(join(dir, runsFolder()), isRunFileName),
+      ];
       datasetWatchers.set(dir, { dispose: () => ws.forEach((w) => w.dispose()) });
     }
   };

@@ -13,7 +13,7 @@ export const title = 'Judge sidebar: bursts of keys during slow round trips grad
 const RUN = 'bm25okapi.knarfthekant';
 const GAPS = [300, 60, 0, 40, 300, 100, 20, 300, 170, 60, 300, 0, 0, 300, 120, 300];
 
-export async function run({ wb, shot, workspace, sharedRuns }) {
+export async function run({ wb, shot, workspace, sharedRuns, engineTrace }) {
   const dataset = join(workspace, 'scifact');
   mkdirSync(join(dataset, 'runs'), { recursive: true });
   if (!existsSync(join(dataset, 'runs', `${RUN}.trec`))) copyFileSync(join(sharedRuns, 'scifact', `${RUN}.trec`), join(dataset, 'runs', `${RUN}.trec`));
@@ -26,6 +26,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   const frame = await wb.webviewFrame('#grades');
   await recordShown(frame);
   const before = lines().length;
+  const started = Date.now();
   await side.locator('#document').focus();
   for (const [i, gap] of GAPS.entries()) {
     await wb.page.waitForTimeout(gap);
@@ -53,4 +54,14 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   assert.equal(new Set(graded.map((l) => l.split('\t').slice(0, 2).join('\t'))).size, graded.length, `no pair graded twice: ${graded}`);
   assert.ok(graded.length < GAPS.length, `some keys came too soon and were not applied (${graded.length} of ${GAPS.length} applied)`);
   assert.ok(graded.length >= GAPS.filter((g) => g >= 300).length, `every key a pair was read for was applied (${graded.length})`);
+  // A judgement is in the index as it is appended: the file events of its append, lock and journal start no
+  // pass of the index (the watchers wait 1 s for more events before one).
+  await wb.page.waitForTimeout(2_500);
+  assert.equal(requests(engineTrace, 'judge', started).length, graded.length, 'the trace has every judgement');
+  assert.deepEqual(requests(engineTrace, 'index', started), [], 'no index pass after the judgements');
+}
+
+/** The engine's requests of `kind` since `from` (epoch ms), by its trace (src/core/engine/trace.ts). */
+function requests(trace, kind, from) {
+  return readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((t) => t.kind === kind && t.at >= from);
 }

@@ -1,12 +1,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { CORPUS_FILES, corpusFile, datasetFilePatterns, datasetFiles, isCorpusFileName, splitInputs, trecSplits } from '../../../../src/core/formats/datasetFolder';
+import { CORPUS_FILES, corpusFile, datasetFilePatterns, datasetFiles, isCorpusFileName, isDatasetFile, splitInputs, trecSplits } from '../../../../src/core/formats/datasetFolder';
 import { isInputError } from '../../../../src/core/formats/errors';
+import { AnnotationWriter } from '../../../../src/core/judgements/annotations';
 import { writeSyntheticBeir } from '../../../helpers/syntheticBeir';
 import { writeGzBeir, writeMsmarcoStyle, writeTrecStyle as writeTrecFixture, writeTrecStyleCopy } from '../../../helpers/trecStyleDatasets';
 import { DATASETS, REPO } from '../../support/paths';
@@ -112,5 +113,29 @@ describe('dataset folders: gzipped files, splitInputs, and what activates the ed
     assert.deepEqual(events.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:**/'.length)).sort(), [...names].sort());
     assert.ok(names.every(isCorpusFileName) && !isCorpusFileName('queries.jsonl'));
     for (const dir of [msmarco, trec, gz]) assert.ok(isCorpusFileName(corpusFile(dir).slice(dir.length + 1)));
+  });
+});
+
+describe('isDatasetFile: what a watcher of a dataset folder passes on', () => {
+  it('passes every file the resolver reads and none of what a judgement leaves beside the annotations', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'irw-watch-'));
+    try {
+      writeSyntheticBeir(dir, { docs: 5, queries: 2 });
+      for (const f of ['corpus.jsonl', 'queries.jsonl', 'qrels/test.tsv', 'qrels/test.annotations.tsv', 'qrels/dev.tsv.gz', 'topics.dl19.txt']) assert.ok(isDatasetFile(f), f);
+      // The names a judgement's file events carry, as the extension's watcher of qrels/ receives them.
+      const names = new Set<string>();
+      const w = watch(join(dir, 'qrels'), (_e, name) => name && names.add(name.toString()));
+      const { writer } = AnnotationWriter.open(dir, 'test');
+      writer.judge({ queryId: 'q1', docId: 'd1', grade: 1, note: 'seen' });
+      writer.judge({ queryId: 'q2', docId: 'd2', grade: 0 });
+      writer.close();
+      await new Promise((r) => setTimeout(r, 200));
+      w.close();
+      assert.ok([...names].some((n) => n.endsWith('.lock')), `the judgement took its lock: ${[...names]}`);
+      // Only the annotations, which the store records as it appends (isCurrent): no pass of the index follows.
+      assert.deepEqual([...names].filter((n) => isDatasetFile(`qrels/${n}`)), ['test.annotations.tsv']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
