@@ -121,6 +121,29 @@ suite('Datasets view', () => {
     assert.equal(runsOf().length, 3);
   });
 
+  test('a judgement re-renders leaf rows only (a refreshed parent row runs the view\'s progress bar while VS Code fetches its children)', () => {
+    const tree = new DatasetsTreeProvider();
+    const fired: vscode.TreeItem[][] = [];
+    tree.onDidChangeTreeData((e) => e && fired.push((Array.isArray(e) ? e : [e]).map((x) => tree.getTreeItem(x))));
+    const judged = (n: number, ndcg: number) => {
+      const r = row('/w/a.trec', ['/w/b.trec']);
+      r.split.judgementCount = n;
+      r.split.runs[0].annotated = { ndcg_cut_10: ndcg };
+      return [r.dataset];
+    };
+    tree.setData(judged(1, 0.5));
+    const split = tree.getChildren(tree.getChildren()[0])[0];
+    const yours = tree.getChildren(split)[0];
+    assert.equal(yours.kind, 'judgements');
+    assert.equal(tree.getTreeItem(yours).description, '1');
+    fired.length = 0;
+    for (const [n, ndcg] of [[2, 0.5], [3, 0.6], [4, 0.6]]) tree.setData(judged(n, ndcg));
+    assert.equal(fired.length, 3);
+    for (const items of fired) for (const item of items) assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.None, `${String(item.label)} is a leaf`);
+    assert.equal(tree.getTreeItem(yours).description, '4');
+    assert.doesNotMatch(String(tree.getTreeItem(split).description), /yours/);
+  });
+
   test('run rows: the context menu is contributed for run rows and hidden from the palette', async () => {
     const pkg = manifest(await activateExtension()).contributes as unknown as {
       menus: Record<string, { command: string; when?: string }[]>;

@@ -162,7 +162,7 @@ function argsOf(x: ArgsOrNode): AnalysisArgs {
   if (!x) return {};
   if (!('kind' in x)) return x;
   if (x.kind === 'dataset') return { dataset: x.dataset.dir };
-  if (x.kind === 'split') return { dataset: x.dataset.dir, split: x.split.split };
+  if (x.kind === 'split' || x.kind === 'judgements') return { dataset: x.dataset.dir, split: x.split.split };
   return { dataset: x.dataset.dir, split: x.split.split, focus: x.run.path };
 }
 

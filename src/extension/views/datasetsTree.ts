@@ -5,10 +5,11 @@ import type { DatasetNode, LeftOutRun, RunNode, SplitNode } from '../../core/ind
 import { displayName } from '../../core/eval/displayName';
 import { RESULT_MEASURES } from '../../core/split/scores';
 
-/** A node of the Datasets view: dataset -> split -> run. */
+/** A node of the Datasets view: dataset -> split -> your judgements (a count), runs. */
 export type DatasetsElement =
   | { kind: 'dataset'; dataset: DatasetNode }
   | { kind: 'split'; dataset: DatasetNode; split: SplitNode }
+  | { kind: 'judgements'; dataset: DatasetNode; split: SplitNode }
   | { kind: 'run'; dataset: DatasetNode; split: SplitNode; run: RunNode }
   | { kind: 'leftOut'; dataset: DatasetNode; split: SplitNode; run: LeftOutRun };
 
@@ -95,7 +96,11 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
   /** What a row shows apart from its children: a change of it re-renders the row. */
   private shownOf(e: DatasetsElement): unknown {
     if (e.kind === 'dataset') return { ...e.dataset, splits: undefined };
-    if (e.kind === 'split') return { ...e.split, runs: undefined, leftOut: undefined };
+    // The count of your judgements is on a row of its own: a judgement re-renders that row and the runs', leaves
+    // all. Refreshing the split row makes VS Code fetch its children again, and its view's progress bar runs
+    // meanwhile: about 50 frames a judgement that Chromium composites in software without a GPU.
+    if (e.kind === 'split') return { ...e.split, runs: undefined, leftOut: undefined, judgementCount: undefined };
+    if (e.kind === 'judgements') return [e.split.judgementCount, e.split.annotationsPath];
     const siblings = e.split.runs.map((r) => r.path);
     return [e.run, e.split.judgementCount, siblings, e.kind === 'run' && this.baselineOf(e.dataset.dir, e.split.split) === e.run.path];
   }
@@ -113,9 +118,8 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     }
     if (e.kind === 'split') {
       const s = e.split;
-      const item = new vscode.TreeItem(s.split, s.runs.length + s.leftOut.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-      const judged = s.judgementCount > 0 ? ` · ${count(s.judgementCount)} yours` : '';
-      item.description = `${count(s.qrelsQueries)} queries · ${count(s.qrelsCount)} qrels${judged}`;
+      const item = new vscode.TreeItem(s.split, childrenOf([], e).length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      item.description = `${count(s.qrelsQueries)} queries · ${count(s.qrelsCount)} qrels`;
       item.tooltip = [s.qrelsPath ?? '(no original qrels)', `your judgements: ${s.annotationsPath}`].join('\n');
       item.iconPath = new vscode.ThemeIcon('checklist');
       item.contextValue = 'irw.split';
@@ -123,6 +127,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       return item;
     }
     if (e.kind === 'leftOut') return leftOutItem(e);
+    if (e.kind === 'judgements') return judgementsItem(e);
     const r = e.run;
     const item = new vscode.TreeItem(runLabels(e.split.runs.map((o) => o.path)).get(r.path) ?? r.path, vscode.TreeItemCollapsibleState.None);
     // Both figures wherever the user's judgements change one: the original qrels' first (as the Results panel), then "yours".
@@ -181,11 +186,25 @@ function childrenOf(datasets: DatasetNode[], element: DatasetsElement | undefine
   if (element.kind === 'split') {
     const { dataset, split } = element;
     return [
+      ...(split.judgementCount > 0 ? [{ kind: 'judgements', dataset, split } as const] : []),
       ...split.runs.map((run): DatasetsElement => ({ kind: 'run', dataset, split, run })),
       ...split.leftOut.map((run): DatasetsElement => ({ kind: 'leftOut', dataset, split, run })),
     ];
   }
   return [];
+}
+
+/** Your judgements of a split in effect (an undo back to unjudged is none), opening the file they are in. */
+function judgementsItem(e: DatasetsElement & { kind: 'judgements' }): vscode.TreeItem {
+  const item = new vscode.TreeItem('your judgements', vscode.TreeItemCollapsibleState.None);
+  item.description = count(e.split.judgementCount);
+  item.tooltip = `${count(e.split.judgementCount)} judgements of yours in effect on ${e.split.split}, merged into its qrels wherever figures say "with your judgements".\n${e.split.annotationsPath}`;
+  item.iconPath = new vscode.ThemeIcon('person');
+  item.contextValue = 'irw.judgements';
+  item.resourceUri = vscode.Uri.file(e.split.annotationsPath);
+  item.command = { command: 'vscode.open', title: 'Open Your Judgements', arguments: [vscode.Uri.file(e.split.annotationsPath)] };
+  item.id = idOf(e);
+  return item;
 }
 
 /** A run file left out because it is bad: shown where it would be, with why and a way to the first bad line. */
@@ -212,6 +231,6 @@ function leftOutItem(e: DatasetsElement & { kind: 'leftOut' }): vscode.TreeItem 
  */
 function idOf(e: DatasetsElement): string {
   if (e.kind === 'dataset') return `dataset\t${e.dataset.dir}`;
-  if (e.kind === 'split') return `split\t${e.dataset.dir}\t${e.split.split}`;
+  if (e.kind === 'split' || e.kind === 'judgements') return `${e.kind}\t${e.dataset.dir}\t${e.split.split}`;
   return `${e.kind}\t${e.dataset.dir}\t${e.split.split}\t${e.run.path}`;
 }

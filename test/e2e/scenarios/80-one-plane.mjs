@@ -45,9 +45,11 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   // The split selected in the tree: Judge Holes asks for no split.
   if ((await split.getAttribute('aria-selected')) !== 'true') await split.click();
   await wb.waitFor('the split selected', async () => (await split.getAttribute('aria-selected')) === 'true');
+  // The click that selects it may have folded it: its "your judgements" row is read below.
+  await wb.treeRow(/^test/, { expand: true });
   await wb.runCommand('IR Workbench: Judge Holes');
   const side = await wb.webview('#grades', { timeout: 60_000 });
-  const counts = async () => ({ tree: yoursOf(await split.textContent()), side: judgedOf(await side.getByText(/ judged · /).first().textContent()) });
+  const counts = async () => ({ tree: yoursOf(await rowsUnder(wb, 'test')), side: judgedOf(await side.getByText(/ judged · /).first().textContent()) });
   const start = await wb.waitFor('both counts', async () => {
     const c = await counts();
     return c.tree === c.side && c;
@@ -67,21 +69,24 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await shot(`judged and undone: ${end.tree} yours`);
 }
 
-/** Label and nDCG@10 of the tree rows under split `name` (rows of level 3 after its level-2 row). */
-async function treeRunsOf(wb, name) {
+/** Label and description of the tree rows under split `name` (rows of level 3 after its level-2 row). */
+async function rowsUnder(wb, name) {
   const rows = await wb.page.locator('.part.sidebar .monaco-list-row').evaluateAll((els) => els.map((el) => ({
     level: Number(el.getAttribute('aria-level')),
     label: el.querySelector('.label-name')?.textContent.trim() ?? '',
     description: el.querySelector('.label-description')?.textContent ?? '',
   })));
   const at = rows.findIndex((r) => r.level === 2 && r.label === name);
-  const out = [];
-  for (const r of rows.slice(at + 1)) {
-    if (r.level <= 2) break;
-    out.push({ label: r.label, ndcg: /nDCG@10 (\d\.\d{3}(?:→\d\.\d{3})?)/.exec(r.description)?.[1] });
-  }
-  return at < 0 ? [] : out;
+  const end = rows.findIndex((r, i) => i > at && r.level <= 2);
+  return at < 0 ? [] : rows.slice(at + 1, end < 0 ? undefined : end);
 }
 
-const yoursOf = (text) => Number((/([\d,]+) yours/.exec(text)?.[1] ?? '0').replace(/,/g, ''));
+/** Label and nDCG@10 of the run rows under split `name`. */
+async function treeRunsOf(wb, name) {
+  return (await rowsUnder(wb, name)).filter((r) => r.label !== 'your judgements')
+    .map((r) => ({ label: r.label, ndcg: /nDCG@10 (\d\.\d{3}(?:→\d\.\d{3})?)/.exec(r.description)?.[1] }));
+}
+
+/** The count on the split's "your judgements" row (none: 0). */
+const yoursOf = (rows) => Number((rows.find((r) => r.label === 'your judgements')?.description ?? '0').replace(/,/g, ''));
 const judgedOf = (text) => Number(/([\d,]+) judged/.exec(text)[1].replace(/,/g, ''));
