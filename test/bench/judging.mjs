@@ -11,6 +11,7 @@
 //   judging: next pair p95 N ms, every view p95 N ms
 // usage: npm run bench:judging [-- --busy N] [-- --judgements 30] [-- --think 1000] [-- --vsix FILE] [-- --views results,diff,holes]
 //   [-- --profile FILE] (the workbench page's CPU profile meanwhile)
+//   [-- --trace FILE] (a Chromium trace meanwhile, and a table of the renderer's main-thread work per judgement)
 //   --busy N: N CPU-burning processes beside it (test/bench/busy.ts). Goals (issue 24): next pair p95 < 100 ms,
 //   every view p95 < 300 ms, at --busy 1.
 import { spawnSync } from 'node:child_process';
@@ -35,6 +36,46 @@ const VIEWS = ['sidebar', ...PANELS];
 
 const p = (v, q) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(v.length * q))];
 const fmt = (v) => `${Math.round(v)}`;
+
+/**
+ * What Chromium's threads did, per judgement, by the trace: each thread's CPU (its top-level events' thread time),
+ * then on the renderers' main threads (the workbench and every webview run there) the thread time of the events
+ * that say what it was (inclusive: a script's forced layout is also under Layout), and the scripts by file.
+ */
+function chromiumTable(trace, judgements) {
+  const events = (trace.traceEvents ?? trace).filter((e) => e.tid !== undefined);
+  const threadNames = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const cpu = (e) => e.tdur ?? e.dur ?? 0;
+  const byThread = new Map();
+  for (const e of events) if (e.ph === 'X') (byThread.get(`${e.pid}:${e.tid}`) ?? byThread.set(`${e.pid}:${e.tid}`, []).get(`${e.pid}:${e.tid}`)).push(e);
+  const threads = new Map();
+  const what = new Map();
+  const NAMES = ['HandlePostMessage', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'LayoutView::HitTest', 'MinorGC', 'MajorGC'];
+  for (const [t, es] of byThread) {
+    es.sort((x, y) => x.ts - y.ts || y.dur - x.dur);
+    let end = -Infinity;
+    const name = threadNames.get(t) ?? t;
+    for (const e of es) {
+      if (e.ts >= end) {
+        threads.set(name, (threads.get(name) ?? 0) + cpu(e));
+        end = e.ts + e.dur;
+      }
+      if (name !== 'CrRendererMain') continue;
+      const k = NAMES.includes(e.name) ? e.name : e.name === 'FunctionCall' && e.args?.data?.url ? `script ${e.args.data.url.replace(/[?#].*/, '').split('/').pop()}` : undefined;
+      if (k) what.set(k, (what.get(k) ?? 0) + cpu(e));
+    }
+  }
+  // Frames the display compositor drew (each composited in software without a GPU), and the CSS animations
+  // that ran (an animation draws a frame per tick while it runs).
+  const frames = events.filter((e) => e.name === 'Display::DrawAndSwap').length;
+  const animations = new Map();
+  for (const e of events) if (e.name === 'Animation' && e.ph === 'b') animations.set(e.args.data.displayName, (animations.get(e.args.data.displayName) ?? 0) + 1);
+  const ms = (us) => (us / 1000 / judgements).toFixed(0);
+  const rows = (m, n) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `| ${k} | ${ms(v)} |`).join('\n');
+  return `\n| Chromium's threads (CPU ms a judgement, by the trace) | |\n|---|---|\n${rows(threads, 6)}\n` +
+    `\n| on the renderers' main threads (CPU ms a judgement, inclusive) | |\n|---|---|\n${rows(what, 14)}\n` +
+    `\nframes drawn a judgement: ${(frames / judgements).toFixed(1)}; CSS animations started: ${[...animations].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`;
+}
 
 /** Per process of this one's tree (chromium, code-server and its extension host): CPU ticks and what it is. */
 function processes() {
@@ -181,6 +222,8 @@ async function main() {
       await profiling.send('Profiler.setSamplingInterval', { interval: 500 });
       await profiling.send('Profiler.start');
     }
+    const tracing = option(args, '--trace');
+    if (tracing) await browser.startTracing(page, { path: tracing, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'viz'] });
     const eventsStart = await Promise.all(VIEWS.map(async (view) => (await state(frames[view])).events));
     const loadStart = loadavg()[0];
     const cpuStart = processes();
@@ -204,6 +247,7 @@ async function main() {
     }
     const wall = performance.now() - wallStart - JUDGEMENTS * THINK_MS;
     if (profiling) writeFileSync(option(args, '--profile'), JSON.stringify((await profiling.send('Profiler.stop')).profile));
+    if (tracing) await browser.stopTracing();
     const cpu = cpuByKind(cpuStart, processes());
     const events = await Promise.all(VIEWS.map(async (view, j) => ((await state(frames[view])).events - eventsStart[j]) / JUDGEMENTS));
     const row = (what, v) => `| ${what} | ${fmt(p(v, 0.5))} | ${fmt(p(v, 0.95))} | ${fmt(Math.max(...v))} |`;
@@ -217,6 +261,7 @@ async function main() {
     console.log(`host events a judgement (models, states): ${VIEWS.map((v, j) => `${v} ${events[j].toFixed(1)}`).join(', ')}`);
     console.log(`wall time of the ${JUDGEMENTS} judgements less think time: ${(wall / 1000).toFixed(1)} s; load average (1 min) ${loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
     console.log(engineTable(tracePath, clockStart, Date.now()));
+    if (tracing) console.log(chromiumTable(JSON.parse(readFileSync(tracing, 'utf8')), JUDGEMENTS));
     console.log(`judging: next pair p95 ${fmt(p(next, 0.95))} ms, every view p95 ${fmt(p(every, 0.95))} ms`);
   } catch (e) {
     // What the workbench showed when it failed.
