@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -83,5 +83,23 @@ describe('engine: explanation, what-if and provenance requests', () => {
     assert.notEqual(after.qrels!.now!.sha256, before.qrels!.sha256);
     assert.equal(after.warnings.length, 2);
     assert.match(after.warnings[0].message, /held 6 judgements/);
+  });
+
+  it('results provenance reads the qrels file again only when its size or mtime changed (a model per judgement must not)', async () => {
+    const file = join(dataset, 'qrels', 'test.tsv');
+    // A whole second, which utimes sets exactly (a file's own mtime has nanoseconds).
+    const mtime = new Date(Math.floor(statSync(file).mtimeMs / 1000) * 1000);
+    utimesSync(file, mtime, mtime);
+    const first = await requests.resultsProvenance(key, [bm25]);
+    // The same size and mtime, other bytes (a grade no qrels reader takes): the same file by sameContent's rule,
+    // so not read again; read, it would be an error.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\t1\n$/, '\tX\n'));
+    utimesSync(file, mtime, mtime);
+    const again = await requests.resultsProvenance(key, [bm25]);
+    assert.deepEqual(again.qrels, first.qrels);
+    // Touched: described again, and the change is seen.
+    const later = new Date(mtime.getTime() + 2000);
+    utimesSync(file, later, later);
+    await assert.rejects(requests.resultsProvenance(key, [bm25]), /grade 'X'/);
   });
 });
