@@ -10,13 +10,12 @@ import {
   vsCodeDivider,
   vsCodeDropdown,
   vsCodeOption,
-  vsCodeProgressRing,
 } from '@vscode/webview-ui-toolkit';
 
 let registered = false;
 function register(): void {
   if (registered) return;
-  provideVSCodeDesignSystem().register(vsCodeButton(), vsCodeDropdown(), vsCodeOption(), vsCodeCheckbox(), vsCodeBadge(), vsCodeDivider(), vsCodeProgressRing());
+  provideVSCodeDesignSystem().register(vsCodeButton(), vsCodeDropdown(), vsCodeOption(), vsCodeCheckbox(), vsCodeBadge(), vsCodeDivider());
   registered = true;
 }
 
@@ -65,9 +64,4 @@ export function badge(text: string): HTMLElement {
 export function divider(): HTMLElement {
   register();
   return document.createElement('vscode-divider');
-}
-
-export function progressRing(): HTMLElement {
-  register();
-  return document.createElement('vscode-progress-ring');
 }
