@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { datasetFiles, readQueryFile, splitInputs } from '../formats/datasetFolder';
 import { writeEditedQueries, type EditedQuery } from '../formats/editedQueries';
@@ -6,7 +5,7 @@ import { InputError } from '../formats/errors';
 import { readQrels, type Qrels } from '../formats/qrels';
 import type { Run } from '../formats/run';
 import { checkRun } from '../provenance/check';
-import { describeQrels, readSidecar, sidecarPath, type QrelsRecord } from '../provenance/record';
+import { describeQrels, readSidecar, sidecarPath } from '../provenance/record';
 import { explainBm25, type TermContribution } from '../retrieval/bm25/explain';
 import { Bm25Ranker } from '../retrieval/bm25/ranker';
 import { bm25Settings, docNumbersOf, LoadedIndexes, openBm25Run, type Bm25RunContext } from '../retrieval/bm25/runContext';
@@ -54,12 +53,6 @@ export class ExplainRequests {
   private readonly indexes = new LoadedIndexes(2);
   /** What-if edits per (split, run, query), kept for saving them as a queries file. */
   private readonly edits = new Map<string, Map<string, QueryEdit>>();
-  /**
-   * Each qrels file as described (hashed, counted), with its size and mtime then. The Results panel asks for
-   * its model twice a judgement; reading and hashing the file each time put I/O callbacks behind the background
-   * steps' slices, and the panel's model waited 0.1-0.7 s for a file that had not changed.
-   */
-  private readonly described = new Map<string, { size: number; mtimeMs: number; record: Promise<QrelsRecord> }>();
 
   constructor(private readonly access: (datasetDir: string, split: string) => SplitAccess | undefined) {}
 
@@ -154,17 +147,6 @@ export class ExplainRequests {
     return { path, queries: n, edited: edits.size };
   }
 
-  /** describeQrels() of `path`, again only when its size or mtime changed (sameContent's rule for the same file). */
-  private describedQrels(path: string): Promise<QrelsRecord> {
-    const st = statSync(path);
-    const kept = this.described.get(path);
-    if (kept && kept.size === st.size && kept.mtimeMs === st.mtimeMs) return kept.record;
-    const record = describeQrels(path);
-    this.described.set(path, { size: st.size, mtimeMs: st.mtimeMs, record });
-    record.catch(() => this.described.delete(path));
-    return record;
-  }
-
   /**
    * What the Results panel's figures were computed on: the qrels the split's figures used, and the file as it is
    * now when it has changed since (the figures follow once the workspace index reads it again); warnings for runs
@@ -174,7 +156,7 @@ export class ExplainRequests {
     const { datasetDir, split, access } = this.need(key);
     const qrelsPath = splitInputs(datasetDir, split).qrelsPath;
     if (!qrelsPath) return { qrels: null, warnings: [] };
-    const now = await this.describedQrels(qrelsPath);
+    const now = await describeQrels(qrelsPath);
     const read = access.qrelsAsRead(qrelsPath);
     const used = { judgements: read.qrels.size, queries: read.qrels.queryIds().length };
     // Without the hash as read (never recorded), the counts are all there is to tell a change by.

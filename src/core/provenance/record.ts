@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { corpusFile, datasetFiles } from '../formats/datasetFolder';
 import { readQrels, type Qrels } from '../formats/qrels';
@@ -88,8 +88,30 @@ function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The qrels file of a split with its counts (`qrels`: the file as read already). */
-export async function describeQrels(path: string, signal?: AbortSignal, qrels: Qrels = readQrels(path)): Promise<QrelsRecord> {
+/** describeQrels' answers by path, with the file's size and mtime then. */
+const described = new Map<string, { size: number; mtimeMs: number; record: Promise<QrelsRecord> }>();
+
+/**
+ * The qrels file of a split with its counts (`qrels`: the file as read already), read again only when its size
+ * or mtime changed (sameContent's rule for the same file): the Results panel asks after every judgement, and
+ * reading the file each time put its I/O behind the engine's background slices (0.1-0.7 s a model).
+ */
+export function describeQrels(path: string, signal?: AbortSignal, qrels?: Qrels): Promise<QrelsRecord> {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return describe(path, signal, qrels); // says what is wrong with the file, as reading it does
+  }
+  const kept = described.get(path);
+  if (kept && kept.size === st.size && kept.mtimeMs === st.mtimeMs) return kept.record;
+  const record = describe(path, signal, qrels);
+  described.set(path, { size: st.size, mtimeMs: st.mtimeMs, record });
+  record.catch(() => described.delete(path));
+  return record;
+}
+
+async function describe(path: string, signal: AbortSignal | undefined, qrels: Qrels = readQrels(path)): Promise<QrelsRecord> {
   return { ...(await describeFile(path, signal)), queries: qrels.queryIds().length, judgements: qrels.size };
 }
 
