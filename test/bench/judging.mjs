@@ -44,10 +44,17 @@ const fmt = (v) => `${Math.round(v)}`;
  */
 function chromiumTable(trace, judgements) {
   const events = (trace.traceEvents ?? trace).filter((e) => e.tid !== undefined);
-  const threadNames = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const thread = (e) => `${e.pid}:${e.tid}`;
+  const threadNames = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [thread(e), e.args.name]));
   const cpu = (e) => e.tdur ?? e.dur ?? 0;
+  const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
   const byThread = new Map();
-  for (const e of events) if (e.ph === 'X') (byThread.get(`${e.pid}:${e.tid}`) ?? byThread.set(`${e.pid}:${e.tid}`, []).get(`${e.pid}:${e.tid}`)).push(e);
+  for (const e of events) {
+    if (e.ph !== 'X') continue;
+    const t = thread(e);
+    if (!byThread.has(t)) byThread.set(t, []);
+    byThread.get(t).push(e);
+  }
   const threads = new Map();
   const what = new Map();
   const NAMES = ['HandlePostMessage', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'LayoutView::HitTest', 'MinorGC', 'MajorGC'];
@@ -57,19 +64,19 @@ function chromiumTable(trace, judgements) {
     const name = threadNames.get(t) ?? t;
     for (const e of es) {
       if (e.ts >= end) {
-        threads.set(name, (threads.get(name) ?? 0) + cpu(e));
+        add(threads, name, cpu(e));
         end = e.ts + e.dur;
       }
       if (name !== 'CrRendererMain') continue;
       const k = NAMES.includes(e.name) ? e.name : e.name === 'FunctionCall' && e.args?.data?.url ? `script ${e.args.data.url.replace(/[?#].*/, '').split('/').pop()}` : undefined;
-      if (k) what.set(k, (what.get(k) ?? 0) + cpu(e));
+      if (k) add(what, k, cpu(e));
     }
   }
   // Frames the display compositor drew (each composited in software without a GPU), and the CSS animations
   // that ran (an animation draws a frame per tick while it runs).
   const frames = events.filter((e) => e.name === 'Display::DrawAndSwap').length;
   const animations = new Map();
-  for (const e of events) if (e.name === 'Animation' && e.ph === 'b') animations.set(e.args.data.displayName, (animations.get(e.args.data.displayName) ?? 0) + 1);
+  for (const e of events) if (e.name === 'Animation' && e.ph === 'b') add(animations, e.args.data.displayName, 1);
   const ms = (us) => (us / 1000 / judgements).toFixed(0);
   const rows = (m, n) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `| ${k} | ${ms(v)} |`).join('\n');
   return `\n| Chromium's threads (CPU ms a judgement, by the trace) | |\n|---|---|\n${rows(threads, 6)}\n` +
