@@ -58,12 +58,7 @@ test('chart holds every query sorted by delta; filters narrow it; a bar click lo
 });
 
 test('query detail: grades, holes and moves; a grade click posts a judgement; more depth on demand', async () => {
-  const v = await openView(fx.browser, 'diff');
-  await v.event('diff', 'model', model);
-  await v.page.locator('#queries tr').first().click();
-  const detail = await queryDetail(fx.split, A, B, model.queries[0], 10);
-  await v.answer('query', detail);
-  await v.page.locator('#list-b .doc').first().waitFor();
+  const { v, detail } = await openFirstDetail();
   const holes = detail.b.filter((d) => d.grade === null).length;
   assert.equal(await v.page.locator('#list-b .grade.hole').count(), holes);
   assert.equal(await v.page.locator('#list-b [data-move="new"]').count(), detail.b.filter((d) => d.move === 'new').length);
@@ -172,6 +167,18 @@ test('after a reload the list\'s scroll and the page\'s come back once each is l
   assert.deepEqual(await v.problems(), []);
 });
 
+/** A Diff page with the model, its first query clicked and that query's detail (depth 10) drawn in both lists. */
+async function openFirstDetail() {
+  const v = await openView(fx.browser, 'diff');
+  await v.event('diff', 'model', model);
+  await v.page.locator('#queries tr').first().click();
+  const detail = await queryDetail(fx.split, A, B, model.queries[0], 10);
+  await v.answer('query', detail);
+  await v.page.locator('#list-a .doc').first().waitFor();
+  await v.page.locator('#list-b .doc').first().waitFor();
+  return { v, detail };
+}
+
 /** The model with its first query moved to the end of the list (as a judgement that drops its Δ below every other). */
 function firstToEnd(m: DiffModel): DiffModel {
   const move = <T>(xs: T[]) => [...xs.slice(1), xs[0]];
@@ -214,12 +221,7 @@ test('a judgement builds only the rows it changed, moves one row, and redraws th
 });
 
 test('the query detail updated in place: a document that moves down its list moves alone, the rows between keep their places', async () => {
-  const v = await openView(fx.browser, 'diff');
-  await v.event('diff', 'model', model);
-  await v.page.locator('#queries tr').first().click();
-  const detail = await queryDetail(fx.split, A, B, model.queries[0], 10);
-  await v.answer('query', detail);
-  await v.page.locator('#list-a .doc').first().waitFor();
+  const { v, detail } = await openFirstDetail();
   await v.page.evaluate(() => {
     const w = window as unknown as { __docs: Element[]; __added: number };
     w.__docs = [...document.querySelectorAll('#list-a .doc')];
