@@ -102,11 +102,12 @@ export function morph(from: Element, to: Element): void {
   const next = [...to.childNodes];
   const keyed = new Map<string, ChildNode>();
   for (const n of from.childNodes) if (keyOf(n) !== null) keyed.set(keyOf(n)!, n);
-  let cursor: ChildNode | null = from.firstChild;
-  const placed = new Set<Node>();
+  const children = new ChildPlacer(from);
   for (const n of next) {
     const key = keyOf(n);
-    const match = key !== null ? keyed.get(key) : cursor && keyOf(cursor) === null ? cursor : undefined;
+    // An unkeyed node is matched by position: the node at the placer's cursor.
+    const at = children.cursor;
+    const match = key !== null ? keyed.get(key) : at && keyOf(at) === null ? at : undefined;
     let node: ChildNode = n;
     if (match && same(match, n)) {
       if (n instanceof Element) morph(match as Element, n);
@@ -114,14 +115,35 @@ export function morph(from: Element, to: Element): void {
       if (key !== null) keyed.delete(key);
       node = match;
     }
-    placed.add(node);
-    if (node === cursor) cursor = cursor.nextSibling;
-    // The node at the cursor is out of place and this one comes right after it: step over it rather than move
-    // every node after it up by one (as keyed() does: a row moving down a list moves one row, not all between).
-    else if (cursor && node === cursor.nextSibling) cursor = node.nextSibling;
-    else from.insertBefore(node, cursor);
+    children.place(node);
   }
-  for (const c of [...from.childNodes]) if (!placed.has(c)) c.remove();
+  children.done();
+}
+
+/**
+ * Puts a parent's children in a new order, one node at a time, moving as few as it can (morph() and keyed()):
+ * a node already at the cursor stays; a node out of place at the cursor with this one right after it is stepped
+ * over rather than every node after it moved up by one (a row moving down a list moves one row, not all
+ * between); any other node is inserted at the cursor. done() removes the children not placed.
+ */
+export class ChildPlacer {
+  cursor: ChildNode | null;
+  private readonly placed = new Set<Node>();
+
+  constructor(private readonly parent: Element) {
+    this.cursor = parent.firstChild;
+  }
+
+  place(node: ChildNode): void {
+    this.placed.add(node);
+    if (node === this.cursor) this.cursor = node.nextSibling;
+    else if (this.cursor && node === this.cursor.nextSibling) this.cursor = node.nextSibling;
+    else this.parent.insertBefore(node, this.cursor);
+  }
+
+  done(): void {
+    for (const c of [...this.parent.childNodes]) if (!this.placed.has(c)) c.remove();
+  }
 }
 
 /** Attributes the page sets on its own nodes as the user works (a clicked cell's tabindex): a new model keeps them. */

@@ -3,7 +3,7 @@
  * position, the focus, a selection and the toolkit's controls as they were, and the browser lays out and
  * paints only what changed (a whole-page rebuild per judgement made the page jump and cost the most CPU).
  */
-import { append, morph, type Child } from './dom.js';
+import { append, ChildPlacer, morph, type Child } from './dom.js';
 
 /** What each patched element was built from (a key of its content), so an unchanged one is left alone. */
 const built = new WeakMap<Node, string>();
@@ -42,8 +42,7 @@ export function keyed<T>(parent: Element, items: readonly T[], key: (item: T) =>
     const k = rowKeys.get(c);
     if (k !== undefined) old.set(k, c);
   }
-  let cursor: ChildNode | null = parent.firstChild;
-  const placed = new Set<Node>();
+  const children = new ChildPlacer(parent);
   for (const item of items) {
     const k = key(item);
     const sig = content(item);
@@ -58,16 +57,10 @@ export function keyed<T>(parent: Element, items: readonly T[], key: (item: T) =>
       rowKeys.set(node, k);
     }
     built.set(node, sig);
-    placed.add(node);
-    if (node === cursor) cursor = cursor.nextSibling;
-    // The node at the cursor is out of place (gone, built again, or further down now) and the item's node comes
-    // right after it: step over it rather than move every row after it up by one (one row moving down a long
-    // list, or one removed, would otherwise move all the rows between).
-    else if (cursor && node === cursor.nextSibling) cursor = node.nextSibling;
-    else parent.insertBefore(node, cursor);
+    children.place(node);
   }
   // What was not placed: the rows of items gone.
-  for (const c of [...parent.childNodes]) if (!placed.has(c)) c.remove();
+  children.done();
 }
 
 const rowKeys = new WeakMap<Node, string>();
