@@ -10,6 +10,7 @@ import type { SplitState } from '../split/state';
 import { trustPending, trustSteps } from '../split/underHoles';
 import type { SplitInfo, EngineRequests } from './protocol';
 import { splitKey, type SplitModels } from './splits';
+import { runInSlices } from './slices';
 import { trace } from './trace';
 
 /** How long background work (significance, ranges) runs before letting requests in. */
@@ -159,24 +160,10 @@ export class SplitViews {
     const running = this.stepping.get(key);
     if (running) return running;
     const at = Date.now();
-    let computing = 0;
-    const work = (async () => {
-      const it = steps();
-      for (let done = false; !done; ) {
-        // A slice of at most SLICE_MS, then the event loop: a judgement waits for one slice at most.
-        const start = performance.now();
-        const until = start + SLICE_MS;
-        while (!(done = it.next().done === true) && performance.now() < until);
-        computing += performance.now() - start;
-        // Held back while requests come (a judgement, then every open view asking for its model), then resumed.
-        for (let wait = 0; !done; ) {
-          await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
-          wait = this.lastRequest + QUIET_MS - performance.now();
-          if (wait <= 0) break;
-        }
-      }
-    })().finally(() => {
+    // Held back while requests come (a judgement, then every open view asking for its model).
+    const work = runInSlices(steps(), SLICE_MS, () => this.lastRequest + QUIET_MS - performance.now()).then((computing) => {
       trace('background', at, computing);
+    }).finally(() => {
       this.stepping.delete(key);
       this.onChanged(key, this.info(s));
     });
