@@ -9,6 +9,11 @@ import { baselineKey } from '../baseline';
 import { DatasetsTreeProvider, type DatasetsElement } from '../views/datasetsTree';
 import { exportJudgementsCommand, importRunCommand } from './commands';
 import { showProblems } from './diagnostics';
+import { settled } from './settled';
+
+/** The split events' quiet time before the tree follows them, and the longest it lags behind a stream of them. */
+const TREE_SETTLE_MS = 400;
+const TREE_MAX_WAIT_MS = 2000;
 
 /** The store as the rest of the extension sees it: resolves once the worker is up. */
 export interface EngineHandle {
@@ -58,6 +63,10 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
 
   // A failed refresh is logged: the tree keeps what it showed.
   const refreshQuietly = () => refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
+  // A split's events (a judgement, then its figures computed) come while its open views redraw: the tree's
+  // counts and tooltips follow once the events stop, so its rows are not drawn on the same thread meanwhile.
+  const refreshAfterSplits = settled(refreshQuietly, TREE_SETTLE_MS, TREE_MAX_WAIT_MS);
+  context.subscriptions.push(refreshAfterSplits);
 
   const reindex = coalesced(async () => {
     last = undefined;
@@ -79,7 +88,7 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
       // A split's figures changed (e.g. its ranges under the holes are computed): the tree's tooltips follow.
       context.subscriptions.push(
         c.onChanged(() => void refreshQuietly()),
-        c.onSplitChanged(() => void refreshQuietly()),
+        c.onSplitChanged(() => refreshAfterSplits.schedule()),
         c.onWarning((message) => {
           output.appendLine(message);
           if (warned.has(message)) return;
