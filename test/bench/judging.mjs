@@ -12,6 +12,7 @@
 // usage: npm run bench:judging [-- --busy N] [-- --judgements 30] [-- --think 1000] [-- --vsix FILE] [-- --views results,diff,holes]
 //   [-- --profile FILE] (the workbench page's CPU profile meanwhile)
 //   [-- --trace FILE] (a Chromium trace meanwhile, and a table of the renderer's main-thread work per judgement)
+//   [-- --sequence] (the three slowest judgements: the engine's requests and each page's messages, in order)
 //   --busy N: N CPU-burning processes beside it (test/bench/busy.ts). Goals (issue 24): next pair p95 < 100 ms,
 //   every view p95 < 300 ms, at --busy 1.
 import { spawnSync } from 'node:child_process';
@@ -220,6 +221,7 @@ async function main() {
     const grades = await side.locator('#grades [data-grade]').evaluateAll((bs) => bs.map((el) => el.getAttribute('data-grade')));
     const next = [];
     const every = [];
+    const keys = [];
     const byView = Object.fromEntries(VIEWS.map((v) => [v, []]));
     console.log(`judging ${JUDGEMENTS} pairs in the sidebar (${runFiles.length} runs, ${PANELS.length ? `${PANELS.join(' + ')} open` : 'no panel open'}), ${THINK_MS} ms between a view update and the next key; ${load()}`);
     // --profile FILE: a CPU profile of the workbench page's renderer (the webviews' frames are in it) meanwhile.
@@ -247,6 +249,8 @@ async function main() {
         const times = await Promise.all(VIEWS.map(async (view) => (await state(frames[view])).versions.find((x) => x.version >= target && x.t >= key.t)?.t));
         return times.every((t) => t !== undefined) && times;
       }, { timeout: 60_000 });
+      const messages = await Promise.all(VIEWS.map(async (view) => (await state(frames[view])).messages.filter((m) => m.queued >= key.t)));
+      keys.push({ key: key.t, shown: Object.fromEntries(VIEWS.map((v, j) => [v, updated[j]])), messages: Object.fromEntries(VIEWS.map((v, j) => [v, messages[j]])) });
       next.push(shown.t - key.t);
       every.push(Math.max(...updated) - key.t);
       VIEWS.forEach((v, j) => byView[v].push(updated[j] - key.t));
@@ -262,12 +266,14 @@ async function main() {
     console.log(row('next pair shown (sidebar)', next));
     for (const v of VIEWS) console.log(row(`${v} updated`, byView[v]));
     console.log(row('every view updated', every));
+    console.log(`every view updated, each judgement (ms, in order): ${every.map(fmt).join(' ')}`);
     const total = [...cpu.values()].reduce((s, x) => s + x, 0);
     console.log(`\nCPU time a judgement (keypress to every view updated, think time included: ${THINK_MS} ms each): ${fmt(total / JUDGEMENTS)} ms in all; ` +
       `${[...cpu].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${fmt(v / JUDGEMENTS)} ms`).join(', ')}`);
     console.log(`host events a judgement (models, states): ${VIEWS.map((v, j) => `${v} ${events[j].toFixed(1)}`).join(', ')}`);
     console.log(`wall time of the ${JUDGEMENTS} judgements less think time: ${(wall / 1000).toFixed(1)} s; load average (1 min) ${loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
     console.log(engineTable(tracePath, clockStart, Date.now()));
+    console.log(timeline(tracePath, keys));
     if (tracing) console.log(chromiumTable(JSON.parse(readFileSync(tracing, 'utf8')), JUDGEMENTS));
     console.log(`judging: next pair p95 ${fmt(p(next, 0.95))} ms, every view p95 ${fmt(p(every, 0.95))} ms`);
   } catch (e) {
@@ -295,6 +301,51 @@ function engineTable(path, from, to) {
   const rows = [...byKind].map(([k, v]) => [k, v.length / JUDGEMENTS, v.reduce((a, x) => a + x, 0) / JUDGEMENTS, p(v, 0.95), Math.max(...v)]).sort((x, y) => y[2] - x[2]);
   return `\n| engine (ms; requests: arrival to answer, background: computing time) | a judgement | ms a judgement | p95 | max |\n|---|---|---|---|---|\n` +
     rows.map(([k, n, ms, q, max]) => `| ${k} | ${n.toFixed(1)} | ${fmt(ms)} | ${fmt(q)} | ${fmt(max)} |`).join('\n');
+}
+
+/**
+ * Where a judgement's wait goes, by the clocks of the pages and the engine (both wall clock): the key to the
+ * engine's `judge` (page, workbench, code-server, extension host), the append, then per view the judgement's
+ * answer to the view's request arriving (the host's turnaround) and its answer to the frame that shows it (the
+ * model through the host and the workbench to the page, and its drawing). p50 / p95 over the judgements.
+ */
+function timeline(path, keys) {
+  if (!existsSync(path)) return '';
+  const traced = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).sort((x, y) => x.at - y.at);
+  const request = { sidebar: 'pair', results: 'results', diff: 'diff', holes: 'holes' };
+  const phases = new Map();
+  const add = (k, v) => phases.set(k, [...(phases.get(k) ?? []), v]);
+  for (const { key, shown, messages } of keys) {
+    const judge = traced.find((t) => t.kind === 'judge' && t.at >= key - 2);
+    if (!judge) continue;
+    const judged = judge.at + judge.ms;
+    add('key to the engine\'s judge', judge.at - key);
+    add('judge (the append)', judge.ms);
+    for (const [view, t] of Object.entries(shown)) {
+      const r = traced.find((x) => x.kind === request[view] && x.at >= judged - 2);
+      if (!r || r.at > t) continue;
+      add(`${view}: judged to its request`, r.at - judged);
+      add(`${view}: its request`, r.ms);
+      const m = messages[view].find((x) => x.queued >= r.at + r.ms - 2 && x.handled <= t + 1);
+      if (!m) {
+        add(`${view}: answered to drawn`, t - r.at - r.ms);
+        continue;
+      }
+      add(`${view}: answered to queued in the page`, m.queued - r.at - r.ms);
+      add(`${view}: queued to handled`, m.handled - m.queued);
+      add(`${view}: handled to drawn`, t - m.handled);
+    }
+  }
+  // --sequence: the three slowest judgements, each request and background job (kind@start+ms after the key), then
+  // per view each host event's time queued/handled in its page and the frame that showed the judgement.
+  const slowest = [...keys].sort((x, y) => Math.max(...Object.values(y.shown)) - y.key - (Math.max(...Object.values(x.shown)) - x.key)).slice(0, 3);
+  if (args.includes('--sequence')) for (const { key, shown, messages } of slowest) {
+    const seq = traced.filter((t) => t.at >= key - 2 && t.at < key + 1500).map((t) => `${t.kind}@${Math.round(t.at - key)}+${t.ms}`);
+    const ms = Object.entries(messages).map(([v, m]) => `${v}:${m.map((x) => `${Math.round(x.queued - key)}/${Math.round(x.handled - key)}`).join(',')} drawn ${Math.round(shown[v] - key)}`);
+    console.log(`${seq.join(' ')}\n  ${ms.join('; ')}`);
+  }
+  return `\n| where a judgement's wait goes (ms) | p50 | p95 |\n|---|---|---|\n` +
+    [...phases].map(([k, v]) => `| ${k} | ${fmt(p(v, 0.5))} | ${fmt(p(v, 0.95))} |`).join('\n');
 }
 
 main().then(() => process.exit(0), (e) => {

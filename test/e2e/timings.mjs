@@ -17,9 +17,13 @@ export async function recordShown(frame) {
       keys: [],
       // Host events the page received (models, states): how many updates a judgement costs a view.
       events: 0,
+      // Each host event's time: queued for the page (the event's time stamp) and handled (after the page's handler).
+      messages: [],
     };
     window.addEventListener('message', (e) => {
-      if (e.data && e.data.type === 'event') w.__irwShown.events++;
+      if (!e.data || (e.data.type !== 'event' && e.data.type !== 'patch')) return;
+      w.__irwShown.events++;
+      w.__irwShown.messages.push({ queued: performance.timeOrigin + e.timeStamp, handled: now() });
     });
     new MutationObserver(() => {
       // Recorded when the frame showing it is drawn, as it is then (a value replaced before was never shown).
