@@ -5,16 +5,19 @@
  *
  * Every message carries `v` (WEBVIEW_PROTOCOL_VERSION, bumped whenever a shape changes). A webview sends
  * `request`s, each with an id; the host answers each with exactly one `response` of that id. The host pushes
- * state with `event`s (no id). Requests and events are typed per view: ViewRequests[view][method] and
- * ViewEvents[view][kind].
+ * state with `event`s (no id), and then, for the same kind, `patch`es: what changed since the one before
+ * (src/protocol/patch.ts). Each carries a number (`seq`), a patch the number of the state it changes (`base`):
+ * a page that does not have that state says `ready` again and gets every state whole. Requests and events are
+ * typed per view: ViewRequests[view][method] and ViewEvents[view][kind].
  */
 import type { PairExplanation } from '../core/engine/explainRequests';
 import type { QueryEdit, WhatIfResult } from '../core/retrieval/bm25/whatIf';
 import type { Explanation } from '../core/retrieval/explain';
 import type { HoleEstimate } from '../core/eval/holes/estimate';
+import type { Patch } from './patch';
 export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
 
-export const WEBVIEW_PROTOCOL_VERSION = 5;
+export const WEBVIEW_PROTOCOL_VERSION = 6;
 
 export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
 
@@ -485,17 +488,25 @@ export type ResponseMessage =
   | { v: number; type: 'response'; id: number; ok: false; error: string };
 
 export type EventMessage<V extends ViewName> = {
-  [K in keyof ViewEvents[V] & string]: { v: number; type: 'event'; kind: K; payload: ViewEvents[V][K] };
+  [K in keyof ViewEvents[V] & string]: { v: number; type: 'event'; kind: K; seq: number; payload: ViewEvents[V][K] };
 }[keyof ViewEvents[V] & string];
 
-/** The webview announces itself once loaded; the host sends state only after this. */
+/** The state of `kind` numbered `base` changed by `patch` (null: unchanged) is the one numbered `seq`. */
+export type PatchMessage<V extends ViewName> = {
+  [K in keyof ViewEvents[V] & string]: { v: number; type: 'patch'; kind: K; base: number; seq: number; patch: Patch | null };
+}[keyof ViewEvents[V] & string];
+
+/**
+ * The webview announces itself once loaded; the host sends state only after this. Said again (a reload, or a
+ * patch of a state the page does not have), the host sends every state whole.
+ */
 export interface ReadyMessage {
   v: number;
   type: 'ready';
 }
 
 export type FromView<V extends ViewName> = RequestMessage<V> | ReadyMessage;
-export type ToView<V extends ViewName> = ResponseMessage | EventMessage<V>;
+export type ToView<V extends ViewName> = ResponseMessage | EventMessage<V> | PatchMessage<V>;
 
 export function isFromView(m: unknown): m is { v: number; type: string } {
   return typeof m === 'object' && m !== null && (m as { v?: unknown }).v === WEBVIEW_PROTOCOL_VERSION && typeof (m as { type?: unknown }).type === 'string';

@@ -7,6 +7,7 @@ import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { SplitState } from '../../src/core/split/state';
 import { pageHtml } from '../../src/extension/webview/page';
+import { SentStates } from '../../src/extension/webview/states';
 import { WEBVIEW_PROTOCOL_VERSION, type ViewEvents, type ViewName } from '../../src/protocol/webview';
 import { splitWithRuns } from '../helpers/splitState';
 import { SHARED } from '../unit/support/paths';
@@ -91,10 +92,12 @@ export async function openView(browser: Browser, name: ViewName, opts: ViewOptio
   const posted = () => page.evaluate(() => (window as unknown as { __posted: Posted[] }).__posted);
   await until(async () => (await posted()).some((m) => m.type === 'ready'), () => `the ${name} view never said ready: ${errors.join('; ')}`);
   const answered = new Map<string, number>();
+  // As the host sends them: a kind's first state whole, each next one as a patch of the one before.
+  const states = new SentStates();
   return {
     page,
     event: async (_view, kind, payload) => {
-      await page.evaluate((m) => window.postMessage(m, '*'), { v: WEBVIEW_PROTOCOL_VERSION, type: 'event', kind, payload });
+      await page.evaluate((m) => window.postMessage(m, '*'), states.message(kind, payload));
     },
     posted,
     answer: async (method, result, ok = true) => {

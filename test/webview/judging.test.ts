@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PAGE_COMMANDS, type AnnotationItem, type AnnotationState, type ViewEvents } from '../../src/protocol/webview';
+import { PAGE_COMMANDS, WEBVIEW_PROTOCOL_VERSION, type AnnotationItem, type AnnotationState, type ViewEvents } from '../../src/protocol/webview';
 import { countWork, HOSTILE, openView, pwned, scifactFixture, until, type ViewPage } from './harness';
 import { SHARED } from '../unit/support/paths';
 import { holeRows, holesModel as coreHolesModel, withTitles } from '../../src/core/split/holes';
@@ -482,4 +482,24 @@ test('holes panel: a judgement builds only the judged row, not the list of 200 (
   // list alone is 200 rows of 7 elements.
   assert.ok(created <= 60, `elements built: ${created}`);
   assert.equal(await v.page.locator('#queue tr[data-pair]').count(), 200);
+});
+
+test('a patch of a state the page does not have is not applied: the page says ready again, and a whole state puts it right', async () => {
+  const v = await openView(fx.browser, 'holes', { viewport: { width: 1000, height: 500 } });
+  const m = holesModel();
+  await v.event('holes', 'model', m);
+  await v.page.locator('#pool-size', { hasText: `${m.remaining} still unjudged` }).waitFor();
+  const readies = async () => (await v.posted()).filter((p) => p.type === 'ready').length;
+  const before = await readies();
+  // A patch of state 999 (say, one sent while the view was gone), which would set the count to 1.
+  await v.page.evaluate((msg) => window.postMessage(msg, '*'), { v: WEBVIEW_PROTOCOL_VERSION, type: 'patch', kind: 'model', base: 999, seq: 1000, patch: { k: { remaining: { s: 1 } } } });
+  await until(async () => (await readies()) === before + 1, () => 'the page did not say ready again');
+  assert.equal(await v.page.locator('#pool-size').textContent().then((t) => t?.includes(`${m.remaining} still unjudged`)), true, 'the patch was not applied');
+  // The host answers with every state whole; patches follow it again.
+  await v.page.evaluate((msg) => window.postMessage(msg, '*'), { v: WEBVIEW_PROTOCOL_VERSION, type: 'event', kind: 'model', seq: 1001, payload: { ...m, remaining: m.remaining - 2 } });
+  await v.page.locator('#pool-size', { hasText: `${m.remaining - 2} still unjudged` }).waitFor();
+  await v.page.evaluate((msg) => window.postMessage(msg, '*'), { v: WEBVIEW_PROTOCOL_VERSION, type: 'patch', kind: 'model', base: 1001, seq: 1002, patch: { k: { remaining: { s: m.remaining - 3 } } } });
+  await v.page.locator('#pool-size', { hasText: `${m.remaining - 3} still unjudged` }).waitFor();
+  assert.equal(await readies(), before + 1);
+  assert.deepEqual(await v.problems(), []);
 });

@@ -1,10 +1,12 @@
 import { panelIdentity } from './settings.js';
+import { applyPatch } from '../../src/protocol/patch.js';
 import {
   PANEL_STATE,
   RESTORE_STATE,
   WEBVIEW_PROTOCOL_VERSION,
   type PanelChoices,
   type EventMessage,
+  type PatchMessage,
   type FromView,
   type ParamsOf,
   type ResultOf,
@@ -23,11 +25,18 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 export type EventHandlers<V extends ViewName> = { [K in keyof ViewEvents[V]]: (payload: ViewEvents[V][K]) => void };
 
-/** The webview's end of the protocol (src/protocol/webview.ts): typed requests with ids, typed events. */
+/**
+ * The webview's end of the protocol (src/protocol/webview.ts): typed requests with ids, typed events. A patch is
+ * applied to the last state of its kind (which handlers must not modify: the next patch changes it).
+ */
 export class Host<V extends ViewName> {
   private readonly api = acquireVsCodeApi();
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  /** The last state of each kind, and its number. */
+  private readonly got = new Map<string, { payload: unknown; seq: number }>();
+  /** Asked for every state whole, until one comes. */
+  private resyncing = false;
 
   constructor(handlers: EventHandlers<V>) {
     window.addEventListener('message', (e: MessageEvent) => {
@@ -39,11 +48,12 @@ export class Host<V extends ViewName> {
         this.pending.delete(m.id);
         if (m.ok) p.resolve(m.result);
         else p.reject(new Error(m.error));
-      } else if (m.type === 'event') {
-        const ev = m as EventMessage<V>;
-        (handlers[ev.kind as keyof ViewEvents[V]] as (p: unknown) => void)(ev.payload);
+      } else if (m.type === 'event' || m.type === 'patch') {
+        const payload = this.stateOf(m);
+        if (payload === undefined) return;
+        (handlers[m.kind as keyof ViewEvents[V]] as (p: unknown) => void)(payload);
         // Which judgements the view now shows (the qrels' version), for tests and the judging bench to wait on.
-        const version = (ev.payload as { qrels?: { version?: unknown } } | null)?.qrels?.version;
+        const version = (payload as { qrels?: { version?: unknown } } | null)?.qrels?.version;
         if (typeof version === 'number') document.body.dataset.qrelsVersion = String(version);
       }
     });
@@ -81,6 +91,24 @@ export class Host<V extends ViewName> {
   choose(c: PanelChoices): void {
     const kept = (this.api.getState() as Record<string, unknown> | undefined) ?? {};
     this.api.setState({ ...kept, [PANEL_STATE]: panelIdentity ?? kept[PANEL_STATE], [RESTORE_STATE]: { ...(kept[RESTORE_STATE] as object | undefined), ...c } });
+  }
+
+  /** The state an event or patch carries; undefined for a patch of a state this page lacks (it asks for all again). */
+  private stateOf(m: EventMessage<V> | PatchMessage<V>): unknown {
+    const last = this.got.get(m.kind);
+    let payload: unknown;
+    if (m.type === 'event') {
+      payload = m.payload;
+      this.resyncing = false;
+    } else if (last && last.seq === m.base) {
+      payload = m.patch === null ? last.payload : applyPatch(last.payload, m.patch);
+    } else {
+      if (!this.resyncing) this.post({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
+      this.resyncing = true;
+      return undefined;
+    }
+    this.got.set(m.kind, { payload, seq: m.seq });
+    return payload;
   }
 
   private post(m: FromView<V>): void {

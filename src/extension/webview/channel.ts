@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import {
   WEBVIEW_PROTOCOL_VERSION,
   isFromView,
-  type EventMessage,
   type ParamsOf,
   type RequestMessage,
   type ResultOf,
@@ -11,6 +10,7 @@ import {
   type ViewName,
   type ViewRequests,
 } from '../../protocol/webview';
+import { SentStates } from './states';
 
 export type RequestHandlers<V extends ViewName> = {
   [M in keyof ViewRequests[V] & string]: (params: ParamsOf<V, M>) => Promise<ResultOf<V, M>> | ResultOf<V, M>;
@@ -18,12 +18,15 @@ export type RequestHandlers<V extends ViewName> = {
 
 /**
  * The host's end of the protocol for one webview: answers each request once (errors as messages the view
- * shows), and sends events only once the page said it is ready (earlier ones keep the latest per kind). A
- * page that loads again (a reload of the webview) says ready again and gets `onReload`.
+ * shows), and sends events only once the page said it is ready (earlier ones keep the latest per kind). After
+ * the first state of a kind, only what changed is sent (a patch: a judgement changes a few figures of a model
+ * of 30-55 kB). A page that loads again (a reload of the webview), or lacks the state a patch changes, says
+ * ready again: the next states go whole, and it gets `onReload` (without one, the last states are sent again).
  */
 export class ViewChannel<V extends ViewName> implements vscode.Disposable {
   private ready = false;
-  private readonly queued = new Map<string, EventMessage<V>>();
+  private readonly queued = new Map<string, unknown>();
+  private readonly sent = new SentStates<V>();
   private readonly sub: vscode.Disposable;
 
   constructor(
@@ -35,12 +38,17 @@ export class ViewChannel<V extends ViewName> implements vscode.Disposable {
   }
 
   send<K extends keyof ViewEvents[V] & string>(kind: K, payload: ViewEvents[V][K]): void {
-    const m = { v: WEBVIEW_PROTOCOL_VERSION, type: 'event', kind, payload } as EventMessage<V>;
     if (!this.ready) {
-      this.queued.set(kind, m);
+      this.queued.set(kind, payload);
       return;
     }
-    void this.webview.postMessage(m);
+    this.post(kind, payload);
+  }
+
+  private post(kind: string, payload: unknown): void {
+    const m = this.sent.message(kind, payload);
+    // Not delivered (the view was gone meanwhile): the next state of the kind goes whole.
+    void Promise.resolve(this.webview.postMessage(m)).then((delivered) => delivered || this.sent.lost(kind, m.seq), () => undefined);
   }
 
   dispose(): void {
@@ -51,11 +59,13 @@ export class ViewChannel<V extends ViewName> implements vscode.Disposable {
     if (!isFromView(raw)) return;
     if (raw.type === 'ready') {
       if (this.ready) {
-        this.onReload?.();
+        const last = this.sent.reset();
+        if (this.onReload) this.onReload();
+        else for (const [kind, payload] of last) this.post(kind, payload);
         return;
       }
       this.ready = true;
-      for (const m of this.queued.values()) void this.webview.postMessage(m);
+      for (const [kind, payload] of this.queued) this.post(kind, payload);
       this.queued.clear();
       return;
     }

@@ -40,3 +40,48 @@ test("a request for an Object.prototype method ('constructor', 'toString', '__pr
   assert.deepEqual(w.posted.find((m) => (m as { id: number }).id === 99), { v: WEBVIEW_PROTOCOL_VERSION, type: 'response', id: 99, ok: true, result: null });
   assert.equal(moves, 1);
 });
+
+test("a kind's first state goes whole, each next one as a patch of it; a page that says ready again gets them whole", async () => {
+  const w = fakeWebview();
+  let reloads = 0;
+  const channel = new ViewChannel<'diff'>(w.webview as never, {} as never, () => reloads++);
+  const model = (delta: number) => ({ queries: Array.from({ length: 300 }, (_, i) => ({ id: `q${i}`, delta: i === 7 ? delta : i / 300 })) });
+  channel.send('model', model(0) as never);
+  assert.equal(w.posted.length, 0, 'nothing before the page is ready');
+  w.send({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
+  await new Promise((r) => setTimeout(r, 10));
+  channel.send('model', model(0.5) as never);
+  channel.send('model', model(0.5) as never);
+  const [first, second, third] = w.posted as { type: string; seq: number; base?: number; patch?: unknown; payload?: unknown }[];
+  assert.equal(first.type, 'event');
+  assert.deepEqual(first.payload, model(0));
+  assert.equal(second.type, 'patch');
+  assert.equal(second.base, first.seq);
+  assert.ok(JSON.stringify(second).length < 200, JSON.stringify(second));
+  assert.deepEqual({ type: third.type, base: third.base, patch: third.patch }, { type: 'patch', base: second.seq, patch: null }, 'unchanged: a patch of nothing');
+  // A reload (or a patch the page could not apply): the view is refreshed, and its next state goes whole.
+  w.send({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(reloads, 1);
+  channel.send('model', model(0.7) as never);
+  assert.equal((w.posted.at(-1) as { type: string }).type, 'event');
+});
+
+test('a state not delivered (the view was gone) is not patched: the next one goes whole; without onReload, ready again re-sends the last whole', async () => {
+  const w = fakeWebview();
+  let deliver = true;
+  const webview = { ...w.webview, postMessage: async (m: unknown) => (w.posted.push(m), deliver) };
+  const channel = new ViewChannel<'holes'>(webview as never, {} as never);
+  w.send({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
+  deliver = false;
+  channel.send('model', { n: 1 } as never);
+  await new Promise((r) => setTimeout(r, 10));
+  deliver = true;
+  channel.send('model', { n: 2 } as never);
+  assert.deepEqual((w.posted.at(-1) as { type: string; payload: unknown }).payload, { n: 2 });
+  channel.send('model', { n: 3 } as never);
+  assert.equal((w.posted.at(-1) as { type: string }).type, 'patch');
+  w.send({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(w.posted.at(-1), { v: WEBVIEW_PROTOCOL_VERSION, type: 'event', kind: 'model', seq: (w.posted.at(-1) as { seq: number }).seq, payload: { n: 3 } });
+});
