@@ -63,10 +63,11 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
 
   // A failed refresh is logged: the tree keeps what it showed.
   const refreshQuietly = () => refresh().catch((e: Error) => output.appendLine(`refresh failed: ${e.message}`));
-  // A split's events (a judgement, then its figures computed) come while its open views redraw: the tree's
-  // counts and tooltips follow once the events stop, so its rows are not drawn on the same thread meanwhile.
-  const refreshAfterSplits = settled(refreshQuietly, TREE_SETTLE_MS, TREE_MAX_WAIT_MS);
-  context.subscriptions.push(refreshAfterSplits);
+  // The engine's events (a judgement: 'changed' and the split's; then its figures computed) come while the open
+  // views redraw: the tree's counts and tooltips follow once they stop, so its rows are not drawn on the same
+  // thread meanwhile. An index pass refreshes the tree itself when it ends (reindex).
+  const refreshSoon = settled(refreshQuietly, TREE_SETTLE_MS, TREE_MAX_WAIT_MS);
+  context.subscriptions.push(refreshSoon);
 
   const reindex = coalesced(async () => {
     last = undefined;
@@ -87,8 +88,8 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
       if (c.discarded) output.appendLine(`The previous database snapshot was not used (${c.discarded}); rebuilding it from the files.`);
       // A split's figures changed (e.g. its ranges under the holes are computed): the tree's tooltips follow.
       context.subscriptions.push(
-        c.onChanged(() => void refreshQuietly()),
-        c.onSplitChanged(() => refreshAfterSplits.schedule()),
+        c.onChanged(() => refreshSoon.schedule()),
+        c.onSplitChanged(() => refreshSoon.schedule()),
         c.onWarning((message) => {
           output.appendLine(message);
           if (warned.has(message)) return;
