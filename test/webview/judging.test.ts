@@ -484,7 +484,7 @@ test('holes panel: a judgement builds only the judged row, not the list of 200 (
   assert.equal(await v.page.locator('#queue tr[data-pair]').count(), 200);
 });
 
-test('a patch of a state the page does not have is not applied: the page says ready again, and a whole state puts it right', async () => {
+test('a patch of a state the page does not have, or that does not fit it, is not applied: the page says ready again, and a whole state puts it right', async () => {
   const v = await openView(fx.browser, 'holes', { viewport: { width: 1000, height: 500 } });
   const m = holesModel();
   await v.event('holes', 'model', m);
@@ -501,5 +501,9 @@ test('a patch of a state the page does not have is not applied: the page says re
   await v.page.evaluate((msg) => window.postMessage(msg, '*'), { v: WEBVIEW_PROTOCOL_VERSION, type: 'patch', kind: 'model', base: 1001, seq: 1002, patch: { k: { remaining: { s: m.remaining - 3 } } } });
   await v.page.locator('#pool-size', { hasText: `${m.remaining - 3} still unjudged` }).waitFor();
   assert.equal(await readies(), before + 1);
+  // A patch of the right state that does not fit it (array items of an object) is not applied either.
+  await v.page.evaluate((msg) => window.postMessage(msg, '*'), { v: WEBVIEW_PROTOCOL_VERSION, type: 'patch', kind: 'model', base: 1002, seq: 1003, patch: { i: [[0, { s: 1 }]] } });
+  await until(async () => (await readies()) === before + 2, () => 'the page did not say ready again after a patch that does not fit');
+  assert.equal(await v.page.locator('#pool-size').textContent().then((t) => t?.includes(`${m.remaining - 3} still unjudged`)), true);
   assert.deepEqual(await v.problems(), []);
 });

@@ -100,12 +100,16 @@ export class Host<V extends ViewName> {
     if (m.type === 'event') {
       payload = m.payload;
       this.resyncing = false;
-    } else if (last && last.seq === m.base) {
-      payload = m.patch === null ? last.payload : applyPatch(last.payload, m.patch);
     } else {
-      if (!this.resyncing) this.post({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
-      this.resyncing = true;
-      return undefined;
+      try {
+        if (!last || last.seq !== m.base) throw new Error('no base');
+        payload = m.patch === null ? last.payload : applyPatch(last.payload, m.patch);
+      } catch {
+        // Not the state the patch changes, or not a patch of it: every state whole, once.
+        if (!this.resyncing) this.post({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
+        this.resyncing = true;
+        return undefined;
+      }
     }
     this.got.set(m.kind, { payload, seq: m.seq });
     return payload;
