@@ -1,5 +1,5 @@
 import { panelIdentity } from './settings.js';
-import { applyPatch } from '../../src/protocol/patch.js';
+import { applyPatch, type Patch } from '../../src/protocol/patch.js';
 import {
   PANEL_STATE,
   RESTORE_STATE,
@@ -95,21 +95,18 @@ export class Host<V extends ViewName> {
 
   /** The state an event or patch carries; undefined for a patch of a state this page lacks (it asks for all again). */
   private stateOf(m: EventMessage<V> | PatchMessage<V>): unknown {
-    const last = this.got.get(m.kind);
-    let payload: unknown;
     if (m.type === 'event') {
-      payload = m.payload;
       this.resyncing = false;
-    } else {
-      try {
-        if (!last || last.seq !== m.base) throw new Error('no base');
-        payload = m.patch === null ? last.payload : applyPatch(last.payload, m.patch);
-      } catch {
-        // Not the state the patch changes, or not a patch of it: every state whole, once.
-        if (!this.resyncing) this.post({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
-        this.resyncing = true;
-        return undefined;
-      }
+      this.got.set(m.kind, { payload: m.payload, seq: m.seq });
+      return m.payload;
+    }
+    const last = this.got.get(m.kind);
+    const payload = last && last.seq === m.base ? patched(last.payload, m.patch) : undefined;
+    if (payload === undefined) {
+      // Not the state the patch changes, or not a patch of it: every state whole, once.
+      if (!this.resyncing) this.post({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' });
+      this.resyncing = true;
+      return undefined;
     }
     this.got.set(m.kind, { payload, seq: m.seq });
     return payload;
@@ -117,5 +114,15 @@ export class Host<V extends ViewName> {
 
   private post(m: FromView<V>): void {
     this.api.postMessage(m);
+  }
+}
+
+/** `prev` changed by `patch` (null: unchanged); undefined when the patch does not fit it. */
+function patched(prev: unknown, patch: Patch | null): unknown {
+  if (patch === null) return prev;
+  try {
+    return applyPatch(prev, patch);
+  } catch {
+    return undefined;
   }
 }
