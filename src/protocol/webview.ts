@@ -6,7 +6,7 @@
  * Every message carries `v` (WEBVIEW_PROTOCOL_VERSION, bumped whenever a shape changes). A webview sends
  * `request`s, each with an id; the host answers each with exactly one `response` of that id. The host pushes
  * state with `event`s (no id), and then, for the same kind, `patch`es: what changed since the one before
- * (src/protocol/patch.ts). Each carries a number (`seq`), a patch the number of the state it changes (`base`):
+ * (src/protocol/jsonDiff.ts). Each carries a number (`seq`), a patch the number of the state it changes (`base`):
  * a page that does not have that state says `ready` again and gets every state whole. Requests and events are
  * typed per view: ViewRequests[view][method] and ViewEvents[view][kind].
  */
@@ -14,7 +14,7 @@ import type { PairExplanation } from '../core/engine/explainRequests';
 import type { QueryEdit, WhatIfResult } from '../core/retrieval/bm25/whatIf';
 import type { Explanation } from '../core/retrieval/explain';
 import type { HoleEstimate } from '../core/eval/holes/estimate';
-import type { Patch } from './patch';
+import type { Patch } from './jsonDiff';
 export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
 
 export const WEBVIEW_PROTOCOL_VERSION = 6;

@@ -1,5 +1,5 @@
 import { panelIdentity } from './settings.js';
-import { applyPatch, type Patch } from '../../src/protocol/patch.js';
+import { applyPatch, type Patch } from '../../src/protocol/jsonDiff.js';
 import {
   PANEL_STATE,
   RESTORE_STATE,

@@ -1,9 +1,9 @@
-import { diffJson } from '../../protocol/patch';
+import { diffJson } from '../../protocol/jsonDiff';
 import { WEBVIEW_PROTOCOL_VERSION, type EventMessage, type PatchMessage, type ViewName } from '../../protocol/webview';
 
 /**
  * The states a page was sent, per kind: the first of a kind goes whole, each next one as a patch of the one
- * before (src/protocol/patch.ts), numbered so the page can tell it has the state a patch changes.
+ * before (src/protocol/jsonDiff.ts), numbered so the page can tell it has the state a patch changes.
  */
 export class SentStates<V extends ViewName> {
   private readonly last = new Map<string, { payload: unknown; seq: number }>();

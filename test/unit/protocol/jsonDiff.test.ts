@@ -1,8 +1,8 @@
-// A view's next state is sent as what changed since the one before (src/protocol/patch.ts): applied to the
+// A view's next state is sent as what changed since the one before (src/protocol/jsonDiff.ts): applied to the
 // state before, the patch must give exactly the state sent, as JSON sees it, without touching the one before.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyPatch, diffJson, sameJson } from '../../../src/protocol/patch';
+import { applyPatch, diffJson, sameJson } from '../../../src/protocol/jsonDiff';
 import { uniform } from '../../../src/core/random';
 
 const viaJson = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
