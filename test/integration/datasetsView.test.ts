@@ -144,6 +144,33 @@ suite('Datasets view', () => {
     assert.doesNotMatch(String(tree.getTreeItem(split).description), /yours/);
   });
 
+  test('a run\'s tooltip is given on hover with the figures of then; figures only in it re-render its row only once it was shown', () => {
+    const tree = new DatasetsTreeProvider();
+    const fired: string[][] = [];
+    tree.onDidChangeTreeData((e) => e && fired.push((Array.isArray(e) ? e : [e]).map((x) => x.kind)));
+    // The engine's figures after a judgement, then with the range under the holes it computed in the background.
+    const figures = (range?: { lo: number; hi: number }) => {
+      const r = row('/w/a.trec', ['/w/b.trec']);
+      r.split.judgementCount = 1;
+      r.split.runs[0].annotated = { ndcg_cut_10: 0.5 };
+      if (range) r.split.runs[0].ndcgRange = { ...range, exact: true, holes: 12 };
+      return [r.dataset];
+    };
+    tree.setData(figures());
+    const run = tree.getChildren(tree.getChildren(tree.getChildren()[0])[0]).find((e) => e.kind === 'run')!;
+    const tip = () => (tree.resolveTreeItem(tree.getTreeItem(run), run).tooltip as vscode.MarkdownString).value;
+    assert.equal(tree.getTreeItem(run).tooltip, undefined, 'given on hover, not sent with every rendering of the row');
+    // A range computed while nobody looks at the tooltip: no row is drawn again.
+    tree.setData(figures({ lo: 0.4, hi: 0.6 }));
+    assert.deepEqual(fired, []);
+    assert.match(tip(), /holes left in its top 10, with your judgements: \[0\.4000, 0\.6000\]/);
+    // Once shown, VS Code keeps that tooltip for the row: a change of its figures re-renders the row, once.
+    tree.setData(figures({ lo: 0.45, hi: 0.6 }));
+    tree.setData(figures({ lo: 0.46, hi: 0.6 }));
+    assert.deepEqual(fired, [['run']]);
+    assert.match(tip(), /\[0\.4600, 0\.6000\]/);
+  });
+
   test('run rows: the context menu is contributed for run rows and hidden from the palette', async () => {
     const pkg = manifest(await activateExtension()).contributes as unknown as {
       menus: Record<string, { command: string; when?: string }[]>;

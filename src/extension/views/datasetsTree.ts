@@ -28,8 +28,11 @@ const count = (n: number) => n.toLocaleString('en-US');
  */
 export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsElement> {
   private datasets: DatasetNode[] = [];
-  /** Every row by its id, the same object across updates, with what it last showed. */
-  private readonly rows = new Map<string, { element: DatasetsElement; shown: string }>();
+  /**
+   * Every row by its id, the same object across updates, with what it last showed, what its tooltip would say,
+   * and whether VS Code has asked for that tooltip since the row was last rendered.
+   */
+  private readonly rows = new Map<string, { element: DatasetsElement; shown: string; tip: string; tipShown: boolean }>();
   private topIds = '';
   private readonly changed = new vscode.EventEmitter<DatasetsElement | DatasetsElement[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -69,17 +72,22 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       before.delete(id);
       const kids = childrenOf(this.datasets, fresh);
       const shown = JSON.stringify([this.shownOf(fresh), kids.map(idOf)]);
+      const tip = JSON.stringify(this.tipOf(fresh));
       const row = this.rows.get(id);
       let fired = parentFired;
       if (!row) {
-        this.rows.set(id, { element: fresh, shown });
+        this.rows.set(id, { element: fresh, shown, tip, tipShown: false });
       } else {
         Object.assign(row.element, fresh);
-        if (row.shown !== shown && !parentFired) {
+        // A tooltip's figures only (a range computed after a judgement) re-render the row only if its tooltip
+        // was shown: VS Code asks for it once per rendering, and a hover later gets the figures then.
+        if ((row.shown !== shown || (row.tip !== tip && row.tipShown)) && !parentFired) {
           fire.push(row.element);
           fired = true;
         }
+        if (fired) row.tipShown = false;
         row.shown = shown;
+        row.tip = tip;
       }
       for (const k of kids) visit(k, fired);
     };
@@ -93,16 +101,28 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     else if (fire.length > 0) this.changed.fire(fire);
   }
 
-  /** What a row shows apart from its children: a change of it re-renders the row. */
+  /** What a row shows apart from its children and a run's tooltip: a change of it re-renders the row. */
   private shownOf(e: DatasetsElement): unknown {
     if (e.kind === 'dataset') return { ...e.dataset, splits: undefined };
-    // The count of your judgements is on a row of its own: a judgement re-renders that row and the runs', leaves
-    // all. Refreshing the split row makes VS Code fetch its children again, and its view's progress bar runs
-    // meanwhile: about 50 frames a judgement that Chromium composites in software without a GPU.
+    // The count of your judgements is on a row of its own: a judgement re-renders that row, and a run's row only
+    // where its figures move; leaves all. Refreshing the split row makes VS Code fetch its children again, and its
+    // view's progress bar runs meanwhile: about 50 frames a judgement that Chromium composites in software.
     if (e.kind === 'split') return { ...e.split, runs: undefined, leftOut: undefined, judgementCount: undefined };
     if (e.kind === 'judgements') return [e.split.judgementCount, e.split.annotationsPath];
-    const siblings = e.split.runs.map((r) => r.path);
-    return [e.run, e.split.judgementCount, siblings, e.kind === 'run' && this.baselineOf(e.dataset.dir, e.split.split) === e.run.path];
+    if (e.kind === 'run') {
+      const item = this.runItem(e);
+      return [item.label, item.description, (item.iconPath as vscode.ThemeIcon).id];
+    }
+    return [e.run, e.split.runs.map((r) => r.path)];
+  }
+
+  /** What a run's tooltip says (given on hover, resolveTreeItem): its every figure, and the count of judgements. */
+  private tipOf(e: DatasetsElement): unknown {
+    return e.kind === 'run' ? [e.run, e.split.judgementCount, this.isBaseline(e)] : null;
+  }
+
+  private isBaseline(e: DatasetsElement & { kind: 'run' }): boolean {
+    return this.baselineOf(e.dataset.dir, e.split.split) === e.run.path;
   }
 
   getTreeItem(e: DatasetsElement): vscode.TreeItem {
@@ -128,11 +148,23 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     }
     if (e.kind === 'leftOut') return leftOutItem(e);
     if (e.kind === 'judgements') return judgementsItem(e);
+    return this.runItem(e);
+  }
+
+  /** A run's tooltip, when VS Code is about to show it: from the figures the row has now. */
+  resolveTreeItem(item: vscode.TreeItem, e: DatasetsElement): vscode.TreeItem {
+    if (e.kind !== 'run') return item;
+    const row = this.rows.get(idOf(e));
+    if (row) row.tipShown = true;
+    item.tooltip = this.runTooltip(e);
+    return item;
+  }
+
+  private runItem(e: DatasetsElement & { kind: 'run' }): vscode.TreeItem {
     const r = e.run;
     const item = new vscode.TreeItem(runLabels(e.split.runs.map((o) => o.path)).get(r.path) ?? r.path, vscode.TreeItemCollapsibleState.None);
     // Both figures wherever the user's judgements change one: the original qrels' first (as the Results panel), then "yours".
     const yours = e.split.judgementCount;
-    const baseline = this.baselineOf(e.dataset.dir, e.split.split) === r.path;
     // Short enough for the default sidebar width (the tooltip has four decimals): the original figure, then
     // "→ yours" where the user's judgements move it.
     const both = (name: string, digits: number) => {
@@ -142,13 +174,25 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       return yours > 0 && a !== undefined && f(a) !== f(o) ? `${f(o)}→${f(a)}` : f(o);
     };
     const { answered, total } = r.coverage;
-    const partial = answered < total;
     // Hole@10 is over the queries the run answers: a run answering part of the split says so beside it.
-    item.description = `nDCG@10 ${both('ndcg_cut_10', 3)} · Hole@10 ${both('hole_10', 2)}${partial ? ` · ${count(answered)}/${count(total)} queries` : ''}`;
+    item.description = `nDCG@10 ${both('ndcg_cut_10', 3)} · Hole@10 ${both('hole_10', 2)}${answered < total ? ` · ${count(answered)}/${count(total)} queries` : ''}`;
+    // The baseline by its icon: a word in the description would push the figures out of a narrow sidebar.
+    item.iconPath = new vscode.ThemeIcon(this.isBaseline(e) ? 'star-full' : 'graph');
+    item.contextValue = 'irw.run';
+    item.resourceUri = vscode.Uri.file(r.path);
+    item.command = { command: 'vscode.open', title: 'Open Run', arguments: [vscode.Uri.file(r.path)] };
+    item.id = idOf(e);
+    return item;
+  }
+
+  private runTooltip(e: DatasetsElement & { kind: 'run' }): vscode.MarkdownString {
+    const r = e.run;
+    const yours = e.split.judgementCount;
+    const { answered, total } = r.coverage;
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`${baseline ? ', the baseline of this split' : ''}\n\n`);
+    md.appendMarkdown(`**${basename(r.path)}** (tag \`${r.tag}\`) on \`${e.split.split}\`${this.isBaseline(e) ? ', the baseline of this split' : ''}\n\n`);
     md.appendMarkdown(
-      partial
+      answered < total
         ? `Answers ${count(answered)} of the split's ${count(total)} queries: the ${count(total - answered)} it misses count as 0 in its means (trec_eval -c); Judged@10 and Hole@10 are over the ${count(answered)} it answers.\n\n`
         : `Answers all ${count(total)} queries of the split.\n\n`,
     );
@@ -169,14 +213,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
       md.appendMarkdown('| measure | mean |\n|---|---:|\n');
       for (const name of names) md.appendMarkdown(`| ${displayName(name)} | ${fmt(r.means[name])} |\n`);
     }
-    item.tooltip = md;
-    // The baseline by its icon: a word in the description would push the figures out of a narrow sidebar.
-    item.iconPath = new vscode.ThemeIcon(baseline ? 'star-full' : 'graph');
-    item.contextValue = 'irw.run';
-    item.resourceUri = vscode.Uri.file(r.path);
-    item.command = { command: 'vscode.open', title: 'Open Run', arguments: [vscode.Uri.file(r.path)] };
-    item.id = idOf(e);
-    return item;
+    return md;
   }
 }
 
