@@ -398,6 +398,24 @@ test('Δ query by query after a judgement: the deltas on the new qrels, the last
   assert.equal((await v.posted()).filter((p) => p.method === 'queryDeltas').length, 2, 'asked once per judgement');
 });
 
+test('Δ query by query never draws one judgement\'s deltas under another\'s mean: the plot stays as it was until the new deltas come', async () => {
+  const before = await judgedModel(1);
+  const after = await judgedModel(2);
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', before);
+  const dense = before.rows[1];
+  await v.answer('queryDeltas', { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: before.qrels });
+  await v.page.locator('#query-caption', { hasText: 'Dashed line' }).waitFor();
+  const shown = await queryChart(v);
+  await v.event('results', 'model', after);
+  await until(async () => (await v.posted()).filter((p) => p.method === 'queryDeltas').length === 2, () => 'the deltas asked again');
+  assert.notDeepEqual(after.rows[1].vsBaseline, before.rows[1].vsBaseline, 'the judgement moves the mean and its interval');
+  assert.deepEqual(await queryChart(v), shown);
+  await v.answer('queryDeltas', { ...queryDeltas(split, after.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels });
+  const c = after.rows[1].vsBaseline![after.measures.findIndex((m) => m.key === 'ndcg_cut_10')]!;
+  await until(async () => (await queryChart(v)).overlay?.band?.value === c.delta, () => 'the new mean drawn with the new deltas');
+});
+
 test('Δ query by query: hostile query ids are text, isolated, in the chart and in words', async () => {
   const v = await openView(browser, 'results');
   await v.event('results', 'model', model);

@@ -435,6 +435,9 @@ function queryPlot(m: ResultsModel): void {
       caption.className = 'error';
       caption.textContent = e.message;
     });
+    // The deltas held are this comparison's before the judgement: the plot keeps them until the new ones come
+    // (drawn again now with the new mean, they would be drawn over a moment later).
+    if (queries?.a === pair.a && queries.b === pair.b && queries.measure === plotMeasure) return;
   }
   paintQueries(m);
 }
