@@ -3,9 +3,21 @@ import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip }
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
 
+const colors = new Map<string, string>();
+let colorsOf = '';
+
 /** Reads a VS Code theme colour (CSS variable) for the chart, which draws on a canvas. */
 export function themeColor(name: string, fallback: string): string {
-  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
+  // The theme is <body>'s class and the variables in its style attribute: read as attributes, unlike a computed
+  // style, they do not make the browser lay out a page just changed (a redraw asks for six colours).
+  const theme = `${document.body.className}\n${document.body.getAttribute('style') ?? ''}`;
+  if (theme !== colorsOf) {
+    colorsOf = theme;
+    colors.clear();
+  }
+  let c = colors.get(name);
+  if (c === undefined) colors.set(name, (c = getComputedStyle(document.body).getPropertyValue(name).trim()));
+  return c || fallback;
 }
 
 /**
