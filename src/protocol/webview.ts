@@ -491,9 +491,9 @@ export type EventMessage<V extends ViewName> = {
   [K in keyof ViewEvents[V] & string]: { v: number; type: 'event'; kind: K; seq: number; payload: ViewEvents[V][K] };
 }[keyof ViewEvents[V] & string];
 
-/** The state of `kind` numbered `base` changed by `patch` (null: unchanged) is the one numbered `seq`. */
+/** The state of `kind` numbered `base` changed by `patch` is the one numbered `seq` (a state unchanged is not sent). */
 export type PatchMessage<V extends ViewName> = {
-  [K in keyof ViewEvents[V] & string]: { v: number; type: 'patch'; kind: K; base: number; seq: number; patch: Patch | null };
+  [K in keyof ViewEvents[V] & string]: { v: number; type: 'patch'; kind: K; base: number; seq: number; patch: Patch };
 }[keyof ViewEvents[V] & string];
 
 /**

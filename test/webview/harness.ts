@@ -92,12 +92,14 @@ export async function openView(browser: Browser, name: ViewName, opts: ViewOptio
   const posted = () => page.evaluate(() => (window as unknown as { __posted: Posted[] }).__posted);
   await until(async () => (await posted()).some((m) => m.type === 'ready'), () => `the ${name} view never said ready: ${errors.join('; ')}`);
   const answered = new Map<string, number>();
-  // As the host sends them: a kind's first state whole, each next one as a patch of the one before.
+  // As the host sends them: a kind's first state whole, each next one as a patch of the one before (none when
+  // it is the same).
   const states = new SentStates();
   return {
     page,
     event: async (_view, kind, payload) => {
-      await page.evaluate((m) => window.postMessage(m, '*'), states.message(kind, payload));
+      const m = states.message(kind, payload);
+      if (m) await page.evaluate((msg) => window.postMessage(msg, '*'), m);
     },
     posted,
     answer: async (method, result, ok = true) => {

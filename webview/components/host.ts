@@ -117,9 +117,8 @@ export class Host<V extends ViewName> {
   }
 }
 
-/** `prev` changed by `patch` (null: unchanged); undefined when the patch does not fit it. */
-function patched(prev: unknown, patch: Patch | null): unknown {
-  if (patch === null) return prev;
+/** `prev` changed by `patch`; undefined when the patch does not fit it. */
+function patched(prev: unknown, patch: Patch): unknown {
   try {
     return applyPatch(prev, patch);
   } catch {

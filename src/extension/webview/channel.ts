@@ -47,6 +47,7 @@ export class ViewChannel<V extends ViewName> implements vscode.Disposable {
 
   private post(kind: string, payload: unknown): void {
     const m = this.sent.message(kind, payload);
+    if (!m) return;
     // Not delivered (the view was gone meanwhile): the next state of the kind goes whole.
     void Promise.resolve(this.webview.postMessage(m)).then((delivered) => delivered || this.sent.lost(kind, m.seq), () => undefined);
   }

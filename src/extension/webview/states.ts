@@ -9,13 +9,19 @@ export class SentStates<V extends ViewName> {
   private readonly last = new Map<string, { payload: unknown; seq: number }>();
   private seq = 0;
 
-  /** The message that brings the page from the last state of `kind` sent to `payload`. */
-  message(kind: string, payload: unknown): EventMessage<V> | PatchMessage<V> {
+  /**
+   * The message that brings the page from the last state of `kind` sent to `payload`, or undefined when that is
+   * the state it has (a view refreshed for a change that does not touch it sends nothing: each message costs the
+   * workbench's one renderer thread a relay and the page a handling).
+   */
+  message(kind: string, payload: unknown): EventMessage<V> | PatchMessage<V> | undefined {
     const before = this.last.get(kind);
+    const patch = before && diffJson(before.payload, payload);
+    if (before && patch === undefined) return undefined;
     const seq = ++this.seq;
     this.last.set(kind, { payload, seq });
     return before
-      ? ({ v: WEBVIEW_PROTOCOL_VERSION, type: 'patch', kind, base: before.seq, seq, patch: diffJson(before.payload, payload) ?? null } as PatchMessage<V>)
+      ? ({ v: WEBVIEW_PROTOCOL_VERSION, type: 'patch', kind, base: before.seq, seq, patch } as PatchMessage<V>)
       : ({ v: WEBVIEW_PROTOCOL_VERSION, type: 'event', kind, seq, payload } as EventMessage<V>);
   }
 
