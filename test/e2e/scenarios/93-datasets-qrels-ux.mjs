@@ -45,6 +45,17 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await shot('problems every bad line');
 
   const good = await wb.treeRow(new RegExp(`ux95-${RUN.replace('.', '\\.')}`), { timeout: 60_000 });
+  // A run's tooltip is asked for when it shows (resolveTreeItem): its file and every measure.
+  const runTip = wb.page.locator('.workbench-hover, .monaco-hover', { hasText: /Answers all 300 queries of the split/ });
+  await wb.waitFor('the run\'s tooltip', async () => {
+    if ((await runTip.count()) > 0) return true;
+    await wb.page.mouse.move(700, 300);
+    await good.hover();
+    await wb.page.waitForTimeout(1500);
+    return (await runTip.count()) > 0;
+  }, { timeout: 30_000 });
+  assert.match(await runTip.first().innerText(), /nDCG@10[\s\S]*0\.\d{4}/);
+  await wb.page.mouse.move(700, 300);
   await good.click({ button: 'right' });
   const menu = wb.page.locator('.context-view .monaco-menu');
   await menu.waitFor();
