@@ -1,9 +1,15 @@
 // `irw`: loads the command line's bundle (dist/irw.js, from main.ts) with a V8 code cache and runs it; `irw eval`
 // loads dist/irw-eval.js, the same main.ts with only that command (see esbuild.mjs), as its start is what users wait for.
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { requireWithCodeCache } from './codeCache';
 import type * as Irw from './main';
 
 const command = process.argv[2] ?? 'help';
+// A cold `irw compare` spent about a third of its CPU time in V8's optimizing compiler on background threads
+// (some 200 optimizations of the table's code, each inlining deep chains of calls); smaller inlining budgets
+// make each cheaper, and the table as a whole measured 7-13 % less CPU (docs/benchmarks.md). Set before the
+// bundle is compiled, so its code cache is made and read under the same flags.
+if (command === 'compare') setFlagsFromString('--max-inlined-bytecode-size=100 --max-inlined-bytecode-size-cumulative=300');
 const irw = requireWithCodeCache(join(__dirname, command === 'eval' ? 'irw-eval.js' : 'irw.js'), command) as typeof Irw;
 irw.start(process.argv.slice(2));
