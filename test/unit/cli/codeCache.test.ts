@@ -91,6 +91,28 @@ describe('irw (dist/cli.js, the launcher)', () => {
     }
   });
 
+  it('irw compare sets its V8 flags before its bundle is compiled: the code cache made under them is accepted next time', () => {
+    const home = mkdtempSync(join(tmpdir(), 'irw-codecache-compare-'));
+    try {
+      const qrels = join(home, 'q.txt');
+      const [a, b] = [join(home, 'a.txt'), join(home, 'b.txt')];
+      writeFileSync(qrels, 'q1 0 d1 1\nq2 0 d3 1\n');
+      writeFileSync(a, 'q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 a\nq2 Q0 d3 1 2 a\n');
+      writeFileSync(b, 'q1 Q0 d2 1 2 b\nq1 Q0 d1 2 1 b\nq2 Q0 d4 1 2 b\n');
+      const compare = () => spawnSync(process.execPath, [CLI, 'compare', qrels, a, b, '--resamples', '10'], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: home } });
+      const first = compare();
+      assert.equal(first.status, 0, first.stderr);
+      const cache = join(home, 'irw', 'v8', readdirSync(join(home, 'irw', 'v8')).find((f) => f.startsWith('compare-'))!);
+      const mtime = statSync(cache).mtimeMs;
+      // Flags set after the compile would make V8 reject the cache (it records the flags) and rewrite it every run.
+      const second = compare();
+      assert.equal(second.stdout, first.stdout);
+      assert.equal(statSync(cache).mtimeMs, mtime);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('irw eval loads its own bundle, without the other commands, and no node:crypto (a cold start is what a loop over runs waits for)', () => {
     const evalBundle = readFileSync(join(REPO, 'dist', 'irw-eval.js'), 'utf8');
     for (const other of ['runCommand', 'fuseCommand', 'datasetsCommand', 'compareCommand']) assert.ok(!evalBundle.includes(`${other} =`), other);
