@@ -89,8 +89,11 @@ interface Warm {
 /**
  * Queries per second (wall and CPU) of `queries` searched through a SearchPool of `threads` (one: this thread
  * alone, the same code), after a warm-up pass; the query set is repeated until a pass holds `min` queries.
+ * A pass of 3,000 SciFact queries lasted ~0.15 s on two threads, and a worker's start of a pass (the job posted,
+ * its last batch waited for) moved two threads' ratio by ±0.2 (1.53-2.06x, quiet machine); 20,000 hold it at
+ * 1.85-1.94x.
  */
-async function poolRate(index: Bm25Index, queries: ResolvedQuery[], k: number, threads: number, min = 3000): Promise<{ qps: number; cpuQps: number }> {
+async function poolRate(index: Bm25Index, queries: ResolvedQuery[], k: number, threads: number, min = 20000): Promise<{ qps: number; cpuQps: number }> {
   const all = Array.from({ length: Math.ceil(min / queries.length) }, () => queries).flat();
   const pool = new SearchPool(threads, searchWorkerEntry()!);
   try {
