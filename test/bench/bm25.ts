@@ -90,8 +90,8 @@ interface Warm {
  * Queries per second (wall and CPU) of `queries` searched through a SearchPool of `threads` (one: this thread
  * alone, the same code), after a warm-up pass; the query set is repeated until a pass holds `min` queries.
  * A pass of 3,000 SciFact queries lasted ~0.15 s on two threads, and a worker's start of a pass (the job posted,
- * its last batch waited for) moved two threads' ratio by ±0.2 (1.53-2.06x, quiet machine); 20,000 hold it at
- * 1.85-1.94x.
+ * its last batch waited for) moved two threads' ratio by ±0.2 (1.53-2.06x, quiet machine); 20,000 give
+ * 1.83-1.94x in most children (docs/benchmarks.md).
  */
 async function poolRate(index: Bm25Index, queries: ResolvedQuery[], k: number, threads: number, min = 20000): Promise<{ qps: number; cpuQps: number }> {
   const all = Array.from({ length: Math.ceil(min / queries.length) }, () => queries).flat();
