@@ -233,7 +233,7 @@ async function main() {
     }
     const tracing = option(args, '--trace');
     if (tracing) await browser.startTracing(page, { path: tracing, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'viz'] });
-    const eventsStart = await Promise.all(VIEWS.map(async (view) => { const s = await state(frames[view]); return [s.events, s.unchanged]; }));
+    const eventsStart = await Promise.all(VIEWS.map(async (view) => (await state(frames[view])).events));
     const loadStart = loadavg()[0];
     const cpuStart = processes();
     const wallStart = performance.now();
@@ -260,7 +260,7 @@ async function main() {
     if (profiling) writeFileSync(option(args, '--profile'), JSON.stringify((await profiling.send('Profiler.stop')).profile));
     if (tracing) await browser.stopTracing();
     const cpu = cpuByKind(cpuStart, processes());
-    const events = await Promise.all(VIEWS.map(async (view, j) => { const s = await state(frames[view]); return [(s.events - eventsStart[j][0]) / JUDGEMENTS, (s.unchanged - eventsStart[j][1]) / JUDGEMENTS]; }));
+    const events = await Promise.all(VIEWS.map(async (view, j) => ((await state(frames[view])).events - eventsStart[j]) / JUDGEMENTS));
     const row = (what, v) => `| ${what} | ${fmt(p(v, 0.5))} | ${fmt(p(v, 0.95))} | ${fmt(Math.max(...v))} |`;
     console.log(`\n| keypress to … (ms, ${JUDGEMENTS} judgements, --busy ${BUSY}) | p50 | p95 | max |\n|---|---|---|---|`);
     console.log(row('next pair shown (sidebar)', next));
@@ -270,7 +270,7 @@ async function main() {
     const total = [...cpu.values()].reduce((s, x) => s + x, 0);
     console.log(`\nCPU time a judgement (keypress to every view updated, think time included: ${THINK_MS} ms each): ${fmt(total / JUDGEMENTS)} ms in all; ` +
       `${[...cpu].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${fmt(v / JUDGEMENTS)} ms`).join(', ')}`);
-    console.log(`host events a judgement (models, states; of them the same state again): ${VIEWS.map((v, j) => `${v} ${events[j][0].toFixed(1)} (${events[j][1].toFixed(1)})`).join(', ')}`);
+    console.log(`host events a judgement (models, states): ${VIEWS.map((v, j) => `${v} ${events[j].toFixed(1)}`).join(', ')}`);
     console.log(`wall time of the ${JUDGEMENTS} judgements less think time: ${(wall / 1000).toFixed(1)} s; load average (1 min) ${loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
     console.log(engineTable(tracePath, clockStart, Date.now()));
     console.log(timeline(tracePath, keys));

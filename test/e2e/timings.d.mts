@@ -7,8 +7,6 @@ export interface Shown {
   keys: { key: string; t: number }[];
   /** Host events received since recording started. */
   events: number;
-  /** Of them, patches that changed nothing. */
-  unchanged: number;
   version: number;
   pair: string | undefined;
 }

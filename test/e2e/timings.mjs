@@ -17,15 +17,12 @@ export async function recordShown(frame) {
       keys: [],
       // Host events the page received (models, states): how many updates a judgement costs a view.
       events: 0,
-      // Of them, patches that change nothing (the same state sent again).
-      unchanged: 0,
       // Each host event's time: queued for the page (the event's time stamp) and handled (after the page's handler).
       messages: [],
     };
     window.addEventListener('message', (e) => {
       if (!e.data || (e.data.type !== 'event' && e.data.type !== 'patch')) return;
       w.__irwShown.events++;
-      if (e.data.type === 'patch' && e.data.patch === null) w.__irwShown.unchanged++;
       w.__irwShown.messages.push({ queued: performance.timeOrigin + e.timeStamp, handled: now() });
     });
     new MutationObserver(() => {
