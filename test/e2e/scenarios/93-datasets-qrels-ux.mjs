@@ -27,16 +27,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
   await wb.treeRow('scifact', { expand: true, timeout: 60_000 });
   await wb.treeRow(/^test/, { expand: true, timeout: 60_000 });
   const broken = await wb.treeRow(/ux95-broken.*left out: bad file/, { timeout: 60_000 });
-  // A tooltip shows after a pause on the row; a tree refresh under the mouse (the store re-indexing) hides it:
-  // move away and back, as a person would.
-  const tooltip = wb.page.locator('.workbench-hover, .monaco-hover', { hasText: 'is left out' });
-  await wb.waitFor('the left-out tooltip', async () => {
-    if ((await tooltip.count()) > 0) return true;
-    await wb.page.mouse.move(700, 300);
-    await broken.hover();
-    await wb.page.waitForTimeout(1500);
-    return (await tooltip.count()) > 0;
-  }, { timeout: 30_000 });
+  await tooltipOf(wb, broken, 'is left out');
   await shot('left-out run with why');
 
   await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Show Problems' }).first().click();
@@ -46,14 +37,7 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
 
   const good = await wb.treeRow(new RegExp(`ux95-${RUN.replace('.', '\\.')}`), { timeout: 60_000 });
   // A run's tooltip is asked for when it shows (resolveTreeItem): its file and every measure.
-  const runTip = wb.page.locator('.workbench-hover, .monaco-hover', { hasText: /Answers all 300 queries of the split/ });
-  await wb.waitFor('the run\'s tooltip', async () => {
-    if ((await runTip.count()) > 0) return true;
-    await wb.page.mouse.move(700, 300);
-    await good.hover();
-    await wb.page.waitForTimeout(1500);
-    return (await runTip.count()) > 0;
-  }, { timeout: 30_000 });
+  const runTip = await tooltipOf(wb, good, /Answers all 300 queries of the split/);
   assert.match(await runTip.first().innerText(), /nDCG@10[\s\S]*0\.\d{4}/);
   await wb.page.mouse.move(700, 300);
   await good.click({ button: 'right' });
@@ -118,4 +102,20 @@ export async function run({ wb, shot, workspace, sharedRuns }) {
     await shot('judge holes link asks for a split');
     await wb.page.keyboard.press('Escape');
   }
+}
+
+/**
+ * The tooltip of tree row `row` reading `text`, once shown. It shows after a pause on the row, and a tree refresh
+ * under the mouse (the store re-indexing) hides it: move away and back, as a person would.
+ */
+async function tooltipOf(wb, row, text) {
+  const tooltip = wb.page.locator('.workbench-hover, .monaco-hover', { hasText: text });
+  await wb.waitFor(`the tooltip ${text}`, async () => {
+    if ((await tooltip.count()) > 0) return true;
+    await wb.page.mouse.move(700, 300);
+    await row.hover();
+    await wb.page.waitForTimeout(1500);
+    return (await tooltip.count()) > 0;
+  }, { timeout: 30_000 });
+  return tooltip;
 }
