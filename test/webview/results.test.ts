@@ -377,7 +377,11 @@ test('Δ query by query: the comparison b − a sorted, the table\'s mean and 95
   assert.deepEqual(await v.problems(), []);
 });
 
-test('Δ query by query after a judgement: the deltas on the new qrels, the last interval named by its own, until the tests come', async () => {
+/**
+ * The Results panel with one judgement of the dense run's, its per-query plot drawn (the deltas asked and
+ * answered), and the model of a second judgement to send next.
+ */
+async function plottedAfterOneJudgement() {
   const before = await judgedModel(1);
   const after = await judgedModel(2);
   const v = await openView(browser, 'results');
@@ -385,6 +389,11 @@ test('Δ query by query after a judgement: the deltas on the new qrels, the last
   const dense = before.rows[1];
   const first = (await v.answer('queryDeltas', { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: before.qrels })).params;
   await v.page.locator('#query-caption', { hasText: 'Dashed line' }).waitFor();
+  return { before, after, v, dense, first };
+}
+
+test('Δ query by query after a judgement: the deltas on the new qrels, the last interval named by its own, until the tests come', async () => {
+  const { before, after, v, dense, first } = await plottedAfterOneJudgement();
   // The next judgement's figures come first, its tests later: the deltas are asked again, the interval stays, named.
   await v.event('results', 'model', { ...after, significancePending: true, significanceOn: before.significanceOn, rows: after.rows.map((r, i) => ({ ...r, vsBaseline: before.rows[i].vsBaseline })) });
   const again = await v.answer('queryDeltas', { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels });
@@ -399,13 +408,7 @@ test('Δ query by query after a judgement: the deltas on the new qrels, the last
 });
 
 test('Δ query by query never draws one judgement\'s deltas under another\'s mean: the plot stays as it was until the new deltas come', async () => {
-  const before = await judgedModel(1);
-  const after = await judgedModel(2);
-  const v = await openView(browser, 'results');
-  await v.event('results', 'model', before);
-  const dense = before.rows[1];
-  await v.answer('queryDeltas', { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: before.qrels });
-  await v.page.locator('#query-caption', { hasText: 'Dashed line' }).waitFor();
+  const { before, after, v, dense } = await plottedAfterOneJudgement();
   const shown = await queryChart(v);
   await v.event('results', 'model', after);
   await until(async () => (await v.posted()).filter((p) => p.method === 'queryDeltas').length === 2, () => 'the deltas asked again');
