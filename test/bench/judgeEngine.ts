@@ -16,9 +16,9 @@
  *   Needs the shared data (SciFact and its runs).
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { indexWorkspace } from '../../src/core/engine/indexer';
 import { evaluationOf } from '../../src/core/engine/settings';
@@ -167,6 +167,7 @@ async function main(): Promise<void> {
       const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
       session.disconnect();
       session = undefined;
+      mkdirSync(dirname(PROFILE!.file), { recursive: true });
       writeFileSync(PROFILE!.file, JSON.stringify(profile));
       console.log(`CPU profile of judgement ${i} (${cpu.toFixed(0)} ms CPU) in ${PROFILE!.file}; top entries by self time:`);
       for (const t of topSelf(profile, 20)) console.log(`  ${t.ms.toFixed(1).padStart(8)} ms  ${t.name}`);
