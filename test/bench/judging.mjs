@@ -122,14 +122,46 @@ function kind(cmd) {
   return 'other';
 }
 
+/**
+ * The extension host's threads (the engine is a worker thread in it): CPU ticks per thread, named by the kernel's
+ * comm of the thread ("main" for the process's own), to tell the engine's work from the host's.
+ */
+function hostThreads(procs) {
+  const ticks = new Map();
+  for (const [pid, e] of procs) {
+    if (kind(e.cmd) !== 'extension host + engine') continue;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const name = Number(tid) === pid ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        ticks.set(`${tid} ${name}`, Number(f[11]) + Number(f[12]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  return ticks;
+}
+
+function cpuByThreadName(before, after) {
+  const out = new Map();
+  for (const [k, t] of after) {
+    const name = k.slice(k.indexOf(' ') + 1);
+    out.set(name, (out.get(name) ?? 0) + ((t - (before.get(k) ?? 0)) * 1000) / HZ);
+  }
+  return out;
+}
+
+const HZ = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
 function cpuByKind(before, after) {
-  const hz = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
   const out = new Map();
   for (const [pid, e] of after) {
     const k = kind(e.cmd);
     if (!k) continue;
     const used = e.ticks - (before.get(pid)?.ticks ?? 0);
-    out.set(k, (out.get(k) ?? 0) + (used * 1000) / hz);
+    out.set(k, (out.get(k) ?? 0) + (used * 1000) / HZ);
   }
   return out;
 }
@@ -236,6 +268,7 @@ async function main() {
     const eventsStart = await Promise.all(VIEWS.map(async (view) => (await state(frames[view])).events));
     const loadStart = loadavg()[0];
     const cpuStart = processes();
+    const threadsStart = hostThreads(cpuStart);
     const wallStart = performance.now();
     const clockStart = Date.now();
     for (let i = 0; i < JUDGEMENTS; i++) {
@@ -259,7 +292,9 @@ async function main() {
     const wall = performance.now() - wallStart - JUDGEMENTS * THINK_MS;
     if (profiling) writeFileSync(option(args, '--profile'), JSON.stringify((await profiling.send('Profiler.stop')).profile));
     if (tracing) await browser.stopTracing();
-    const cpu = cpuByKind(cpuStart, processes());
+    const cpuEnd = processes();
+    const cpu = cpuByKind(cpuStart, cpuEnd);
+    const threads = cpuByThreadName(threadsStart, hostThreads(cpuEnd));
     const events = await Promise.all(VIEWS.map(async (view, j) => ((await state(frames[view])).events - eventsStart[j]) / JUDGEMENTS));
     const row = (what, v) => `| ${what} | ${fmt(p(v, 0.5))} | ${fmt(p(v, 0.95))} | ${fmt(Math.max(...v))} |`;
     console.log(`\n| keypress to … (ms, ${JUDGEMENTS} judgements, --busy ${BUSY}) | p50 | p95 | max |\n|---|---|---|---|`);
@@ -270,6 +305,8 @@ async function main() {
     const total = [...cpu.values()].reduce((s, x) => s + x, 0);
     console.log(`\nCPU time a judgement (keypress to every view updated, think time included: ${THINK_MS} ms each): ${fmt(total / JUDGEMENTS)} ms in all; ` +
       `${[...cpu].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${fmt(v / JUDGEMENTS)} ms`).join(', ')}`);
+    console.log(`the extension host's threads (CPU ms a judgement, by name; the engine is a worker thread): ` +
+      `${[...threads].filter(([, v]) => v > 0).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${fmt(v / JUDGEMENTS)}`).join(', ')}`);
     console.log(`host events a judgement (models, states): ${VIEWS.map((v, j) => `${v} ${events[j].toFixed(1)}`).join(', ')}`);
     console.log(`wall time of the ${JUDGEMENTS} judgements less think time: ${(wall / 1000).toFixed(1)} s; load average (1 min) ${loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
     console.log(engineTable(tracePath, clockStart, Date.now()));
