@@ -34,6 +34,7 @@ import type { Bm25Index } from '../../src/core/retrieval/bm25/index';
 import { readQueries } from '../../src/core/formats/beir';
 import { readQrels } from '../../src/core/formats/qrels';
 import { writeSyntheticBeir } from '../helpers/syntheticBeir';
+import { CLOCK_TICKS, procStat } from './busy';
 
 const ROOT = resolve(__dirname, '../..');
 const DATASETS = resolve(ROOT, '../shared/datasets');
@@ -94,8 +95,6 @@ interface Warm {
   rss: number;
 }
 
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
 /** The machine's CPU ticks so far (every core): busy (not idle or waiting on I/O) and stolen by the hypervisor. */
 function machineTicks(): { busy: number; steal: number } {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -126,6 +125,9 @@ async function timedPass(pool: SearchPool, index: Bm25Index, all: ResolvedQuery[
   const cores = (ticks: number) => ticks / CLOCK_TICKS / s;
   return { qps: all.length / s, cpuQps: all.length / own, others: Math.max(0, cores(after.busy - m.busy) - own / s), steal: cores(after.steal - m.steal) };
 }
+
+/** The middle value (the upper one of an even count), undefined for none. */
+const median = (xs: readonly number[]): number | undefined => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1] : undefined);
 
 /** `queries` repeated until there are at least `min`. */
 const atLeast = (queries: ResolvedQuery[], min: number): ResolvedQuery[] => Array.from({ length: Math.ceil(min / queries.length) }, () => queries).flat();
@@ -170,11 +172,10 @@ async function oneVersusTwo(index: Bm25Index, queries: ResolvedQuery[], k: numbe
     for (let r = 0; r < PAIRED_ROUNDS; r++) {
       for (const p of r % 2 === 0 ? [0, 1] : [1, 0]) (p === 0 ? one : two).push(await timedPass(pools[p], index, all, k));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
     return {
-      one: median(one.map((x) => x.qps)),
-      two: median(two.map((x) => x.qps)),
-      ratio: median(two.map((x, r) => x.qps / one[r].qps)),
+      one: median(one.map((x) => x.qps))!,
+      two: median(two.map((x) => x.qps))!,
+      ratio: median(two.map((x, r) => x.qps / one[r].qps))!,
       others: Math.max(...[...one, ...two].map((x) => x.others)),
       steal: Math.max(...[...one, ...two].map((x) => x.steal)),
     };
@@ -203,7 +204,7 @@ parentPort.on('message', (ms) => { let n = 0; let x = 1.0001; const end = perfor
     await work(2, 300); // warm-up
     const ratios: number[] = [];
     for (let r = 0; r < PAIRED_ROUNDS; r++) ratios.push((await work(2, 1000)) / (await work(1, 1000)));
-    return [...ratios].sort((a, b) => a - b)[ratios.length >> 1];
+    return median(ratios)!;
   } finally {
     for (const w of workers) await w.terminate();
   }
@@ -267,7 +268,6 @@ function sideBySide(peer: Peer | string, rounds: number): void {
       if (typeof peer !== 'string') theirs.push(timed(peer.python, [PEER, 'cold', dataset, join(WORK, `${name}.bm25s.trec`)], peer.env));
     }
     loads.push(loadavg()[0]);
-    const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1] : undefined);
     const best = (xs: number[]) => (xs.length ? Math.min(...xs) : undefined);
     const peak = (xs: { rss: number }[]) => (xs.length ? Math.max(...xs.map((x) => x.rss)) : undefined);
     /** Median of the rounds' own ratios (ours / bm25s of the same round): steadier than a ratio of medians on a shared machine. */
@@ -365,15 +365,13 @@ async function scaleChild(dir: string, queries: number): Promise<void> {
 }
 
 /**
- * CPU time of this process's main thread (Linux: /proc, 10 ms ticks), or null. Beside the process's CPU time
+ * CPU time of this process's main thread (Linux: /proc), or null. Beside the process's CPU time
  * (worker, compiler and GC threads included) it shows the build's critical path, which on a shared machine
  * says more than the wall clock about what a quiet one would take.
  */
 function mainThreadCpuMs(): number | null {
   try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return (procStat(`/proc/self/task/${process.pid}/stat`).ticks * 1000) / CLOCK_TICKS;
   } catch {
     return null;
   }

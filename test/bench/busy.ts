@@ -1,7 +1,22 @@
 // The --busy mechanism of the benchmarks: N processes that each keep one core busy beside the measurement, so
 // that the loads the goals are stated at can be reproduced on an otherwise idle machine.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+
+/** The kernel's clock ticks a second, the unit of /proc's CPU times. */
+export const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/**
+ * A process's or thread's /proc stat file (`/proc/PID/stat`, `/proc/PID/task/TID/stat`): its parent's pid and
+ * the CPU ticks it has used (user + system). Throws when it is gone.
+ */
+export function procStat(path: string): { ppid: number; ticks: number } {
+  const stat = readFileSync(path, 'utf8');
+  // The command name in parentheses may hold spaces: the fields are counted from its closing one.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
+}
 
 /** "load average 1.23 1.10 0.98": printed beside every figure. */
 export const load = (): string => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;

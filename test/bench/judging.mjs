@@ -15,7 +15,6 @@
 //   [-- --sequence] (the three slowest judgements: the engine's requests and each page's messages, in order)
 //   --busy N: N CPU-burning processes beside it (test/bench/busy.ts). Goals (issue 24): next pair p95 < 100 ms,
 //   every view p95 < 300 ms, at --busy 1.
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,7 +22,7 @@ import { recordShown, shown as state } from '../e2e/timings.mjs';
 import { Workbench } from '../e2e/workbench.mjs';
 import { installExtension, launchChromium, startCodeServer, toolsDir, waitUntilServing } from '../vscode/code-server.mjs';
 import { REPO, datasetsDir, makeWorkspace, option } from '../vscode/prepare.mjs';
-import { burn, load, settle } from './busy.ts';
+import { burn, CLOCK_TICKS, load, procStat, settle } from './busy.ts';
 
 const args = process.argv.slice(2);
 const BUSY = Number(option(args, '--busy') ?? process.env.BENCH_BUSY ?? 0);
@@ -91,10 +90,9 @@ function processes() {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const { ppid, ticks } = procStat(`/proc/${d}/stat`);
       const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      byPid.set(Number(d), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), cmd });
+      byPid.set(Number(d), { ppid, ticks, cmd });
     } catch {
       // gone meanwhile
     }
@@ -132,10 +130,9 @@ function hostThreads(procs) {
     if (kind(e.cmd) !== 'extension host + engine') continue;
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const { ticks: used } = procStat(`/proc/${pid}/task/${tid}/stat`);
         const name = Number(tid) === pid ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-        ticks.set(`${tid} ${name}`, Number(f[11]) + Number(f[12]));
+        ticks.set(`${tid} ${name}`, used);
       } catch {
         // gone meanwhile
       }
@@ -148,12 +145,10 @@ function cpuByThreadName(before, after) {
   const out = new Map();
   for (const [k, t] of after) {
     const name = k.slice(k.indexOf(' ') + 1);
-    out.set(name, (out.get(name) ?? 0) + ((t - (before.get(k) ?? 0)) * 1000) / HZ);
+    out.set(name, (out.get(name) ?? 0) + ((t - (before.get(k) ?? 0)) * 1000) / CLOCK_TICKS);
   }
   return out;
 }
-
-const HZ = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 function cpuByKind(before, after) {
   const out = new Map();
@@ -161,7 +156,7 @@ function cpuByKind(before, after) {
     const k = kind(e.cmd);
     if (!k) continue;
     const used = e.ticks - (before.get(pid)?.ticks ?? 0);
-    out.set(k, (out.get(k) ?? 0) + (used * 1000) / HZ);
+    out.set(k, (out.get(k) ?? 0) + (used * 1000) / CLOCK_TICKS);
   }
   return out;
 }
