@@ -22,6 +22,29 @@ function measureOrder(names: string[]): string[] {
 }
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** A run row's label: its file's name, cut where it differs from its siblings'. */
+function runLabel(e: DatasetsElement & { kind: 'run' }): string {
+  return runLabels(e.split.runs.map((o) => o.path)).get(e.run.path) ?? e.run.path;
+}
+
+/**
+ * A run row's figures, short enough for the default sidebar width (the tooltip has four decimals): the original
+ * qrels' figure (as the Results panel), then "→ yours" where the user's judgements move it.
+ */
+function runDescription(e: DatasetsElement & { kind: 'run' }): string {
+  const r = e.run;
+  const yours = e.split.judgementCount;
+  const both = (name: string, digits: number) => {
+    const o = r.means[name];
+    const a = r.annotated[name];
+    const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(digits));
+    return yours > 0 && a !== undefined && f(a) !== f(o) ? `${f(o)}→${f(a)}` : f(o);
+  };
+  const { answered, total } = r.coverage;
+  // Hole@10 is over the queries the run answers: a run answering part of the split says so beside it.
+  return `nDCG@10 ${both('ndcg_cut_10', 3)} · Hole@10 ${both('hole_10', 2)}${answered < total ? ` · ${count(answered)}/${count(total)} queries` : ''}`;
+}
+
 /**
  * The Datasets tree. It only renders what the store worker answered (setData); it never reads files or
  * computes, so the extension host stays responsive whatever the corpus size.
@@ -109,10 +132,7 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
     // view's progress bar runs meanwhile: about 50 frames a judgement that Chromium composites in software.
     if (e.kind === 'split') return { ...e.split, runs: undefined, leftOut: undefined, judgementCount: undefined };
     if (e.kind === 'judgements') return [e.split.judgementCount, e.split.annotationsPath];
-    if (e.kind === 'run') {
-      const item = this.runItem(e);
-      return [item.label, item.description, (item.iconPath as vscode.ThemeIcon).id];
-    }
+    if (e.kind === 'run') return [runLabel(e), runDescription(e), this.isBaseline(e)];
     return [e.run, e.split.runs.map((r) => r.path)];
   }
 
@@ -162,20 +182,8 @@ export class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetsEle
 
   private runItem(e: DatasetsElement & { kind: 'run' }): vscode.TreeItem {
     const r = e.run;
-    const item = new vscode.TreeItem(runLabels(e.split.runs.map((o) => o.path)).get(r.path) ?? r.path, vscode.TreeItemCollapsibleState.None);
-    // Both figures wherever the user's judgements change one: the original qrels' first (as the Results panel), then "yours".
-    const yours = e.split.judgementCount;
-    // Short enough for the default sidebar width (the tooltip has four decimals): the original figure, then
-    // "→ yours" where the user's judgements move it.
-    const both = (name: string, digits: number) => {
-      const o = r.means[name];
-      const a = r.annotated[name];
-      const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(digits));
-      return yours > 0 && a !== undefined && f(a) !== f(o) ? `${f(o)}→${f(a)}` : f(o);
-    };
-    const { answered, total } = r.coverage;
-    // Hole@10 is over the queries the run answers: a run answering part of the split says so beside it.
-    item.description = `nDCG@10 ${both('ndcg_cut_10', 3)} · Hole@10 ${both('hole_10', 2)}${answered < total ? ` · ${count(answered)}/${count(total)} queries` : ''}`;
+    const item = new vscode.TreeItem(runLabel(e), vscode.TreeItemCollapsibleState.None);
+    item.description = runDescription(e);
     // The baseline by its icon: a word in the description would push the figures out of a narrow sidebar.
     item.iconPath = new vscode.ThemeIcon(this.isBaseline(e) ? 'star-full' : 'graph');
     item.contextValue = 'irw.run';
