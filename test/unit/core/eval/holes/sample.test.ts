@@ -95,3 +95,24 @@ test('the queue is seeded and blind: the same seed gives the same draws whatever
     assert.ok(x > 0 && x < 1 && x === drawUniform(3, k));
   }
 });
+
+test('a hole\'s chance in a draw is proportional to the square of its weight (with a floor of a thousandth of the mean), so draws go where judging narrows the estimate most', () => {
+  const { set, truth } = split(13);
+  const { vs } = p10(set.scale);
+  const est = new HoleEstimator(set, [0, 1], { p: vs });
+  const queue = new SampleQueue(est, 'p', 5);
+  for (let k = 0; k < 12; k++) {
+    const w = est.holeWeights('p');
+    const unjudged: number[] = [];
+    set.queries.forEach((q, qi) => q.grades.forEach((g, h) => g < 0 && unjudged.push(est.offsets[qi] + h)));
+    const squares = unjudged.map((i) => w[i] ** 2);
+    const floor = (1e-3 * squares.reduce((s, x) => s + x, 0)) / unjudged.length;
+    const total = squares.reduce((s, x) => s + x + floor, 0);
+    const it = queue.next()!;
+    const want = (w[est.offsets[it.query] + it.hole] ** 2 + floor) / total;
+    assert.ok(Math.abs(it.chance - want) <= 1e-12 * want, `draw ${k}: chance ${it.chance}, want ${want}`);
+    // The weights differ, so the square draws differently from the weight itself.
+    assert.ok(Math.max(...squares) > 4 * Math.min(...squares));
+    queue.judge(it.query, it.hole, truth[it.query][it.hole]);
+  }
+});
