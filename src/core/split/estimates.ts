@@ -99,9 +99,9 @@ function synced(state: SplitState, runs: readonly string[]): Kept | undefined {
   return kept;
 }
 
+/** Whether the estimate `n` asks for is of the judgements in effect (a value is only ever set for the version its estimator is synced to). */
 function has(state: SplitState, n: TrustNeed): boolean {
-  const k = synced(state, poolOf(n));
-  return k !== undefined && k.values.get(n.column)?.version === state.version;
+  return state.kept<Kept | undefined>(NAME, poolOf(n))?.values.get(n.column)?.version === state.version;
 }
 
 /** Whether some estimate of `needs` is still to be computed for the judgements in effect (by estimateSteps()). */
@@ -187,14 +187,26 @@ function view(kept: Kept, column: string, pair: boolean, on: QrelsLabel): Estima
   };
 }
 
+/**
+ * The estimate of `column` over `runs` as last computed, without bringing the estimator to the judgements: that
+ * catch-up (every judged query's part, per measure) is the background's, and a view's first model after a
+ * judgement, which waits for this, shows the last value either way (`on` says which judgements it is of).
+ * Undefined when none was computed, or when the user's changes of qrels grades it was built on are no longer so.
+ */
+function lastEstimate(state: SplitState, runs: readonly string[], column: string): EstimateView | undefined {
+  const kept = state.kept<Kept | undefined>(NAME, runs);
+  if (!kept || (kept.version !== state.version && overrides(state).signature !== kept.base)) return undefined;
+  return kept.values.get(column)?.value;
+}
+
 /** A run's estimate of `column` as last computed (it may be of earlier judgements: `on` says), if any. */
 export function runEstimate(state: SplitState, run: string, column: string): EstimateView | undefined {
-  return synced(state, [run])?.values.get(column)?.value;
+  return lastEstimate(state, [run], column);
 }
 
 /** b - a on `column`: the estimate, interval and verdict as last computed, if any. */
 export function pairEstimate(state: SplitState, a: string, b: string, column: string): EstimateView | undefined {
-  return synced(state, [a, b])?.values.get(column)?.value;
+  return lastEstimate(state, [a, b], column);
 }
 
 // The sampling queue and its meter.

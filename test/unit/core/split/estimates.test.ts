@@ -42,6 +42,29 @@ test('the diff\'s estimate: pending until computed, of the judgements in effect,
   assert.ok(!after.items.some((p) => p.docId === first.docId && p.queryId === first.queryId), 'a judged pair is not drawn again');
 });
 
+test('a view\'s first model after a judgement shows the last estimate without catching the estimator up (the background does), and says which judgements it is of', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
+  const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
+  const [a, b] = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, f));
+  await addRunFiles(s, [a, b]);
+  const needs = diffEstimateNeeds(a, b);
+  runSteps(estimateSteps(s, needs));
+  const estimator = () => s.kept<{ estimator: { version: number } }>('estimates', [a, b])!.estimator;
+  const built = estimator().version;
+  const before = diffModel(s, a, b, { pending: true }).estimate!;
+  const hole = judgingQueue(s, [a, b], 10).items.find((p) => s.grade(p.queryId, p.docId) === null)!;
+  s.judge(hole.queryId, hole.docId, 1);
+  // What the view gets at once: the estimate of the judgements before, as it was, and still to be computed.
+  assert.deepEqual(diffModel(s, a, b, { pending: true }).estimate, before);
+  assert.equal(before.judged, 0);
+  assert.equal(estimator().version, built, 'the request did not bring the estimator to the judgement');
+  assert.ok(estimatePending(s, needs));
+  // The background's steps then do, and the estimate is of the judgement.
+  runSteps(estimateSteps(s, needs));
+  assert.ok(estimator().version > built);
+  assert.equal(estimatePending(s, needs), false);
+  assert.equal(diffModel(s, a, b, { pending: true }).estimate!.judged, 1);
+});
+
 test('one relevant judgement does not send the diff\'s estimate to an extreme: BM25 vs MiniLM nDCG@10 on SciFact stays near the measured Δ', { skip: needsShared('datasets/scifact', 'runs') }, async () => {
   const s = await loadSplit({ datasetDir: SCIFACT, split: 'test' });
   const [a, b] = ['bm25okapi.knarfthekant.trec', 'minilm-faiss.knarfthekant.trec'].map((f) => join(RUNS, f));
