@@ -52,11 +52,22 @@ function scorers(state: SplitState): Record<string, ValueScorer> {
   return out;
 }
 
+interface Overrides {
+  signature: string;
+  list: { queryId: string; docId: string; grade: number }[];
+}
+/** overrides() of each state, of the version it was taken at (every estimate a view's model reads checks it). */
+const overridesTaken = new WeakMap<SplitState, { version: number; value: Overrides }>();
+
 /** The user's changes of grades the original qrels gave (not of holes): the pool is taken with them. */
-function overrides(state: SplitState): { signature: string; list: { queryId: string; docId: string; grade: number }[] } {
+function overrides(state: SplitState): Overrides {
+  const taken = overridesTaken.get(state);
+  if (taken?.version === state.version) return taken.value;
   const original = state.qrels('original');
   const list = state.userJudgements().filter((j) => original.grade(j.queryId, j.docId) !== undefined);
-  return { signature: list.map((j) => `${j.queryId}\t${j.docId}\t${j.grade}`).join('\n'), list };
+  const value = { signature: list.map((j) => `${j.queryId}\t${j.docId}\t${j.grade}`).join('\n'), list };
+  overridesTaken.set(state, { version: state.version, value });
+  return value;
 }
 
 function baseQrels(state: SplitState, list: { queryId: string; docId: string; grade: number }[]): Qrels {
