@@ -6,10 +6,10 @@ import { verdictFromCdf, WITHIN } from './verdict';
  * The sampling queue: each next hole is drawn at random with probability proportional to the square of how
  * much judging it is expected to take off the variance of the estimate (estimate.ts, holeWeights: its own
  * variance under the relevance model, plus what its judgement teaches the model), with a floor so that every
- * hole can be drawn (SHARPNESS says why the square). The k-th draw takes the seeded uniform U_k (a hash of the seed and k, never of a run) through the
- * cumulative weights of the unjudged holes in query and pool order; the weights are the model's at that
- * moment, so the queue follows what the judgements teach, and the probability q_k(h) that the k-th draw was
- * h is known.
+ * hole can be drawn (SHARPNESS says why the square). The k-th draw takes the seeded uniform U_k (a hash of the
+ * seed and k, never of a run) through the cumulative weights of the unjudged holes in query and pool order;
+ * the weights are the model's at that moment, so the queue follows what the judgements teach, and the
+ * probability q_k(h) that the k-th draw was h is known.
  *
  * That makes a design-based estimate possible whatever the model says, in the spirit of statAP (Aslam,
  * Pavlu and Yilmaz, SIGIR 2006) and inferred AP (Yilmaz and Aslam, CIKM 2006), here as sequential importance
@@ -116,7 +116,6 @@ export class SampleQueue {
     const est = this.estimator;
     if (this.cache?.version === est.version) return this.cache;
     const weight = est.holeWeights(this.measure);
-    for (let i = 0; i < weight.length; i++) weight[i] **= SHARPNESS;
     const set = est.set;
     let sum = 0;
     let unjudged = 0;
@@ -124,6 +123,7 @@ export class SampleQueue {
       const at = est.offsets[qi];
       for (let h = 0; h < q.holes.length; h++) {
         if (q.grades[h] >= 0) continue;
+        weight[at + h] **= SHARPNESS;
         sum += weight[at + h];
         unjudged++;
       }
