@@ -438,8 +438,9 @@ test('a judgement that moves no test keeps the Δ plot as drawn; its tests redra
   const before = await judgedModel(1);
   const v = await openView(browser, 'results');
   await v.event('results', 'model', before);
-  await v.page.locator('#significance').waitFor();
+  // Counted from right after the first render: the plot's redraw on being resized by it is that render's own.
   const work = await countWork(v.page, ['delta-plot']);
+  await v.page.locator('#significance').waitFor();
   // The figures of one more judgement, with the tests as they were (they come later): the plot shows the tests.
   const after = await judgedModel(2);
   await v.event('results', 'model', { ...after, significancePending: true, significanceOn: before.significanceOn, rows: after.rows.map((r, i) => ({ ...r, vsBaseline: before.rows[i].vsBaseline })) });
