@@ -158,11 +158,13 @@ export interface Work {
   created: number;
   /** Redraws of each chart counted (chart.js update()), by its canvas id. */
   draws: Record<string, number>;
+  /** Elements the page compared in script to update them in place (morph() asks each whether it is data-own). */
+  walked: number;
 }
 
 /**
- * Counts from the page's next quiet frame what it does to show an update: the elements it creates and the redraws
- * of the charts on the canvases `charts` (ids). Not from now: a chart the last render resized redraws itself two
+ * Counts from the page's next quiet frame what it does to show an update: the elements it creates, those it
+ * compares in script, and the redraws of the charts on the canvases `charts` (ids). Not from now: a chart the last render resized redraws itself two
  * frames later (chart.js: its ResizeObserver, then requestAnimationFrame), which is that render's work, not the
  * next one's (CI counted one such redraw against a judgement). A string, not a function (see STUB). Returns the
  * reader of the counts.
@@ -170,10 +172,12 @@ export interface Work {
 export async function countWork(page: Page, charts: string[] = []): Promise<() => Promise<Work>> {
   await page.evaluate(`(async () => {
     for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
-    const work = { created: 0, draws: {} };
+    const work = { created: 0, draws: {}, walked: 0 };
     window.__work = work;
     const create = document.createElement;
     document.createElement = function (...a) { work.created++; return create.apply(document, a); };
+    const has = Element.prototype.hasAttribute;
+    Element.prototype.hasAttribute = function (name) { if (name === 'data-own') work.walked++; return has.call(this, name); };
     for (const id of ${JSON.stringify(charts)}) {
       const chart = document.getElementById(id).irwChart;
       const update = chart.update;

@@ -252,6 +252,22 @@ test('a judgement updates the table in place: the same nodes, the scroll, the fo
   assert.match((await v.page.locator('#significance-on').textContent())!, /^Tests on the qrels with your 1 judgement — updating for the qrels with your 2 judgements…$/);
 });
 
+test('a judgement compares in script only the rows and cells it changes; the rest are compared natively, at once (issue 24)', async () => {
+  const before = await judgedModel(1);
+  const after = await judgedModel(2);
+  const v = await openView(browser, 'results');
+  await v.event('results', 'model', before);
+  await v.page.locator('#significance').waitFor();
+  const elements = await v.page.evaluate(() => document.querySelectorAll('#app *').length);
+  const work = await countWork(v.page);
+  await v.event('results', 'model', after);
+  await v.page.locator('#significance-on', { hasText: 'your 2 judgements.' }).waitFor();
+  const { walked } = await work();
+  assert.ok(walked > 0, 'the figures that changed are updated in place');
+  // Measured on this model: 336 of 464 elements walked node by node before, 146 (each changed node and its ancestors).
+  assert.ok(walked < elements / 2, `${walked} of the page's ${elements} elements compared one by one in script`);
+});
+
 test('the page keeps what a window reload needs in the view state: its split, the comparisons, sort and scroll', async () => {
   const panel = { datasetDir: '/w/scifact', split: 'test' };
   const v = await openView(browser, 'results', { settings: { panel }, viewport: { width: 920, height: 400 } });

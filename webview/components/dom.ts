@@ -110,8 +110,11 @@ export function morph(from: Element, to: Element): void {
     const match = key !== null ? keyed.get(key) : at && keyOf(at) === null ? at : undefined;
     let node: ChildNode = n;
     if (match && same(match, n)) {
-      if (n instanceof Element) morph(match as Element, n);
-      else if (match.nodeValue !== n.nodeValue) match.nodeValue = n.nodeValue;
+      // An equal subtree (most rows of a table after a judgement) stays as it is: compared natively at once,
+      // not node by node in script (that walk was the Results page's largest script cost a judgement).
+      if (n instanceof Element) {
+        if (!match.isEqualNode(n)) morph(match as Element, n);
+      } else if (match.nodeValue !== n.nodeValue) match.nodeValue = n.nodeValue;
       if (key !== null) keyed.delete(key);
       node = match;
     }
