@@ -11,9 +11,12 @@ export type Patch =
   | { s: unknown }
   /** An object: its changed keys (`k`), and the keys it no longer has (`d`). */
   | { k?: Record<string, Patch>; d?: string[] }
-  /** An array: items changed in place (`i`: [index, patch] pairs), or a run of items replaced (`r`: [start, deleted, items]). */
+  /**
+   * An array: items changed in place (`i`: [index, patch] pairs), or runs of items replaced (`r`: [start, deleted,
+   * items] each, by the indices of the array before, the last run first).
+   */
   | { i: [number, Patch][] }
-  | { r: [number, number, unknown[]] };
+  | { r: [number, number, unknown[]][] };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -63,25 +66,35 @@ export function diffJson(prev: unknown, next: unknown): Patch | undefined {
   return { s: next };
 }
 
+/** How far a window over a list may move on (the Judge sidebar's pairs ahead, after a judgement or a skip) and be sent as one. */
+const MAX_SHIFT = 4;
+
 /**
- * Same length: the items that changed, each patched (a query's figures). Otherwise the run between the common
- * head and tail is replaced (a row judged and gone from a list, one added): the items around it are not sent.
+ * Same length: the items that changed, each patched (a query's figures), or a window moved on (its first items
+ * gone, as many new at its end: the pairs ahead after a judgement). Otherwise the run between the common head and
+ * tail is replaced (a row judged and gone from a list, one added): the items around it are not sent.
  */
 function diffArray(prev: unknown[], next: unknown[]): Patch {
-  if (prev.length === next.length) {
+  const n = next.length;
+  if (prev.length === n) {
     const i: [number, Patch][] = [];
-    for (let j = 0; j < next.length; j++) {
+    for (let j = 0; j < n; j++) {
       const p = diffJson(prev[j], next[j]);
       if (p) i.push([j, p]);
     }
     // Most items changed (a list re-sorted): the whole array is shorter than a patch of each item.
-    if (i.length <= next.length / 2) return { i };
+    if (i.length <= n / 2) return { i };
+    for (let d = 1; d <= MAX_SHIFT && d < n; d++) {
+      let j = 0;
+      while (j < n - d && sameJson(prev[d + j], next[j])) j++;
+      if (j === n - d) return { r: [[n, 0, next.slice(n - d)], [0, d, []]] };
+    }
   }
   let head = 0;
-  while (head < prev.length && head < next.length && sameJson(prev[head], next[head])) head++;
+  while (head < prev.length && head < n && sameJson(prev[head], next[head])) head++;
   let tail = 0;
-  while (tail < prev.length - head && tail < next.length - head && sameJson(prev[prev.length - 1 - tail], next[next.length - 1 - tail])) tail++;
-  return { r: [head, prev.length - head - tail, next.slice(head, next.length - tail)] };
+  while (tail < prev.length - head && tail < n - head && sameJson(prev[prev.length - 1 - tail], next[n - 1 - tail])) tail++;
+  return { r: [[head, prev.length - head - tail, next.slice(head, n - tail)]] };
 }
 
 /** `prev` with `patch` applied, as a new value: what did not change is shared with `prev`, which is not modified. */
@@ -99,8 +112,9 @@ function apply(prev: Json, patch: Patch): Json {
   }
   if ('r' in patch) {
     if (!Array.isArray(prev)) throw new Error('patch: a run of a value that is not an array');
-    const [start, deleted, items] = patch.r;
-    return prev.slice(0, start).concat(items as Json[], prev.slice(start + deleted));
+    let out = prev;
+    for (const [start, deleted, items] of patch.r) out = out.slice(0, start).concat(items as Json[], out.slice(start + deleted));
+    return out;
   }
   if (!isObject(prev)) throw new Error('patch: keys of a value that is not an object');
   const gone = new Set(patch.d);

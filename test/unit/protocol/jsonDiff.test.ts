@@ -24,6 +24,12 @@ function mutate(v: unknown, rand: () => number): unknown {
     const out = v.map((x) => (rand() < 0.3 ? mutate(x, rand) : x));
     if (rand() < 0.3 && out.length > 0) out.splice(Math.floor(rand() * out.length), 1);
     if (rand() < 0.3) out.splice(Math.floor(rand() * (out.length + 1)), 0, randomValue(rand));
+    // A window moved on: its first items gone, as many new at its end.
+    if (rand() < 0.2 && out.length > 0) {
+      const d = 1 + Math.floor(rand() * Math.min(5, out.length));
+      out.splice(0, d);
+      for (let j = 0; j < d; j++) out.push(randomValue(rand));
+    }
     return out;
   }
   if (typeof v === 'object' && v !== null) {
@@ -69,6 +75,19 @@ test('a row gone from a 200-row list, or one figure changed among 300, is a patc
   const p2 = diffJson({ deltas }, { deltas: moved });
   assert.ok(JSON.stringify(p2).length < 60, JSON.stringify(p2));
   assert.deepEqual(applyPatch({ deltas }, p2!), { deltas: moved });
+});
+
+test('the Judge sidebar\'s pairs ahead moved on by a judgement (or a few) send only the new pairs, not the window again', () => {
+  const pair = (i: number) => ({ queryId: `q${i}`, docId: `d${i}`, title: `title ${i}`, text: `text of document ${i} `.repeat(70) });
+  const window = (from: number) => Array.from({ length: 16 }, (_, i) => pair(from + i));
+  for (const d of [1, 2, 4]) {
+    const prev = { item: pair(0), ahead: window(1) };
+    const next = { item: pair(d), ahead: window(1 + d) };
+    const patch = diffJson(prev, next)!;
+    const bytes = JSON.stringify(patch).length;
+    assert.ok(bytes < (d + 1) * 1600, `moved on by ${d}: ${bytes} bytes (the window is ${JSON.stringify(next.ahead).length})`);
+    assert.deepEqual(applyPatch(viaJson(prev), viaJson(patch) as never), next);
+  }
 });
 
 test('undefined is absent and NaN is null, as in JSON: no patch where JSON sees no change', () => {
