@@ -17,7 +17,7 @@ import type { HoleEstimate } from '../core/eval/holes/estimate';
 import type { Patch } from './jsonDiff';
 export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
 
-export const WEBVIEW_PROTOCOL_VERSION = 6;
+export const WEBVIEW_PROTOCOL_VERSION = 7;
 
 export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
 
