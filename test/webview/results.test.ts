@@ -397,10 +397,10 @@ test('Δ query by query: the comparison b − a sorted, the table\'s mean and 95
  * The Results panel with one judgement of the dense run's, its per-query plot drawn (the deltas asked and
  * answered), and the model of a second judgement to send next.
  */
-async function plottedAfterOneJudgement() {
+async function plottedAfterOneJudgement(viewport?: { width: number; height: number }) {
   const before = await judgedModel(1);
   const after = await judgedModel(2);
-  const v = await openView(browser, 'results');
+  const v = await openView(browser, 'results', { viewport });
   await v.event('results', 'model', before);
   const dense = before.rows[1];
   const first = (await v.answer('queryDeltas', { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: before.qrels })).params;
@@ -433,6 +433,19 @@ test('Δ query by query never draws one judgement\'s deltas under another\'s mea
   await v.answer('queryDeltas', { ...queryDeltas(split, after.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels });
   const c = after.rows[1].vsBaseline![after.measures.findIndex((m) => m.key === 'ndcg_cut_10')]!;
   await until(async () => (await queryChart(v)).overlay?.band?.value === c.delta, () => 'the new mean drawn with the new deltas');
+});
+
+test('a plot out of view takes a judgement\'s data at once and is drawn when scrolled to, not at each judgement (issue 24)', async () => {
+  // 400 pixels high: the table fills the view, the per-query plot is far below it.
+  const { after, v, dense } = await plottedAfterOneJudgement({ width: 920, height: 400 });
+  const work = await countWork(v.page, ['query-deltas']);
+  await v.event('results', 'model', after);
+  const d = { ...queryDeltas(split, after.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels };
+  await v.answer('queryDeltas', d);
+  await until(async () => JSON.stringify((await queryChart(v)).values) === JSON.stringify(d.deltas), () => 'the new deltas in the chart');
+  assert.equal((await work()).draws['query-deltas'], 0, 'not drawn out of view');
+  await v.page.locator('#query-deltas').scrollIntoViewIfNeeded();
+  await until(async () => (await work()).draws['query-deltas'] === 1, () => 'drawn once in view');
 });
 
 test('Δ query by query: hostile query ids are text, isolated, in the chart and in words', async () => {

@@ -105,17 +105,37 @@ function overlayPlugin(overlay: () => BarOverlay | undefined) {
   };
 }
 
+/** How near the viewport a chart's canvas is drawn ahead of being scrolled to. */
+const NEAR = '400px';
+
 /**
  * Colours `chart` from the theme now and whenever it changes, and makes it reachable from its canvas for the
- * webview tests (values and positions), as Chart.getChart(canvas) is.
+ * webview tests (values and positions), as Chart.getChart(canvas) is. Returns how to redraw it: now if its
+ * canvas is near the viewport, else once it comes near. A chart out of view (the Results page's plots under
+ * its table, a hidden one) is then not laid out and drawn again at each judgement, on the thread where every
+ * view draws; its data are set at once all the same.
  */
-function attach(canvas: HTMLCanvasElement, chart: Chart, theme: () => void): void {
+function attach(canvas: HTMLCanvasElement, chart: Chart, theme: () => void): () => void {
+  let near = true;
+  let stale = false;
+  new IntersectionObserver((entries) => {
+    near = entries[entries.length - 1].isIntersecting;
+    if (near && stale) {
+      stale = false;
+      chart.update();
+    }
+  }, { rootMargin: NEAR }).observe(canvas);
+  const redraw = () => {
+    if (near) chart.update();
+    else stale = true;
+  };
   theme();
   onThemeChange(() => {
     theme();
-    chart.update();
+    redraw();
   });
   Object.defineProperty(canvas, 'irwChart', { value: chart });
+  return redraw;
 }
 
 /**
@@ -154,7 +174,7 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
     (y as { title: { color?: string } }).title.color = fg;
     y.grid = { ...y.grid, color: themeColor('--vscode-editorWidget-border', 'rgba(128, 128, 128, 0.3)') };
   };
-  attach(canvas, chart, theme);
+  const redraw = attach(canvas, chart, theme);
   const drawn = unchanged();
   return {
     chart,
@@ -172,7 +192,7 @@ export function barChart(canvas: HTMLCanvasElement, onClick: (index: number) => 
       const ds = chart.data.datasets[0];
       ds.data = values;
       ds.backgroundColor = selected >= 0 ? colors.map((c, i) => (i === selected ? focus : c)) : colors;
-      chart.update();
+      redraw();
     },
   };
 }
@@ -223,7 +243,7 @@ export function intervalChart(canvas: HTMLCanvasElement): IntervalChart {
     x.grid = { ...x.grid, color: (ctx: { tick?: { value: number } }) => (ctx.tick?.value === 0 ? fg : border) } as typeof x.grid;
     y.grid = { ...y.grid, color: border };
   };
-  attach(canvas, chart, theme);
+  const redraw = attach(canvas, chart, theme);
   const drawn = unchanged();
   return {
     chart,
@@ -239,7 +259,7 @@ export function intervalChart(canvas: HTMLCanvasElement): IntervalChart {
       est.data = rows.map((r) => [r.value - span, r.value + span]);
       est.backgroundColor = rows.map((r) => r.color);
       (chart.options.scales!.x as { title: { text: string } }).title.text = axis;
-      chart.update();
+      redraw();
     },
   };
 }
