@@ -118,13 +118,14 @@ const NEAR = '400px';
 function attach(canvas: HTMLCanvasElement, chart: Chart, theme: () => void): () => void {
   let near = true;
   let stale = false;
+  // Near the page's own viewport: a webview is a cross-origin frame, where the top-level one ignores margins.
   new IntersectionObserver((entries) => {
     near = entries[entries.length - 1].isIntersecting;
     if (near && stale) {
       stale = false;
       chart.update();
     }
-  }, { rootMargin: NEAR }).observe(canvas);
+  }, { root: document, rootMargin: NEAR }).observe(canvas);
   const redraw = () => {
     if (near) chart.update();
     else stale = true;
