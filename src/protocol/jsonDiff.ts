@@ -66,7 +66,7 @@ export function diffJson(prev: unknown, next: unknown): Patch | undefined {
   return { s: next };
 }
 
-/** How far a window over a list may move on (the Judge sidebar's pairs ahead, after a judgement or a skip) and be sent as one. */
+/** How far a window over a list may move on and be sent as its new items (the Judge sidebar's pairs ahead). */
 const MAX_SHIFT = 4;
 
 /**

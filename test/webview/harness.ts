@@ -164,10 +164,10 @@ export interface Work {
 
 /**
  * Counts from the page's next quiet frame what it does to show an update: the elements it creates, those it
- * compares in script, and the redraws of the charts on the canvases `charts` (ids). Not from now: a chart the last render resized redraws itself two
- * frames later (chart.js: its ResizeObserver, then requestAnimationFrame), which is that render's work, not the
- * next one's (CI counted one such redraw against a judgement). A string, not a function (see STUB). Returns the
- * reader of the counts.
+ * compares in script, and the redraws of the charts on the canvases `charts` (ids). Not from now: a chart the
+ * last render resized redraws itself two frames later (chart.js: its ResizeObserver, then requestAnimationFrame),
+ * which is that render's work, not the next one's (CI counted one such redraw against a judgement). A string,
+ * not a function (see STUB). Returns the reader of the counts.
  */
 export async function countWork(page: Page, charts: string[] = []): Promise<() => Promise<Work>> {
   await page.evaluate(`(async () => {
