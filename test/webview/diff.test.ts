@@ -107,6 +107,26 @@ test('the direction is named with the runs, and which qrels the figures are on (
   assert.match((await v.page.locator('#means').textContent())!, /; on the original qrels: a 0\.4000, b 0\.\d{4}\./);
 });
 
+test('a Diff a third of a 1280-pixel window wide puts the detail under the list, and every figure of the list fits', async () => {
+  const v = await openView(fx.browser, 'diff', { viewport: { width: 320, height: 760 } });
+  await v.event('diff', 'model', model);
+  const first = model.queries[0];
+  await v.page.locator(`#queries tr[data-query="${first}"]`).click();
+  await v.answer('query', await queryDetail(fx.split, A, B, first, 10));
+  await v.page.locator('#list-b .doc').first().waitFor();
+  const list = (await v.page.locator('#list').boundingBox())!;
+  const detail = (await v.page.locator('#detail').boundingBox())!;
+  assert.ok(detail.y >= list.y + list.height - 1, `list ${JSON.stringify(list)}, detail ${JSON.stringify(detail)}`);
+  const fit = await v.page.evaluate(() => [document.documentElement.scrollWidth - window.innerWidth, ...[...document.querySelectorAll('#queries')].map((t) => t.scrollWidth - t.parentElement!.clientWidth)]);
+  assert.deepEqual(fit.map((x) => Math.max(0, x)), [0, 0], 'nothing wider than its box');
+  // The Δ of a row is whole, not cut at the pane's edge.
+  const cell = v.page.locator(`#queries tr[data-query="${first}"] td:nth-child(3)`);
+  assert.equal(await cell.textContent(), signed(model.deltas[0]));
+  assert.ok(await cell.evaluate((td) => td.scrollWidth <= td.clientWidth), 'the Δ fits its cell');
+  const ranges = await v.page.locator('#queries td.range').evaluateAll((tds) => tds.filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.textContent));
+  assert.deepEqual(ranges, [], 'every range fits its cell');
+});
+
 test('at 1280x800 beside the sidebar the detail is beside the list; a judgement updates both in place', async () => {
   const v = await openView(fx.browser, 'diff', { viewport: { width: 920, height: 760 } });
   await v.event('diff', 'model', model);
