@@ -107,6 +107,21 @@ test('the direction is named with the runs, and which qrels the figures are on (
   assert.match((await v.page.locator('#means').textContent())!, /; on the original qrels: a 0\.4000, b 0\.\d{4}\./);
 });
 
+test('a Diff of 640-800 pixels keeps the detail beside a list whose figures fit (at 2/5 of the page they did not)', async () => {
+  const v = await openView(fx.browser, 'diff', { viewport: { width: 640, height: 760 } });
+  await v.event('diff', 'model', model);
+  const first = model.queries[0];
+  await v.page.locator(`#queries tr[data-query="${first}"]`).click();
+  await v.answer('query', await queryDetail(fx.split, A, B, first, 10));
+  await v.page.locator('#list-b .doc').first().waitFor();
+  const list = (await v.page.locator('#list').boundingBox())!;
+  const detail = (await v.page.locator('#detail').boundingBox())!;
+  assert.ok(detail.x >= list.x + list.width - 1 && detail.y < list.y + list.height, `list ${JSON.stringify(list)}, detail ${JSON.stringify(detail)}`);
+  // Wider than its pane, the list would hide its last columns (Δ, range) behind a horizontal scroll.
+  const fit = await v.page.evaluate(() => [document.documentElement.scrollWidth - window.innerWidth, ...[...document.querySelectorAll('#queries')].map((t) => t.scrollWidth - t.parentElement!.clientWidth)]);
+  assert.deepEqual(fit.map((x) => Math.max(0, x)), [0, 0], 'nothing wider than its box');
+});
+
 test('a Diff a third of a 1280-pixel window wide puts the detail under the list, and every figure of the list fits', async () => {
   const v = await openView(fx.browser, 'diff', { viewport: { width: 320, height: 760 } });
   await v.event('diff', 'model', model);
