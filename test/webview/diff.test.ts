@@ -107,8 +107,12 @@ test('the direction is named with the runs, and which qrels the figures are on (
   assert.match((await v.page.locator('#means').textContent())!, /; on the original qrels: a 0\.4000, b 0\.\d{4}\./);
 });
 
-test('a Diff of 640-800 pixels keeps the detail beside a list whose figures fit (at 2/5 of the page they did not)', async () => {
-  const v = await openView(fx.browser, 'diff', { viewport: { width: 640, height: 760 } });
+/**
+ * The Diff at `width` (760 high) with its first query's detail shown: where the list and the detail sit, and by
+ * how much the page and the list are wider than their boxes (0 or less: they fit).
+ */
+async function diffWithDetail(width: number) {
+  const v = await openView(fx.browser, 'diff', { viewport: { width, height: 760 } });
   await v.event('diff', 'model', model);
   const first = model.queries[0];
   await v.page.locator(`#queries tr[data-query="${first}"]`).click();
@@ -116,23 +120,20 @@ test('a Diff of 640-800 pixels keeps the detail beside a list whose figures fit 
   await v.page.locator('#list-b .doc').first().waitFor();
   const list = (await v.page.locator('#list').boundingBox())!;
   const detail = (await v.page.locator('#detail').boundingBox())!;
+  const fit = await v.page.evaluate(() => [document.documentElement.scrollWidth - window.innerWidth, ...[...document.querySelectorAll('#queries')].map((t) => t.scrollWidth - t.parentElement!.clientWidth)]);
+  return { v, first, list, detail, fit };
+}
+
+test('a Diff of 640-800 pixels keeps the detail beside a list whose figures fit (at 2/5 of the page they did not)', async () => {
+  const { list, detail, fit } = await diffWithDetail(640);
   assert.ok(detail.x >= list.x + list.width - 1 && detail.y < list.y + list.height, `list ${JSON.stringify(list)}, detail ${JSON.stringify(detail)}`);
   // Wider than its pane, the list would hide its last columns (Δ, range) behind a horizontal scroll.
-  const fit = await v.page.evaluate(() => [document.documentElement.scrollWidth - window.innerWidth, ...[...document.querySelectorAll('#queries')].map((t) => t.scrollWidth - t.parentElement!.clientWidth)]);
   assert.deepEqual(fit.map((x) => Math.max(0, x)), [0, 0], 'nothing wider than its box');
 });
 
 test('a Diff a third of a 1280-pixel window wide puts the detail under the list, and every figure of the list fits', async () => {
-  const v = await openView(fx.browser, 'diff', { viewport: { width: 320, height: 760 } });
-  await v.event('diff', 'model', model);
-  const first = model.queries[0];
-  await v.page.locator(`#queries tr[data-query="${first}"]`).click();
-  await v.answer('query', await queryDetail(fx.split, A, B, first, 10));
-  await v.page.locator('#list-b .doc').first().waitFor();
-  const list = (await v.page.locator('#list').boundingBox())!;
-  const detail = (await v.page.locator('#detail').boundingBox())!;
+  const { v, first, list, detail, fit } = await diffWithDetail(320);
   assert.ok(detail.y >= list.y + list.height - 1, `list ${JSON.stringify(list)}, detail ${JSON.stringify(detail)}`);
-  const fit = await v.page.evaluate(() => [document.documentElement.scrollWidth - window.innerWidth, ...[...document.querySelectorAll('#queries')].map((t) => t.scrollWidth - t.parentElement!.clientWidth)]);
   assert.deepEqual(fit.map((x) => Math.max(0, x)), [0, 0], 'nothing wider than its box');
   // The Δ of a row is whole, not cut at the pane's edge.
   const cell = v.page.locator(`#queries tr[data-query="${first}"] td:nth-child(3)`);
@@ -143,16 +144,8 @@ test('a Diff a third of a 1280-pixel window wide puts the detail under the list,
 });
 
 test('at 1280x800 beside the sidebar the detail is beside the list; a judgement updates both in place', async () => {
-  const v = await openView(fx.browser, 'diff', { viewport: { width: 920, height: 760 } });
-  await v.event('diff', 'model', model);
-  const first = model.queries[0];
-  await v.page.locator(`#queries tr[data-query="${first}"]`).click();
-  await v.answer('query', await queryDetail(fx.split, A, B, first, 10));
-  await v.page.locator('#list-b .doc').first().waitFor();
-  const list = (await v.page.locator('#list').boundingBox())!;
-  const detail = (await v.page.locator('#detail').boundingBox())!;
+  const { v, first, list, detail, fit } = await diffWithDetail(920);
   assert.ok(detail.x >= list.x + list.width - 1 && detail.y < list.y + list.height && detail.y + 40 < 760, `list ${JSON.stringify(list)}, detail ${JSON.stringify(detail)}`);
-  const fit = await v.page.evaluate(() => [document.documentElement.scrollWidth - window.innerWidth, ...[...document.querySelectorAll('#queries')].map((t) => t.scrollWidth - t.parentElement!.clientWidth)]);
   assert.deepEqual(fit.map((x) => Math.max(0, x)), [0, 0], 'nothing wider than its box');
   // Scroll the list, keep a row: a new model (a judgement elsewhere) keeps both.
   await v.page.locator('#list').evaluate((e) => {
