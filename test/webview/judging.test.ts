@@ -76,6 +76,36 @@ test('holes panel: both definitions labelled; pool controls and inline grades po
   assert.deepEqual(await v.problems(), []);
 });
 
+test('holes panel: at a third of a 1280-pixel window each run is a card that fits, each figure under its column\'s name (issue 24)', async () => {
+  const layout = async (width: number) => {
+    const v = await openView(fx.browser, 'holes', { viewport: { width, height: 700 } });
+    await v.event('holes', 'model', holesModel());
+    await v.page.locator('#holes tbody tr').first().waitFor();
+    const seen = await v.page.evaluate(() => {
+      const region = document.getElementById('holes-region')!;
+      const cells = [...document.querySelectorAll<HTMLElement>('#holes tbody td')];
+      const page = document.documentElement.clientWidth;
+      return {
+        overflow: region.scrollWidth - region.clientWidth,
+        outside: cells.filter((c) => c.getBoundingClientRect().right > page + 0.5).map((c) => c.textContent),
+        clipped: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+        labels: cells.filter((c) => !c.classList.contains('run')).map((c) => getComputedStyle(c, '::before').content),
+        head: document.querySelector('#holes thead')!.getBoundingClientRect().width > 1,
+      };
+    });
+    assert.deepEqual(await v.problems(), []);
+    await v.page.close();
+    return seen;
+  };
+  const narrow = await layout(300);
+  assert.deepEqual({ overflow: narrow.overflow, outside: narrow.outside, clipped: narrow.clipped, head: narrow.head }, { overflow: 0, outside: [], clipped: [], head: false });
+  assert.deepEqual(narrow.labels.slice(0, 5), ['"Hole@10 original"', '"with yours"', '"Unjudged@10 original"', '"with yours"', '"Queries"']);
+  // Wide enough for its columns, it stays a table under its head.
+  const wide = await layout(900);
+  assert.deepEqual({ overflow: wide.overflow, head: wide.head }, { overflow: 0, head: true });
+  assert.ok(wide.labels.every((c) => !c.includes('Hole@10')), wide.labels.join());
+});
+
 test('holes panel: a judgement updates it in place: its row and the figures change, the other rows, the controls and the scroll stay', async () => {
   const v = await openView(fx.browser, 'holes', { viewport: { width: 900, height: 500 } });
   const m = holesModel();

@@ -93,9 +93,10 @@ function holesTable(m: Model): HTMLElement {
     h('tbody', {}, ...m.rows.map((r) => {
       const partial = r.coverage.answered < r.coverage.total;
       return h('tr', { attrs: { 'data-run': r.key, 'data-key': r.key } }, h('td', { className: 'run', title: r.key }, name(r.label, undefined, shortName(r.label, m.rows.map((x) => x.label), 24))),
-        h('td', {}, fix4(r.holeBeir)), h('td', {}, fix4(r.holeBeirAnnotated)),
-        h('td', {}, fix4(r.holeQuery)), h('td', {}, fix4(r.holeQueryAnnotated)),
-        h('td', { className: `coverage${partial ? ' partial' : ''}`, title: partial ? `Answers ${r.coverage.answered} of the ${r.coverage.total} queries: its figures are over those ${r.coverage.answered}.` : `Answers all ${r.coverage.total} queries.` },
+        // Each figure says its column (data-label): a narrow panel shows each run as a card (media/webview.css).
+        h('td', { attrs: { 'data-label': 'Hole@10 original' } }, fix4(r.holeBeir)), h('td', { attrs: { 'data-label': 'with yours' } }, fix4(r.holeBeirAnnotated)),
+        h('td', { attrs: { 'data-label': 'Unjudged@10 original' } }, fix4(r.holeQuery)), h('td', { attrs: { 'data-label': 'with yours' } }, fix4(r.holeQueryAnnotated)),
+        h('td', { className: `coverage${partial ? ' partial' : ''}`, attrs: { 'data-label': 'Queries' }, title: partial ? `Answers ${r.coverage.answered} of the ${r.coverage.total} queries: its figures are over those ${r.coverage.answered}.` : `Answers all ${r.coverage.total} queries.` },
           `${r.coverage.answered}/${r.coverage.total}${partial ? ' ⚠' : ''}`));
     }))));
 }
