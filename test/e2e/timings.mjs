@@ -20,6 +20,9 @@ export async function recordShown(frame) {
       // Each host event's time: queued for the page (the event's time stamp) and handled (after the page's handler).
       messages: [],
     };
+    // Waiters (until()) woken after each record: the driver waits inside the page instead of polling it.
+    w.__irwWake = [];
+    const wake = () => { for (const f of w.__irwWake.splice(0)) f(); };
     window.addEventListener('message', (e) => {
       if (!e.data || (e.data.type !== 'event' && e.data.type !== 'patch')) return;
       w.__irwShown.events++;
@@ -36,9 +39,13 @@ export async function recordShown(frame) {
         if (pair !== seen.pair && pair) w.__irwShown.pairs.push({ pair, t });
         seen.version = version;
         seen.pair = pair;
+        wake();
       });
     }).observe(document.body, { attributes: true, attributeFilter: ['data-qrels-version', 'data-pair'] });
-    document.addEventListener('keydown', (e) => w.__irwShown.keys.push({ key: e.key, t: performance.timeOrigin + e.timeStamp }), true);
+    document.addEventListener('keydown', (e) => {
+      w.__irwShown.keys.push({ key: e.key, t: performance.timeOrigin + e.timeStamp });
+      wake();
+    }, true);
   });
 }
 
@@ -48,4 +55,37 @@ export async function recordShown(frame) {
  */
 export function shown(frame) {
   return frame.evaluate(() => ({ ...window.__irwShown, version: Number(document.body.dataset.qrelsVersion), pair: document.body.dataset.pair }));
+}
+
+/**
+ * Resolves with the first record of `frame` that `what` names, once the page has it: 'key' the keydown number
+ * `arg.key`; 'pair' a pair other than `arg.not` drawn at or after that keydown; 'version' a qrels version of at
+ * least `arg.version` (the page's own keys are not needed: any page may show it). Set up before the key is
+ * pressed, the wait is inside the page: a timed judgement carries no polling of the driver's (each poll was work
+ * on the renderer's main thread, the one being timed: ~14 DevTools commands a judgement, ~40 ms of its CPU).
+ */
+export async function until(frame, what, arg, timeout = 60_000) {
+  let timer;
+  const timedOut = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeout / 1000} s waiting in the page for ${what} ${JSON.stringify(arg)}`)), timeout);
+  });
+  const found = frame.evaluate(([what, arg]) => new Promise((resolve) => {
+    const w = window;
+    const find = () => {
+      if (what === 'version') return w.__irwShown.versions.find((x) => x.version >= arg.version);
+      const key = w.__irwShown.keys[arg.key];
+      return what === 'key' || !key ? key : w.__irwShown.pairs.find((x) => x.t >= key.t && x.pair !== arg.not);
+    };
+    const check = () => {
+      const v = find();
+      if (v) resolve(v);
+      else w.__irwWake.push(check);
+    };
+    check();
+  }), [what, arg]);
+  try {
+    return await Promise.race([found, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
