@@ -17,7 +17,7 @@ import type { HoleEstimate } from '../core/eval/holes/estimate';
 import type { Patch } from './jsonDiff';
 export type { Explanation, PairExplanation, QueryEdit, WhatIfResult };
 
-export const WEBVIEW_PROTOCOL_VERSION = 7;
+export const WEBVIEW_PROTOCOL_VERSION = 8;
 
 export type ViewName = 'results' | 'diff' | 'holes' | 'annotate';
 
@@ -190,7 +190,8 @@ export type QueueOrder = 'blind' | 'impact' | 'sample';
 
 /**
  * One comparison of the Results table query by query (its per-query plot): b - a on `measure` with the queries
- * paired as the tests pair them, on the qrels in effect, sorted best gain first (then by query id). The mean
+ * paired as the tests pair them, on the qrels in effect, in the split's query order (the page sorts: a
+ * judgement then changes one query's entry, and the state pushed after it is patched by that entry). The mean
  * and its interval are the table's (Comparison), not repeated here.
  */
 export interface QueryDeltas {
@@ -208,6 +209,16 @@ export interface QueryDeltas {
   ties: number;
   losses: number;
 }
+
+/** The comparison a Results panel plots query by query. */
+export interface QueryPlot {
+  a: string;
+  b: string;
+  measure: string;
+}
+
+/** The per-query plot's state, pushed as the model is: its deltas, or why they cannot be computed. */
+export type QueryPlotState = { plot: QueryPlot; deltas: QueryDeltas } | { plot: QueryPlot; error: string };
 
 export interface ResultsModel {
   dataset: string;
@@ -422,8 +433,8 @@ export interface ViewRequests {
     export: { params: { format: ExportFormat }; result: { path: string | null } };
     openDiff: { params: { a: string; b: string }; result: null };
     openHoles: { params: Record<string, never>; result: null };
-    /** One tested comparison (b - a) on a tested measure, query by query, for the per-query plot. */
-    queryDeltas: { params: { a: string; b: string; measure: string }; result: QueryDeltas };
+    /** The comparison (b - a) and tested measure of the per-query plot: its `queries` come now and after every change. */
+    plot: { params: QueryPlot; result: null };
   };
   diff: {
     query: { params: { queryId: string; depth: number }; result: QueryDetail };
@@ -469,7 +480,7 @@ export interface DiffExplanation {
 }
 
 export interface ViewEvents {
-  results: { model: ResultsModel };
+  results: { model: ResultsModel; queries: QueryPlotState };
   diff: { model: DiffModel };
   /** queue: the pool's first pairs; `title`: the document's title ('' when it has none or is not in the corpus). */
   holes: { model: HolesModel & { queue: { queryId: string; docId: string; queryText: string; grade: number | null; title?: string }[] } };

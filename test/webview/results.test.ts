@@ -12,7 +12,7 @@ import { SHARED } from '../unit/support/paths';
 import { resultsModel } from '../../src/core/split/results';
 import { queryDeltas } from '../../src/core/split/queryDeltas';
 import type { SplitState } from '../../src/core/split/state';
-import type { QueryDeltas } from '../../src/protocol/webview';
+import type { QueryDeltas, QueryPlot } from '../../src/protocol/webview';
 
 const RUNS = join(SHARED, 'runs/scifact');
 let browser: Browser;
@@ -343,13 +343,27 @@ const queryChart = (v: Awaited<ReturnType<typeof openView>>) => v.page.evaluate(
 });
 const plain = (s: string) => s.replace(/[\u2068\u2069]/g, '');
 
+/** The deltas as the plot shows them: best gain first, then by query id (the host sends them in query order). */
+function bestFirst(d: QueryDeltas): QueryDeltas {
+  const rows = d.queries.map((q, i) => ({ q, delta: d.deltas[i], lo: d.ranges?.lo[i], hi: d.ranges?.hi[i] }));
+  rows.sort((x, y) => y.delta - x.delta || (x.q < y.q ? -1 : 1));
+  return { ...d, queries: rows.map((r) => r.q), deltas: rows.map((r) => r.delta), ...(d.ranges ? { ranges: { lo: rows.map((r) => r.lo!), hi: rows.map((r) => r.hi!) } } : {}) };
+}
+
+/** Answers the page's choice of comparison for its per-query plot, and pushes `deltas` for it as the host does. */
+async function plotted(v: Awaited<ReturnType<typeof openView>>, deltas: QueryDeltas) {
+  const asked = await v.answer('plot', null);
+  await v.event('results', 'queries', { plot: asked.params as unknown as QueryPlot, deltas });
+  return asked;
+}
+
 test('Δ query by query: the comparison b − a sorted, the table\'s mean and 95 % interval over it, each query\'s range, in words; fits beside the sidebar', async () => {
   const v = await openView(browser, 'results', { viewport: { width: 920, height: 760 } });
   await v.event('results', 'model', model);
   const dense = model.rows[1];
-  const asked = await v.answer('queryDeltas', queryDeltas(split, model.baseline, dense.key, 'ndcg_cut_10'));
+  const asked = await plotted(v, queryDeltas(split, model.baseline, dense.key, 'ndcg_cut_10'));
   assert.deepEqual(asked.params, { a: model.baseline, b: dense.key, measure: 'ndcg_cut_10' });
-  const d = queryDeltas(split, model.baseline, dense.key, 'ndcg_cut_10');
+  const d = bestFirst(queryDeltas(split, model.baseline, dense.key, 'ndcg_cut_10'));
   const c = dense.vsBaseline![0]!;
   let drawn = await queryChart(v);
   await until(async () => (drawn = await queryChart(v)).values.length === 300, () => 'the 300 bars');
@@ -377,13 +391,13 @@ test('Δ query by query: the comparison b − a sorted, the table\'s mean and 95
   // Another comparison, then the measure: each asked for, kept in the view state.
   await v.page.locator('#query-pair').click();
   await v.page.locator(`#query-pair vscode-option[value="${model.baseline}\t${model.rows[2].key}"]`).click();
-  const other = await v.answer('queryDeltas', queryDeltas(split, model.baseline, model.rows[2].key, 'ndcg_cut_10'));
+  const other = await plotted(v, queryDeltas(split, model.baseline, model.rows[2].key, 'ndcg_cut_10'));
   assert.deepEqual(other.params, { a: model.baseline, b: model.rows[2].key, measure: 'ndcg_cut_10' });
   await v.page.locator('#query-caption', { hasText: /^Δ nDCG@10 = vsm-tfidf/ }).waitFor();
   assert.equal((await v.page.evaluate(() => (window as unknown as { __state: { pair: string } }).__state)).pair, `${model.baseline}\t${model.rows[2].key}`);
   await v.page.locator('#plot-measure').click();
   await v.page.locator('#plot-measure vscode-option[value="P_10"]').click();
-  const p10 = await v.answer('queryDeltas', queryDeltas(split, model.baseline, model.rows[2].key, 'P_10'));
+  const p10 = await plotted(v, queryDeltas(split, model.baseline, model.rows[2].key, 'P_10'));
   assert.deepEqual(p10.params, { a: model.baseline, b: model.rows[2].key, measure: 'P_10' });
   await v.page.locator('#query-caption', { hasText: /^Δ P@10 = vsm-tfidf/ }).waitFor();
   drawn = await queryChart(v);
@@ -403,46 +417,46 @@ async function plottedAfterOneJudgement(viewport?: { width: number; height: numb
   const v = await openView(browser, 'results', { viewport });
   await v.event('results', 'model', before);
   const dense = before.rows[1];
-  const first = (await v.answer('queryDeltas', { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: before.qrels })).params;
+  const first = (await plotted(v, { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: before.qrels })).params as unknown as QueryPlot;
   await v.page.locator('#query-caption', { hasText: 'Dashed line' }).waitFor();
   return { before, after, v, dense, first };
 }
 
 test('Δ query by query after a judgement: the deltas on the new qrels, the last interval named by its own, until the tests come', async () => {
   const { before, after, v, dense, first } = await plottedAfterOneJudgement();
-  // The next judgement's figures come first, its tests later: the deltas are asked again, the interval stays, named.
+  // The next judgement's figures come first, its tests later: the host sends the deltas after the figures, the
+  // interval stays, named.
   await v.event('results', 'model', { ...after, significancePending: true, significanceOn: before.significanceOn, rows: after.rows.map((r, i) => ({ ...r, vsBaseline: before.rows[i].vsBaseline })) });
-  const again = await v.answer('queryDeltas', { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels });
-  assert.deepEqual(again.params, first);
+  await v.event('results', 'queries', { plot: first, deltas: { ...queryDeltas(split, before.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels } });
   await v.page.locator('#query-caption', { hasText: 'being updated' }).waitFor();
   assert.match((await v.page.locator('#query-caption').textContent())!, / on the qrels with your 2 judgements, sorted by Δ.*\(the table's, on the qrels with your 1 judgement, being updated\)\.$/);
-  // The same model again asks nothing more.
+  // The page asks for nothing after a judgement: it chose the comparison once, the deltas come with the models.
   await v.event('results', 'model', { ...after, significancePending: true, significanceOn: before.significanceOn, rows: after.rows.map((r, i) => ({ ...r, vsBaseline: before.rows[i].vsBaseline })) });
   await v.event('results', 'model', after);
   await v.page.locator('#query-caption', { hasText: '(the table\'s, on the qrels with your 2 judgements).' }).waitFor();
-  assert.equal((await v.posted()).filter((p) => p.method === 'queryDeltas').length, 2, 'asked once per judgement');
+  assert.equal((await v.posted()).filter((p) => p.type === 'request').length, 1, 'one request: the comparison chosen');
 });
 
 test('Δ query by query never draws one judgement\'s deltas under another\'s mean: the plot stays as it was until the new deltas come', async () => {
-  const { before, after, v, dense } = await plottedAfterOneJudgement();
+  const { before, after, v, dense, first } = await plottedAfterOneJudgement();
   const shown = await queryChart(v);
   await v.event('results', 'model', after);
-  await until(async () => (await v.posted()).filter((p) => p.method === 'queryDeltas').length === 2, () => 'the deltas asked again');
+  await v.page.locator('#significance-on', { hasText: 'your 2 judgements.' }).waitFor();
   assert.notDeepEqual(after.rows[1].vsBaseline, before.rows[1].vsBaseline, 'the judgement moves the mean and its interval');
   assert.deepEqual(await queryChart(v), shown);
-  await v.answer('queryDeltas', { ...queryDeltas(split, after.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels });
+  await v.event('results', 'queries', { plot: first, deltas: { ...queryDeltas(split, after.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels } });
   const c = after.rows[1].vsBaseline![after.measures.findIndex((m) => m.key === 'ndcg_cut_10')]!;
   await until(async () => (await queryChart(v)).overlay?.band?.value === c.delta, () => 'the new mean drawn with the new deltas');
 });
 
 test('a plot out of view takes a judgement\'s data at once and is drawn when scrolled to, not at each judgement (issue 24)', async () => {
   // 400 pixels high: the table fills the view, the per-query plot is far below it.
-  const { after, v, dense } = await plottedAfterOneJudgement({ width: 920, height: 400 });
+  const { after, v, dense, first } = await plottedAfterOneJudgement({ width: 920, height: 400 });
   const work = await countWork(v.page, ['query-deltas']);
   await v.event('results', 'model', after);
   const d = { ...queryDeltas(split, after.baseline, dense.key, 'ndcg_cut_10'), qrels: after.qrels };
-  await v.answer('queryDeltas', d);
-  await until(async () => JSON.stringify((await queryChart(v)).values) === JSON.stringify(d.deltas), () => 'the new deltas in the chart');
+  await v.event('results', 'queries', { plot: first, deltas: d });
+  await until(async () => JSON.stringify((await queryChart(v)).values) === JSON.stringify(bestFirst(d).deltas), () => 'the new deltas in the chart');
   assert.equal((await work()).draws['query-deltas'], 0, 'not drawn out of view');
   await v.page.locator('#query-deltas').scrollIntoViewIfNeeded();
   await until(async () => (await work()).draws['query-deltas'] === 1, () => 'drawn once in view');
@@ -452,8 +466,10 @@ test('Δ query by query: hostile query ids are text, isolated, in the chart and 
   const v = await openView(browser, 'results');
   await v.event('results', 'model', model);
   const d = queryDeltas(split, model.baseline, model.rows[1].key, 'ndcg_cut_10');
-  const hostile: QueryDeltas = { ...d, queries: d.queries.map((q, i) => (i === 0 ? HOSTILE : q)) };
-  await v.answer('queryDeltas', hostile);
+  // The hostile id on the largest gain, so it is the first bar and the first query named in words.
+  const top = d.deltas.indexOf(Math.max(...d.deltas));
+  const hostile: QueryDeltas = { ...d, queries: d.queries.map((q, i) => (i === top ? HOSTILE : q)), deltas: d.deltas.map((x, i) => (i === top ? x + 1e-9 : x)) };
+  await plotted(v, hostile);
   await v.page.locator('#query-delta-summary', { hasText: 'Largest gains' }).waitFor();
   const id = v.page.locator('#query-delta-summary bdi.name').nth(2);
   assert.equal(await id.textContent(), HOSTILE);

@@ -3,7 +3,7 @@
 // top-10 document lengths, export.
 // Built once, then updated in place (morph): a new model after a judgement changes the figures that moved
 // and nothing else, so the page keeps its scroll, its focus and its sort.
-import { ESTIMATE_METHOD, type CompareMode, type QueryDeltas, type Comparison, type CorrectionName, type EstimateView, type ExportFormat, type HoleVerdict, type LengthSummary, type PairResult, type ResultsModel, type ResultsRow } from '../../src/protocol/webview.js';
+import { ESTIMATE_METHOD, type CompareMode, type QueryDeltas, type QueryPlotState, type Comparison, type CorrectionName, type EstimateView, type ExportFormat, type HoleVerdict, type LengthSummary, type PairResult, type ResultsModel, type ResultsRow } from '../../src/protocol/webview.js';
 import { barChart, intervalChart, themeColor } from '../components/chart.js';
 import { outwardEnds } from '../../src/core/formats/outward.js';
 import { fix4, h, isolate, name, pValue, shortName, signed4, svg } from '../components/dom.js';
@@ -17,7 +17,7 @@ import { provenanceNode } from '../components/provenance.js';
 import { keepScroll } from '../components/scroll.js';
 
 const app = document.getElementById('app')!;
-const host = new Host<'results'>({ model: show });
+const host = new Host<'results'>({ model: show, queries: showQueries });
 
 /** What the panel keeps across a reload of the window (VS Code's view state; the host restores the rest). */
 interface Saved {
@@ -381,13 +381,27 @@ function testedPairs(m: ResultsModel): PairResult[] {
     : m.rows.filter((r) => !isBase(m, r)).map((r) => ({ a: m.baseline, b: r.key, tests: r.vsBaseline, settled: r.settled ?? null, estimates: r.compared ?? null }));
 }
 
-/** The per-query deltas shown, and what was last asked for (a comparison, a measure, the judgements, whether its ranges were there). */
-let queries: QueryDeltas | undefined;
-let queriesAsked = '';
+/** The per-query plot's state as last pushed (its deltas sorted here), the comparison last chosen, whether drawn. */
+let queries: QueryPlotState | undefined;
+let plotChosen = '';
+let queriesDrawn = false;
+
+function showQueries(q: QueryPlotState): void {
+  queries = 'deltas' in q ? { plot: q.plot, deltas: sortedDeltas(q.deltas) } : q;
+  if (model) paintQueries(model);
+}
+
+/** The deltas best gain first (then by query id), each query's range with it; the state pushed is left as it is. */
+function sortedDeltas(d: QueryDeltas): QueryDeltas {
+  const order = d.queries.map((_, i) => i).sort((x, y) => d.deltas[y] - d.deltas[x] || (d.queries[x] < d.queries[y] ? -1 : 1));
+  const pick = <T>(xs: T[]) => order.map((i) => xs[i]);
+  return { ...d, queries: pick(d.queries), deltas: pick(d.deltas), ...(d.ranges ? { ranges: { lo: pick(d.ranges.lo), hi: pick(d.ranges.hi) } } : {}) };
+}
+
 const queryChart = barChart(queryCanvas, () => undefined, 'Δ', {
   overlay: true,
   tooltip: (i) => {
-    const d = queries;
+    const d = queries && 'deltas' in queries ? queries.deltas : undefined;
     if (!d) return [];
     return [`Δ ${signed4(d.deltas[i]).text}`, ...(d.ranges && d.ranges.hi[i] - d.ranges.lo[i] > 1e-12 ? [`over the grading of its holes ${rangeText(d.ranges.lo[i], d.ranges.hi[i], true)}`] : [])];
   },
@@ -399,7 +413,6 @@ const queryChart = barChart(queryCanvas, () => undefined, 'Δ', {
  * them (taken from the model, not computed here); the same in words beneath, for a screen reader.
  */
 function queryPlot(m: ResultsModel): void {
-  const mi = m.measures.findIndex((c) => c.key === plotMeasure);
   const pairs = testedPairs(m);
   const label = (k: string) => m.rows.find((r) => r.key === k)?.label ?? k;
   if (!pairs.some((p) => `${p.a}\t${p.b}` === plotPair)) plotPair = pairs[0] ? `${pairs[0].a}\t${pairs[0].b}` : '';
@@ -422,22 +435,14 @@ function queryPlot(m: ResultsModel): void {
     querySummary.replaceChildren();
     return;
   }
-  // Asked again when the comparison, the measure or the judgements change, or when the ranges arrive.
-  const ranged = pair.settled?.[mi] != null;
-  const ask = JSON.stringify([pair.a, pair.b, plotMeasure, m.qrels.version, ranged]);
-  if (ask !== queriesAsked) {
-    queriesAsked = ask;
-    host.request('queryDeltas', { a: pair.a, b: pair.b, measure: plotMeasure }).then((d) => {
-      if (ask !== queriesAsked) return;
-      queries = d;
-      if (model) paintQueries(model);
-    }, (e: Error) => {
+  // The comparison and measure chosen: the host sends their deltas now, and again with every model after.
+  const chosen = JSON.stringify([pair.a, pair.b, plotMeasure]);
+  if (chosen !== plotChosen) {
+    plotChosen = chosen;
+    host.request('plot', { a: pair.a, b: pair.b, measure: plotMeasure }).catch((e: Error) => {
       caption.className = 'error';
       caption.textContent = e.message;
     });
-    // The deltas held are this comparison's before the judgement: the plot keeps them until the new ones come
-    // (drawn again now with the new mean, they would be drawn over a moment later).
-    if (queries?.a === pair.a && queries.b === pair.b && queries.measure === plotMeasure) return;
   }
   paintQueries(m);
 }
@@ -447,12 +452,22 @@ function paintQueries(m: ResultsModel): void {
   const pair = testedPairs(m).find((p) => `${p.a}\t${p.b}` === plotPair);
   const mi = m.measures.findIndex((c) => c.key === plotMeasure);
   const caption = queryHead.querySelector('#query-caption')!;
-  const d = queries && pair && queries.a === pair.a && queries.b === pair.b && queries.measure === plotMeasure ? queries : undefined;
+  const q = queries && pair && queries.plot.a === pair.a && queries.plot.b === pair.b && queries.plot.measure === plotMeasure ? queries : undefined;
+  if (q && 'error' in q) {
+    caption.className = 'error';
+    caption.textContent = q.error;
+    return;
+  }
+  const d = q?.deltas;
   if (!pair || !d) {
     caption.className = 'muted';
     caption.textContent = 'Computing the queries\' differences…';
     return;
   }
+  // Deltas of fewer judgements than the model's: the plot stays as drawn until the new ones come (drawn now under
+  // the new mean, they would be drawn over a moment later).
+  if (d.qrels.version < m.qrels.version && queriesDrawn) return;
+  queriesDrawn = true;
   const label = (k: string) => m.rows.find((r) => r.key === k)?.label ?? k;
   const measure = m.measures[mi]?.label ?? plotMeasure;
   const c = pair.tests?.[mi] ?? null;

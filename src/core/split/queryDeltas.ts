@@ -8,16 +8,15 @@ import { pairDeltas } from './underHoles';
 /**
  * The Results panel's per-query plot of one comparison: b - a on a tested measure, query by query, from the
  * scores the table's tests use, paired as they pair them (so the deltas' mean is the table's Δ on the same
- * qrels), sorted best gain first; each query's range over the holes of both top 10s where the table's ranges
- * are computed (a tested pair, a measure the top-10 pool covers).
+ * qrels), in the split's query order whatever the deltas (the page sorts them: a judgement changes one entry);
+ * each query's range over the holes of both top 10s where the table's ranges are computed (a tested pair, a
+ * measure the top-10 pool covers).
  */
 export function queryDeltas(state: SplitState, a: string, b: string, measure: string): QueryDeltas {
   const mi = RESULT_MEASURES.findIndex((m) => m.key === measure && m.tested);
   if (mi < 0) throw new Error(`${measure} is not a measure the Results table tests (${RESULT_MEASURES.filter((m) => m.tested).map((m) => m.label).join(', ')})`);
-  const [xb, xa, paired] = aligned(state.scores(b, 'annotated'), state.scores(a, 'annotated'), mi);
-  const order = paired.map((_, i) => i).sort((x, y) => xb[y] - xa[y] - (xb[x] - xa[x]) || (paired[x] < paired[y] ? -1 : 1));
-  const queries = order.map((i) => paired[i]);
-  const deltas = order.map((i) => xb[i] - xa[i]);
+  const [xb, xa, queries] = aligned(state.scores(b, 'annotated'), state.scores(a, 'annotated'), mi);
+  const deltas = queries.map((_, i) => xb[i] - xa[i]);
   const ranged = pairDeltas(state, a, b, measure, queries);
   return {
     a,

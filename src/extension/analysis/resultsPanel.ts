@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { ResultsModel } from '../../protocol/webview';
+import type { QueryPlot, ResultsModel } from '../../protocol/webview';
+import type { ViewChannel } from '../webview/channel';
 import type { AnalysisWorkbench, OpenSplit } from './workbench';
 
 /** The results panel of a split (one per split: opening it again reveals it). */
@@ -16,7 +17,17 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
     existing.panel.reveal();
     return wb.completeResultsModel(split);
   }
-  const { panel, view }: { panel: vscode.WebviewPanel; view: { refresh(): void } } = wb.panel<'results'>(
+  // The comparison the page plots query by query: its deltas go with every model, as a state the channel
+  // patches (a judgement changes one query's entry), not as an answer the page asks for after each model.
+  let plot: QueryPlot | undefined;
+  const sendQueries = async (channel: ViewChannel<'results'>) => {
+    const asked = plot;
+    if (!asked) return;
+    const state = await wb.ask('queryDeltas', { key: split.key, ...asked }).then((deltas) => ({ plot: asked, deltas }), (e: Error) => ({ plot: asked, error: e.message }));
+    // Chosen again meanwhile: the newer choice sends its own.
+    if (plot === asked) channel.send('queries', state);
+  };
+  const { panel, view, channel }: { panel: vscode.WebviewPanel; view: { refresh(): void }; channel: ViewChannel<'results'> } = wb.panel<'results'>(
     'results',
     `Results: ${split.datasetName} (${split.split})`,
     split,
@@ -41,9 +52,16 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
         openHoles();
         return null;
       },
-      queryDeltas: ({ a, b, measure }) => wb.ask('queryDeltas', { key: split.key, a, b, measure }),
+      plot: async ({ a, b, measure }) => {
+        plot = { a, b, measure };
+        await sendQueries(channel);
+        return null;
+      },
     },
-    async (channel) => channel.send('model', await wb.resultsModel(split)),
+    async (channel) => {
+      channel.send('model', await wb.resultsModel(split));
+      await sendQueries(channel);
+    },
     {},
     restored,
   );

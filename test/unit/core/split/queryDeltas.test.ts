@@ -1,5 +1,5 @@
 // The Results panel's per-query Δ on the real SciFact runs: the deltas are the table's comparison query by
-// query (their mean is its Δ, their counts its W/T/L), b − a, sorted best gain first, on the qrels in effect
+// query (their mean is its Δ, their counts its W/T/L), b − a, in the split's query order, on the qrels in effect
 // (a judgement moves them), with each query's range over the holes once the table's ranges are computed.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -24,8 +24,9 @@ describe('per-query Δ of a Results comparison on SciFact', { skip: needsShared(
     await addRunFiles(s, [BM25, DENSE, TFIDF]);
   });
 
-  test('each tested measure: the mean of the deltas is the table\'s Δ, the counts its W/T/L, sorted best gain first', () => {
+  test('each tested measure: the mean of the deltas is the table\'s Δ, the counts its W/T/L, in the split\'s query order', () => {
     const model = resultsModel(s, BM25, { skipped: [] });
+    const order = queryDeltas(s, BM25, DENSE, 'ndcg_cut_10').queries;
     for (const [mi, m] of RESULT_MEASURES.entries()) {
       if (!m.tested) continue;
       for (const run of [DENSE, TFIDF]) {
@@ -35,7 +36,8 @@ describe('per-query Δ of a Results comparison on SciFact', { skip: needsShared(
         assert.equal(new Set(d.queries).size, 300);
         assert.ok(Math.abs(d.deltas.reduce((x, y) => x + y, 0) / d.deltas.length - c.delta) < 1e-12, `${m.key}: ${c.delta}`);
         assert.deepEqual({ wins: d.wins, ties: d.ties, losses: d.losses }, { wins: c.wins, ties: c.ties, losses: c.losses });
-        for (let i = 1; i < d.deltas.length; i++) assert.ok(d.deltas[i - 1] >= d.deltas[i]);
+        // One order for every comparison and measure, whatever the deltas: a judgement changes entries, never the order.
+        assert.deepEqual(d.queries, order);
         assert.deepEqual(d.qrels, model.qrels);
       }
     }
@@ -77,6 +79,7 @@ describe('per-query Δ of a Results comparison on SciFact', { skip: needsShared(
     const after = queryDeltas(s, BM25, DENSE, 'ndcg_cut_10');
     assert.equal(after.qrels.state, 'annotated');
     assert.ok(after.deltas[after.queries.indexOf(q)] > d.deltas[d.queries.indexOf(q)], 'the judged query\'s delta rose');
+    assert.deepEqual(after.queries, d.queries, 'in the same order');
   });
 
   test('an untested measure is refused with the tested ones named', () => {

@@ -3,20 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WEBVIEW_PROTOCOL_VERSION } from '../../../../src/protocol/webview';
 import { ViewChannel } from '../../../../src/extension/webview/channel';
-
-/** A webview as the channel uses it: messages in, messages out. */
-function fakeWebview() {
-  let receive: (m: unknown) => void = () => undefined;
-  const posted: unknown[] = [];
-  return {
-    posted,
-    send: (m: unknown) => receive(m),
-    webview: {
-      onDidReceiveMessage: (cb: (m: unknown) => void) => ((receive = cb), { dispose: () => undefined }),
-      postMessage: async (m: unknown) => (posted.push(m), true),
-    },
-  };
-}
+import { fakeWebview } from '../../../helpers/fakeWebview';
 
 test("a request for an Object.prototype method ('constructor', 'toString', '__proto__', ...) is an unknown request, not answered by it", async () => {
   const w = fakeWebview();
