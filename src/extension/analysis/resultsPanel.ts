@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { QueryPlot, ResultsModel } from '../../protocol/webview';
+import type { QueryPlot, QueryPlotState, ResultsModel } from '../../protocol/webview';
 import type { ViewChannel } from '../webview/channel';
 import type { AnalysisWorkbench, OpenSplit } from './workbench';
 
@@ -20,13 +20,12 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
   // The comparison the page plots query by query: its deltas go with every model, as a state the channel
   // patches (a judgement changes one query's entry), not as an answer the page asks for after each model.
   let plot: QueryPlot | undefined;
-  const sendQueries = async (channel: ViewChannel<'results'>) => {
+  const plotState = async (): Promise<QueryPlotState | undefined> => {
     const asked = plot;
-    if (!asked) return;
-    const state = await wb.ask('queryDeltas', { key: split.key, ...asked }).then((deltas) => ({ plot: asked, deltas }), (e: Error) => ({ plot: asked, error: e.message }));
-    // Chosen again meanwhile: the newer choice sends its own.
-    if (plot === asked) channel.send('queries', state);
+    return asked && wb.ask('queryDeltas', { key: split.key, ...asked }).then((deltas) => ({ plot: asked, deltas }), (e: Error) => ({ plot: asked, error: e.message }));
   };
+  // Unless chosen again meanwhile: the newer choice sends its own.
+  const sendPlot = (channel: ViewChannel<'results'>, state: QueryPlotState | undefined) => state && state.plot === plot && channel.send('queries', state);
   const { panel, view, channel }: { panel: vscode.WebviewPanel; view: { refresh(): void }; channel: ViewChannel<'results'> } = wb.panel<'results'>(
     'results',
     `Results: ${split.datasetName} (${split.split})`,
@@ -54,13 +53,16 @@ export function showResults(wb: AnalysisWorkbench, split: OpenSplit, openDiff: (
       },
       plot: async ({ a, b, measure }) => {
         plot = { a, b, measure };
-        await sendQueries(channel);
+        sendPlot(channel, await plotState());
         return null;
       },
     },
     async (channel) => {
-      channel.send('model', await wb.resultsModel(split));
-      await sendQueries(channel);
+      // Both asked at once and sent in one turn: the extension host's writer sends them as one message to the
+      // workbench, whose one renderer thread reads each message apart (a few ms each).
+      const [model, queries] = await Promise.all([wb.resultsModel(split), plotState()]);
+      channel.send('model', model);
+      sendPlot(channel, queries);
     },
     {},
     restored,
