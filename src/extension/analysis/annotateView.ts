@@ -73,7 +73,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
         return null;
       }),
       explain: (p) => explainPair(this.wb, this.need().split, p),
-    }, () => this.resend());
+    }, () => void this.resend(), this.wb.held);
     view.onDidDispose(() => {
       this.channel?.dispose();
       this.channel = undefined;
@@ -81,10 +81,10 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     if (!this.queue && !this.restoring) {
       this.restoring = this.restore().finally(() => {
         this.restoring = undefined;
-        this.resend();
+        void this.resend();
       });
     }
-    this.resend();
+    void this.resend();
   }
 
   /** Starts judging the pool of `runs` at `depth` for the split, and shows the view. */
@@ -100,7 +100,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     this.queue.move(found >= 0 ? found : at ? Math.min(at.index, items.length - 1) : firstUnjudged);
     this.save();
     if (!at) await vscode.commands.executeCommand(`${ANNOTATE_VIEW_ID}.focus`);
-    this.resend();
+    void this.resend();
     return this.state();
   }
 
@@ -108,18 +108,18 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
    * The split's figures changed: the sidebar gets them, unless only figures it does not show were computed
    * (significance, ranges: the judgements and the pair shown are as they were).
    */
-  refresh(change?: SplitChange): void {
+  async refresh(change?: SplitChange): Promise<void> {
     if (this.recording) return;
     const sent = this.sent;
     if (change === 'computed' && sent && this.split && sent.queue === this.queueId && sent.index === this.queue?.index && sent.version === this.split.version) return;
-    this.resend();
+    await this.resend();
   }
 
-  /** Sends the sidebar its state now. */
-  private resend(): void {
+  /** Sends the sidebar its state now (resolved once sent). */
+  private resend(): Promise<void> {
     const channel = this.channel;
-    if (!channel) return;
-    void this.state().then(
+    if (!channel) return Promise.resolve();
+    return this.state().then(
       (s) => {
         this.sent = s.queue === undefined ? undefined : { queue: s.queue, index: s.index, version: s.qrels?.version ?? -1 };
         channel.send('state', s);
@@ -209,7 +209,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
       }
     } finally {
       this.recording = false;
-      this.resend();
+      void this.resend();
     }
   }
 
@@ -218,7 +218,7 @@ export class AnnotateView implements vscode.WebviewViewProvider, SplitView {
     const { queue } = this.need(p.queue);
     queue.place(p.index, p.queryId !== undefined && p.docId !== undefined ? { queryId: p.queryId, docId: p.docId } : undefined);
     this.save();
-    this.resend();
+    void this.resend();
     return null;
   }
 

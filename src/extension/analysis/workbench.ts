@@ -8,6 +8,7 @@ import { baselineKey } from '../baseline';
 import type { EngineHandle } from '../engine/register';
 import type { DatasetsElement } from '../views/datasetsTree';
 import { ViewChannel, type RequestHandlers } from '../webview/channel';
+import { HeldSends } from '../webview/heldSends';
 import { saveExport } from '../ui/saveExport';
 import { viewHtml, webviewOptions } from '../webview/html';
 
@@ -17,9 +18,12 @@ import { viewHtml, webviewOptions } from '../webview/html';
  */
 export type SplitChange = 'computed';
 
-/** A panel or view showing one split; refresh() asks the engine for its model again and sends it. */
+/** How long one view's model may hold back the others' after a change (refreshTogether); the engine answers a view's first model in ~10-90 ms. */
+const HOLD_MAX_MS = 150;
+
+/** A panel or view showing one split; refresh() asks the engine for its model again and sends it (resolved once sent). */
 export interface SplitView {
-  refresh(change?: SplitChange): void;
+  refresh(change?: SplitChange): Promise<void>;
 }
 
 /** An open split as the host keeps it: what the engine said of it, the chosen baseline, and the views showing it. */
@@ -37,6 +41,8 @@ export interface OpenSplit extends SplitInfo {
  */
 export class AnalysisWorkbench implements vscode.Disposable {
   private readonly splits = new Map<string, OpenSplit>();
+  /** The views' sends while a change reaches them all (refreshTogether). */
+  readonly held = new HeldSends();
   private readonly waiting = new Map<string, (() => void)[]>();
   private readonly subscriptions: vscode.Disposable[] = [];
   /** The panels open, with the split each shows (the active one gives commands their split). */
@@ -134,9 +140,9 @@ export class AnalysisWorkbench implements vscode.Disposable {
     }
     panel.webview.html = viewHtml(panel.webview, this.context.extensionUri, name, title, { datasetDir: split.datasetDir, split: split.split, ...identity });
     const view: SplitView = {
-      refresh: (change) => void refresh(channel, change).catch((e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`)),
+      refresh: (change) => refresh(channel, change).catch((e: Error) => void vscode.window.showErrorMessage(`IR Workbench: ${e.message}`)),
     };
-    const channel: ViewChannel<V> = new ViewChannel<V>(panel.webview, handlers, () => view.refresh());
+    const channel: ViewChannel<V> = new ViewChannel<V>(panel.webview, handlers, () => void view.refresh(), this.held);
     this.attach(split, view);
     this.panels.set(panel, split);
     panel.onDidDispose(() => {
@@ -235,10 +241,24 @@ export class AnalysisWorkbench implements vscode.Disposable {
       } catch {
         return; // the split is gone from the index: its views keep what they show
       }
-      for (const v of s.views) v.refresh(change);
+      this.refreshTogether(s.views, change);
     }
     for (const w of this.waiting.get(key) ?? []) w();
     this.waiting.delete(key);
+  }
+
+  /**
+   * Refreshes `views` with their models sent in one turn, so they reach the workbench as one message (its
+   * renderer reads each message apart, on the thread that draws every view). A view that takes long holds the
+   * others back HOLD_MAX_MS at most.
+   */
+  private refreshTogether(views: Iterable<SplitView>, change?: SplitChange): void {
+    const release = this.held.hold();
+    const timer = setTimeout(release, HOLD_MAX_MS);
+    void Promise.allSettled([...views].map((v) => v.refresh(change))).then(() => {
+      clearTimeout(timer);
+      release();
+    });
   }
 }
 

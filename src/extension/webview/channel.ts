@@ -10,6 +10,7 @@ import {
   type ViewName,
   type ViewRequests,
 } from '../../protocol/webview';
+import type { HeldSends } from './heldSends';
 import { SentStates } from './states';
 
 export type RequestHandlers<V extends ViewName> = {
@@ -33,6 +34,8 @@ export class ViewChannel<V extends ViewName> implements vscode.Disposable {
     private readonly webview: vscode.Webview,
     private readonly handlers: RequestHandlers<V>,
     private readonly onReload?: () => void,
+    /** Where the events wait while a change reaches every view (answers to the page's requests never wait). */
+    private readonly held?: HeldSends,
   ) {
     this.sub = webview.onDidReceiveMessage((m: unknown) => void this.receive(m));
   }
@@ -48,8 +51,18 @@ export class ViewChannel<V extends ViewName> implements vscode.Disposable {
   private post(kind: string, payload: unknown): void {
     const m = this.sent.message(kind, payload);
     if (!m) return;
-    // Not delivered (the view was gone meanwhile): the next state of the kind goes whole.
-    void Promise.resolve(this.webview.postMessage(m)).then((delivered) => delivered || this.sent.lost(kind, m.seq), () => undefined);
+    // Not delivered (the view was gone meanwhile, or disposed while the send was held): the next state of the
+    // kind goes whole.
+    const post = () => {
+      const lost = () => this.sent.lost(kind, m.seq);
+      try {
+        void Promise.resolve(this.webview.postMessage(m)).then((delivered) => delivered || lost(), lost);
+      } catch {
+        lost();
+      }
+    };
+    if (this.held) this.held.send(post);
+    else post();
   }
 
   dispose(): void {
