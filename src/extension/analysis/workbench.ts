@@ -18,7 +18,7 @@ import { viewHtml, webviewOptions } from '../webview/html';
  */
 export type SplitChange = 'computed';
 
-/** How long one view's model may hold back the others' after a change (refreshTogether); the engine answers a view's first model in ~10-90 ms. */
+/** How long views' models may wait for each other after a change (refreshTogether); the engine answers a view's first model in ~10-90 ms. */
 const HOLD_MAX_MS = 150;
 
 /** A panel or view showing one split; refresh() asks the engine for its model again and sends it (resolved once sent). */
@@ -42,7 +42,7 @@ export interface OpenSplit extends SplitInfo {
 export class AnalysisWorkbench implements vscode.Disposable {
   private readonly splits = new Map<string, OpenSplit>();
   /** The views' sends while a change reaches them all (refreshTogether). */
-  readonly held = new HeldSends();
+  readonly held = new HeldSends(HOLD_MAX_MS);
   private readonly waiting = new Map<string, (() => void)[]>();
   private readonly subscriptions: vscode.Disposable[] = [];
   /** The panels open, with the split each shows (the active one gives commands their split). */
@@ -250,15 +250,11 @@ export class AnalysisWorkbench implements vscode.Disposable {
   /**
    * Refreshes `views` with their models sent in one turn, so they reach the workbench as one message (its
    * renderer reads each message apart, on the thread that draws every view). A view that takes long holds the
-   * others back HOLD_MAX_MS at most.
+   * others back HOLD_MAX_MS at most, however many changes overlap.
    */
   private refreshTogether(views: Iterable<SplitView>, change?: SplitChange): void {
     const release = this.held.hold();
-    const timer = setTimeout(release, HOLD_MAX_MS);
-    void Promise.allSettled([...views].map((v) => v.refresh(change))).then(() => {
-      clearTimeout(timer);
-      release();
-    });
+    void Promise.allSettled([...views].map((v) => v.refresh(change))).then(release);
   }
 }
 

@@ -8,21 +8,39 @@
 export class HeldSends {
   private holds = 0;
   private readonly queued: (() => void)[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Held for maxMs since the first hold: overlapping holds (a judgement a key, an engine answering slowly) go on now. */
+  private expired = false;
+
+  /** @param maxMs the longest a send waits, however the holds overlap. */
+  constructor(private readonly maxMs: number) {}
 
   /** Holds every send until the returned release is called (once counts; the sends go with the last release). */
   hold(): () => void {
-    this.holds++;
+    if (this.holds++ === 0) {
+      this.expired = false;
+      this.timer = setTimeout(() => {
+        this.expired = true;
+        this.flush();
+      }, this.maxMs);
+    }
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      if (--this.holds === 0) for (const post of this.queued.splice(0)) post();
+      if (--this.holds > 0) return;
+      clearTimeout(this.timer);
+      this.flush();
     };
   }
 
-  /** Sends now, or once every hold is released, in the order asked. */
+  /** Sends now, or once every hold is released (at most maxMs after the first), in the order asked. */
   send(post: () => void): void {
-    if (this.holds > 0) this.queued.push(post);
+    if (this.holds > 0 && !this.expired) this.queued.push(post);
     else post();
+  }
+
+  private flush(): void {
+    for (const post of this.queued.splice(0)) post();
   }
 }
