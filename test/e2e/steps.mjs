@@ -72,7 +72,9 @@ export async function showResultsOfRun(wb, label) {
 export async function runBm25(wb, shot) {
   await wb.runCommand('IR Workbench: Run BEIR Eval');
   // With more than one dataset in the workspace (earlier scenarios add some), the first step asks which.
-  await wb.quickInput.filter({ hasText: 'Run BEIR Eval' }).waitFor({ state: 'visible' });
+  // By its title: the palette that ran the command lists "…: Run BEIR Eval" too, and read while it still showed,
+  // the first placeholder was the palette's (seen: the dataset step skipped, "test" typed into it).
+  await wb.quickInput.locator('.quick-input-title', { hasText: 'Run BEIR Eval' }).waitFor({ state: 'visible' });
   const first = await wb.waitFor('the first step\'s placeholder', async () => (await wb.quickInputBox.getAttribute('placeholder')) || false);
   if (first.startsWith('BEIR dataset')) await wb.pick('Run BEIR Eval', 'scifact');
   await wb.pick('Run BEIR Eval', 'test');

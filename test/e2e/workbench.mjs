@@ -41,6 +41,10 @@ export class Workbench {
     }
     if (screenshot) await this.shot(`palette ${title}`);
     await row.click(); // not Enter: the first row may be another match (e.g. the view's "Focus on … View")
+    // The palette gone before the caller looks for the command's own input: its row names the command (seen: a
+    // step's title matched in the palette, its placeholder read from the palette).
+    // (A command that reloads the window takes the page with it: nothing to wait for.)
+    await row.waitFor({ state: 'hidden', timeout: STEP_MS }).catch(() => undefined);
   }
 
   /**
@@ -73,9 +77,16 @@ export class Workbench {
     const row = this.quickRow(label);
     const open = this.quickInput.filter({ hasText: title });
     let probes = 0;
+    // Closed for a second, not for a probe: a step's input can hide and show again as it moves on.
+    let closedSince;
     for (let attempt = 1; ; attempt++) {
       await this.waitFor(`${label} shown in ${title}`, async () => {
-        if (!(await open.isVisible())) throw new PickClosed(title);
+        if (!(await open.isVisible())) {
+          closedSince ??= Date.now();
+          if (Date.now() - closedSince > 1_000) throw new PickClosed(title);
+          return false;
+        }
+        closedSince = undefined;
         if ((await this.quickInputBox.inputValue()) !== label || (probes > 0 && probes % 8 === 0)) {
           await this.quickInputBox.fill('');
           await this.quickInputBox.fill(label);
