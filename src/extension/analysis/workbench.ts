@@ -8,7 +8,7 @@ import { baselineKey } from '../baseline';
 import type { EngineHandle } from '../engine/register';
 import type { DatasetsElement } from '../views/datasetsTree';
 import { ViewChannel, type RequestHandlers } from '../webview/channel';
-import { HeldSends } from '../webview/heldSends';
+import { HeldSends, refreshTogether } from '../webview/heldSends';
 import { saveExport } from '../ui/saveExport';
 import { viewHtml, webviewOptions } from '../webview/html';
 
@@ -241,20 +241,12 @@ export class AnalysisWorkbench implements vscode.Disposable {
       } catch {
         return; // the split is gone from the index: its views keep what they show
       }
-      this.refreshTogether(s.views, change);
+      // Every view's new model goes to the workbench in one message (its renderer reads each message apart, on
+      // the thread that draws every view); a view that takes long holds the others back HOLD_MAX_MS at most.
+      void refreshTogether(this.held, [...s.views].map((v) => () => v.refresh(change)));
     }
     for (const w of this.waiting.get(key) ?? []) w();
     this.waiting.delete(key);
-  }
-
-  /**
-   * Refreshes `views` with their models sent in one turn, so they reach the workbench as one message (its
-   * renderer reads each message apart, on the thread that draws every view). A view that takes long holds the
-   * others back HOLD_MAX_MS at most, however many changes overlap.
-   */
-  private refreshTogether(views: Iterable<SplitView>, change?: SplitChange): void {
-    const release = this.held.hold();
-    void Promise.allSettled([...views].map((v) => v.refresh(change))).then(release);
   }
 }
 

@@ -44,3 +44,13 @@ export class HeldSends {
     for (const post of this.queued.splice(0)) post();
   }
 }
+
+/**
+ * Refreshes every view of a change with their sends held, so their new models go in one turn; resolved once
+ * they are sent (a view that takes long holds the others back no longer than the held period's bound).
+ */
+export async function refreshTogether(held: HeldSends, refreshes: readonly (() => Promise<void>)[]): Promise<void> {
+  const release = held.hold();
+  await Promise.allSettled(refreshes.map((refresh) => refresh()));
+  release();
+}

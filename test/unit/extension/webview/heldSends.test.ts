@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WEBVIEW_PROTOCOL_VERSION } from '../../../../src/protocol/webview';
-import { HeldSends } from '../../../../src/extension/webview/heldSends';
+import { HeldSends, refreshTogether } from '../../../../src/extension/webview/heldSends';
 import { ViewChannel } from '../../../../src/extension/webview/channel';
 import { fakeWebview } from '../../../helpers/fakeWebview';
 
@@ -74,4 +74,33 @@ test("a channel's events wait while held, its answers to the page do not; a view
   alive = true;
   disposed.send('model', { n: 2 } as never);
   assert.deepEqual(gone.posted.map((m) => (m as { type: string }).type), ['event']);
+});
+
+test('refreshTogether: three views whose models come at 0, 20 and 40 ms reach their pages in one turn; one that fails holds nothing, one that hangs holds the others maxMs', async (t) => {
+  const held = new HeldSends(500);
+  const pages = ['results', 'diff', 'holes'].map(() => fakeWebview());
+  const channels = pages.map((p) => new ViewChannel<'holes'>(p.webview as never, {} as never, undefined, held));
+  pages.forEach((p) => p.send({ v: WEBVIEW_PROTOCOL_VERSION, type: 'ready' }));
+  await new Promise((r) => setTimeout(r, 5));
+  // Each page records when it got its model: one turn is one clock reading and nothing awaited between.
+  const got: [number, number][] = [];
+  let turn = 0;
+  pages.forEach((p, i) => {
+    const push = p.webview.postMessage;
+    p.webview.postMessage = async (m: unknown) => (got.push([i, turn]), push(m));
+  });
+  const tick = setInterval(() => turn++, 1);
+  t.after(() => clearInterval(tick));
+  const after = (ms: number, i: number) => () => new Promise<void>((r) => setTimeout(() => (channels[i].send('model', { n: ms } as never), r()), ms));
+  await refreshTogether(held, [after(0, 0), after(20, 1), after(40, 2), () => Promise.reject(new Error('engine gone'))]);
+  assert.equal(got.length, 3);
+  assert.equal(new Set(got.map(([, t]) => t)).size, 1, `one turn: ${JSON.stringify(got)}`);
+  // A view that never answers: the others go when the held period ends.
+  const started = Date.now();
+  void refreshTogether(held, [after(1, 0), () => new Promise(() => undefined)]);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(got.length, 3, 'held while the other view is awaited');
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(got.length, 4);
+  assert.ok(Date.now() - started >= 500);
 });
