@@ -32,7 +32,7 @@ export async function showHoles(
         pooled = runs.filter((k) => split.runs.some((r) => r.key === k));
         depth = d;
         order = o === 'impact' || o === 'sample' ? o : 'blind';
-        for (const v of split.views) v.refresh();
+        wb.refreshViews(split);
         return null;
       },
       annotate: async () => {

@@ -18,7 +18,7 @@ import { viewHtml, webviewOptions } from '../webview/html';
  */
 export type SplitChange = 'computed';
 
-/** How long views' models may wait for each other after a change (refreshTogether); the engine answers a view's first model in ~10-90 ms. */
+/** How long views' models may wait for each other after a change (refreshViews); the engine answers a view's first model in ~10-90 ms. */
 const HOLD_MAX_MS = 150;
 
 /** A panel or view showing one split; refresh() asks the engine for its model again and sends it (resolved once sent). */
@@ -41,7 +41,7 @@ export interface OpenSplit extends SplitInfo {
  */
 export class AnalysisWorkbench implements vscode.Disposable {
   private readonly splits = new Map<string, OpenSplit>();
-  /** The views' sends while a change reaches them all (refreshTogether). */
+  /** The views' sends while a change reaches them all (refreshViews). */
   readonly held = new HeldSends(HOLD_MAX_MS);
   private readonly waiting = new Map<string, (() => void)[]>();
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -103,7 +103,16 @@ export class AnalysisWorkbench implements vscode.Disposable {
     const open = this.splitOf(datasetDir, split);
     if (!open || !open.runs.some((r) => r.key === run)) return;
     open.baseline = run;
-    for (const v of open.views) v.refresh();
+    this.refreshViews(open);
+  }
+
+  /**
+   * Every view of the split asks for its model again, and the new models go to the workbench in one message (its
+   * renderer reads each message apart, on the thread that draws every view); a view that takes long holds the
+   * others back HOLD_MAX_MS at most.
+   */
+  refreshViews(split: OpenSplit, change?: SplitChange): void {
+    void refreshTogether(this.held, [...split.views].map((v) => () => v.refresh(change)));
   }
 
   /** The baseline the open split's views compare with (undefined when the split is not open). */
@@ -241,9 +250,7 @@ export class AnalysisWorkbench implements vscode.Disposable {
       } catch {
         return; // the split is gone from the index: its views keep what they show
       }
-      // Every view's new model goes to the workbench in one message (its renderer reads each message apart, on
-      // the thread that draws every view); a view that takes long holds the others back HOLD_MAX_MS at most.
-      void refreshTogether(this.held, [...s.views].map((v) => () => v.refresh(change)));
+      this.refreshViews(s, change);
     }
     for (const w of this.waiting.get(key) ?? []) w();
     this.waiting.delete(key);
