@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareUnderHoles, HoleScorer, prepareHoles } from '../../../src/core/eval/holes';
 import { mulberry32 } from '../../../src/core/random';
+import { exactMinimum } from '../../bench/onlineFloor';
 import { oracleLowerBound } from '../../bench/oracleBound';
 import { randomCase } from '../core/eval/holes/bruteForce';
 
@@ -27,18 +28,8 @@ test('the oracle lower bound never exceeds the fewest judgements that settle, ov
     set.queries.forEach((q) => q.holes.forEach((d, h) => (q.grades[h] = truth(q.qid, d))));
     const trueDelta = compareUnderHoles(set, 0, 1, s).mean;
     if (Math.abs(trueDelta) < 1e-9) continue;
-    let min = Infinity;
-    for (let mask = 0; mask < 1 << holes.length; mask++) {
-      let size = 0;
-      holes.forEach(([qi, h], i) => {
-        const q = set.queries[qi];
-        const on = (mask >> i) & 1;
-        q.grades[h] = on ? truth(q.qid, q.holes[h]) : -1;
-        size += on;
-      });
-      if (size < min && compareUnderHoles(set, 0, 1, s).verdict === 'settled') min = size;
-    }
     set.queries.forEach((q) => q.grades.fill(-1));
+    const min = exactMinimum(set, s, holes.map(([qi, h]) => truth(set.queries[qi].qid, set.queries[qi].holes[h])));
     const bound = oracleLowerBound(set, s, truth, trueDelta > 0 ? 0 : 1);
     assert.ok(bound <= min, `seed ${seed}: bound ${bound} > minimum ${min}`);
     cases++;
