@@ -91,6 +91,9 @@ test('holes panel: at a third of a 1280-pixel window each run is a card that fit
         clipped: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
         labels: cells.filter((c) => !c.classList.contains('run')).map((c) => getComputedStyle(c, '::before').content),
         head: document.querySelector('#holes thead')!.getBoundingClientRect().width > 1,
+        // The list below the cards: its first rows' cells (document, title, grade) inside the page, none cut.
+        queue: [...document.querySelectorAll<HTMLElement>('#queue tr[data-pair]')].slice(0, 5).flatMap((r) => [...r.cells]).map((c) => c.getBoundingClientRect().right > page + 0.5 || c.scrollWidth > c.clientWidth + 1),
+        pageOverflow: document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth,
       };
     });
     assert.deepEqual(await v.problems(), []);
@@ -99,6 +102,8 @@ test('holes panel: at a third of a 1280-pixel window each run is a card that fit
   };
   const narrow = await layout(300);
   assert.deepEqual({ overflow: narrow.overflow, outside: narrow.outside, clipped: narrow.clipped, head: narrow.head }, { overflow: 0, outside: [], clipped: [], head: false });
+  assert.ok(narrow.queue.length >= 10, `${narrow.queue.length} cells of the list checked`);
+  assert.deepEqual({ cut: narrow.queue.filter(Boolean).length, page: narrow.pageOverflow }, { cut: 0, page: 0 });
   assert.deepEqual(narrow.labels.slice(0, 5), ['"Hole@10 original"', '"with yours"', '"Unjudged@10 original"', '"with yours"', '"Queries"']);
   // Wide enough for its columns, it stays a table under its head.
   const wide = await layout(900);
