@@ -92,7 +92,7 @@ test('holes panel: at a third of a 1280-pixel window each run is a card that fit
         labels: cells.filter((c) => !c.classList.contains('run')).map((c) => getComputedStyle(c, '::before').content),
         head: document.querySelector('#holes thead')!.getBoundingClientRect().width > 1,
         // The list below the cards: its first rows' cells (document, title, grade) inside the page, none cut.
-        queue: [...document.querySelectorAll<HTMLElement>('#queue tr[data-pair]')].slice(0, 5).flatMap((r) => [...r.cells]).map((c) => c.getBoundingClientRect().right > page + 0.5 || c.scrollWidth > c.clientWidth + 1),
+        queue: [...document.querySelectorAll<HTMLTableRowElement>('#queue tr[data-pair]')].slice(0, 5).flatMap((r) => [...r.cells]).map((c) => c.getBoundingClientRect().right > page + 0.5 || c.scrollWidth > c.clientWidth + 1),
         pageOverflow: document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth,
       };
     });
