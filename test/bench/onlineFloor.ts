@@ -3,8 +3,8 @@ import { Qrels } from '../../src/core/formats/qrels';
 import { Run } from '../../src/core/formats/run';
 
 /**
- * How far any judging order can be from the exact minimum on a near-tie, and why issue 23's "sound mode: at
- * most 1.3x the exact minimum on near-ties" cannot hold for every near-tie.
+ * How far any judging order can be from the exact minimum, and why issue 23's sound-mode goals (at most 1.3x
+ * the exact minimum on near-ties, 1.15x elsewhere) cannot hold for every comparison.
  *
  * The exact minimum is the fewest judgements that settle a comparison when the hidden grades are known (an
  * oracle picks them). A real order does not know them: it only learns a hole's grade by judging it. Over a

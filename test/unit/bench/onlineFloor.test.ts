@@ -32,7 +32,7 @@ function family(m: number, filler: number, delta: (d: number) => boolean) {
     set.queries.forEach((q) => q.grades.fill(-1));
     return judged;
   });
-  // Impact order cannot beat the best order on average; here it meets that average.
+  // Impact order cannot beat the best order on average.
   assert.ok(impact.reduce((x, y) => x + y) / m >= online - 1e-9, `impact order ${impact.join(', ')} below the best order's ${online}`);
   process.stdout.write(`# ${m} truths, ${filler} filler queries: exact minimum ${m + 1}, best order ${online} on average (${(online / (m + 1)).toFixed(3)}x), impact order ${impact.join(', ')}\n`);
   return { exact: m + 1, online, impact };
