@@ -14,8 +14,8 @@ import { Run } from '../../src/core/formats/run';
  * truth, then every order needs more than c times the exact minimum on some truth of the family.
  */
 
-/** Both lists' holes of every query, flattened: [query index, hole index]. */
-function holesOf(set: HoleSet): (readonly [number, number])[] {
+/** Both lists' holes of every query, flattened: [query index, hole index] (the order of a truth's grades). */
+export function holesOf(set: HoleSet): (readonly [number, number])[] {
   return set.queries.flatMap((q, qi) => q.holes.map((_, h) => [qi, h] as const));
 }
 
@@ -40,7 +40,7 @@ function settledCheck(set: HoleSet, s: HoleScorer): () => boolean {
 
 /**
  * The fewest holes whose true grades settle lists 0 and 1 of `set`, over every subset (2^holes comparisons:
- * small cases only). `truth[i]` is the grade of the i-th hole in query order. Leaves every hole unjudged.
+ * small cases only). `truth[i]` is the grade of holesOf(set)[i]. Leaves every hole unjudged.
  */
 export function exactMinimum(set: HoleSet, s: HoleScorer, truth: ArrayLike<number>): number {
   const holes = holesOf(set);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareUnderHoles, HoleScorer, prepareHoles } from '../../../src/core/eval/holes';
 import { mulberry32 } from '../../../src/core/random';
-import { exactMinimum } from '../../bench/onlineFloor';
+import { exactMinimum, holesOf } from '../../bench/onlineFloor';
 import { oracleLowerBound } from '../../bench/oracleBound';
 import { randomCase } from '../core/eval/holes/bruteForce';
 
@@ -19,7 +19,7 @@ test('the oracle lower bound never exceeds the fewest judgements that settle, ov
     const scale = seed % 2 ? [0, 1] : [0, 1, 2];
     const { qrels, runs } = randomCase(seed, scale);
     const set = prepareHoles(qrels, runs.slice(0, 2), { poolDepth: 4 });
-    const holes = set.queries.flatMap((q, qi) => q.holes.map((_, h) => [qi, h] as const));
+    const holes = holesOf(set);
     if (holes.length === 0 || holes.length > 11) continue;
     const s = new HoleScorer('ndcg_cut.4', set.scale);
     const next = mulberry32(seed * 7919);
