@@ -40,7 +40,7 @@ function defaultCacheDir(): string | null {
  * Ties a cache to this bundle (path, size, time) and this Node (V8's data is specific to its version). FNV-1a, not
  * node:crypto: loading crypto took ~7 ms of a cold `irw eval`, and a collision costs only a rejected cache.
  */
-function fingerprint(file: string): string {
+export function fingerprint(file: string): string {
   const s = statSync(file);
   const text = `${file}\0${s.size}\0${s.mtimeMs}\0${process.version}\0${process.arch}`;
   let h1 = 0x811c9dc5;

@@ -11,6 +11,7 @@ import { readZScores, type ZScores } from '../core/eval/zscores';
 import { readPrefs, readQrelsPrefs, type PrefsQrels } from '../core/eval/prefs';
 import { checkCoverage } from '../core/eval/coverage';
 import { EXIT, UsageError, type Command } from './common';
+import { io } from './io';
 import { csvField } from '../core/formats/csv';
 import { didYouMean } from '../core/nearest';
 
@@ -198,17 +199,17 @@ export const evalCommand: Command = {
   async run(argv) {
     const args = parseArgs(argv);
     if (args === 'version') {
-      process.stderr.write('trec_eval version 9.0.8 (irw eval; --trec-eval 10 for 10.0)\n');
+      io.err('trec_eval version 9.0.8 (irw eval; --trec-eval 10 for 10.0)\n');
       return EXIT.ok;
     }
     if ('help' in args) {
-      process.stdout.write(args.help.length ? explain(args.help) : HELP);
+      io.out(args.help.length ? explain(args.help) : HELP);
       return EXIT.ok;
     }
     // As trec_eval, a measure takes the parameters of its first -m only: say so for each later one dropped.
     try {
       resolveMeasures(args.measures, true, args.trecEval, (spec, kept, both) =>
-        process.stderr.write(`irw eval: warning: -m ${spec} is ignored: as in trec_eval, a measure takes the parameters of its first -m (${kept})${both ? `; give both in one: -m ${both}` : ''}\n`),
+        io.err(`irw eval: warning: -m ${spec} is ignored: as in trec_eval, a measure takes the parameters of its first -m (${kept})${both ? `; give both in one: -m ${both}` : ''}\n`),
       );
     } catch (e) {
       if (e instanceof MeasureSpecError) throw new UsageError(e.message);
@@ -222,12 +223,12 @@ export const evalCommand: Command = {
     const zscores = args.zscoresFile === undefined ? undefined : readZScores(args.zscoresFile);
     // On a terminal, ids, tags and file names could carry escape sequences: shown, not obeyed. A file or pipe
     // gets trec_eval's bytes (the differential tests compare them).
-    const shown = process.stdout.isTTY ? visibleControls : (s: string) => s;
+    const shown = io.outIsTTY ? visibleControls : (s: string) => s;
     const single = runArgs.length === 1 && runPaths[0] === runArgs[0];
     if (single && args.format === 'text') {
       const { result } = await evaluateOne(args, qrelsPath, runPaths[0], zscores);
       // Ids that are not UTF-8 are printed as the bytes they were read as.
-      process.stdout.write(encodeId(shown(formatTrecEval(result, args.perQuery, args.summary))));
+      io.out(encodeId(shown(formatTrecEval(result, args.perQuery, args.summary))));
       return EXIT.ok;
     }
     const qrels = readQrelsOf(args, qrelsPath);
@@ -240,7 +241,7 @@ export const evalCommand: Command = {
       } catch (e) {
         if (!isInputError(e)) throw e;
         failed = true;
-        process.stderr.write(`irw eval: ${shown(e.format())}\n`);
+        io.err(`irw eval: ${shown(e.format())}\n`);
       }
     }
     out.end();
@@ -306,7 +307,7 @@ function evaluateRun(args: EvalArgs, qrels: AnyQrels, qrelsPath: string, run: Ru
     throw e;
   }
   const { warning } = checkCoverage(qrels, run, qrelsPath, runPath, args.complete);
-  if (warning) process.stderr.write(`irw eval: warning: ${warning}\n`);
+  if (warning) io.err(`irw eval: warning: ${warning}\n`);
   return result;
 }
 
@@ -352,7 +353,7 @@ class MultiRunOutput {
   }
 
   private write(s: string): void {
-    process.stdout.write(encodeId(this.shown(s)));
+    io.out(encodeId(this.shown(s)));
   }
 }
 

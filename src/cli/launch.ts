@@ -11,5 +11,17 @@ const command = process.argv[2] ?? 'help';
 // make each cheaper, and the table as a whole measured 7-13 % less CPU (docs/benchmarks.md). Set before the
 // bundle is compiled, so its code cache is made and read under the same flags.
 if (command === 'compare') setFlagsFromString('--max-inlined-bytecode-size=100 --max-inlined-bytecode-size-cumulative=300');
-const irw = requireWithCodeCache(join(__dirname, command === 'eval' ? 'irw-eval.js' : 'irw.js'), command) as typeof Irw;
-irw.start(process.argv.slice(2));
+const bundle = join(__dirname, command === 'eval' ? 'irw-eval.js' : 'irw.js');
+const run = () => (requireWithCodeCache(bundle, command) as typeof Irw).start(process.argv.slice(2));
+const serve = process.env.IRW_RESIDENT_SERVE;
+/* eslint-disable @typescript-eslint/no-require-imports -- required only where used: node:net and child processes cost every other call's start */
+if (serve) {
+  // The resident `irw eval`, started by a call with IRW_RESIDENT=1.
+  (requireWithCodeCache(join(__dirname, 'irw-eval.js'), 'eval') as typeof Irw).serveResident(serve);
+} else if (command === 'eval' && process.env.IRW_RESIDENT === '1') {
+  const { evalViaResident } = require('./resident/client') as typeof import('./resident/client');
+  void evalViaResident(bundle, __filename, process.argv.slice(2)).then((answered) => answered || run());
+} else {
+  run();
+}
+/* eslint-enable @typescript-eslint/no-require-imports */

@@ -3,6 +3,7 @@ import { cancelSignal, EXIT_CLOSED_PIPE, outputClosed, releaseSignals } from './
 import { isInputError } from '../core/formats/errors';
 import { product } from '../core/provenance/product';
 import { EXIT, UsageError, type Command } from './common';
+import { io } from './io';
 import { didYouMean } from '../core/nearest';
 
 /**
@@ -50,20 +51,20 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   // Asked for, the help is the output (stdout, exit 0); `irw` alone is a usage error (stderr, exit 2).
   if (!name) {
-    process.stderr.write(HELP);
+    io.err(HELP);
     return EXIT.usage;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(HELP);
+    io.out(HELP);
     return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    process.stdout.write(`irw ${VERSION}\n`);
+    io.out(`irw ${VERSION}\n`);
     return EXIT.ok;
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!entry) {
-    process.stderr.write(`irw: unknown command '${name}'${didYouMean(name, Object.keys(COMMANDS))}\nRun 'irw --help' for the commands.\n`);
+    io.err(`irw: unknown command '${name}'${didYouMean(name, Object.keys(COMMANDS))}\nRun 'irw --help' for the commands.\n`);
     return EXIT.usage;
   }
   try {
@@ -72,19 +73,25 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest, cancelSignal);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`irw ${name}: ${e.message}\nRun 'irw ${name} --help' for usage.\n`);
+      io.err(`irw ${name}: ${e.message}\nRun 'irw ${name} --help' for usage.\n`);
       return EXIT.usage;
     }
     if (isInputError(e)) {
-      process.stderr.write(`irw ${name}: ${e.format()}\n`);
+      io.err(`irw ${name}: ${e.format()}\n`);
       return EXIT.input;
     }
-    process.stderr.write(`irw ${name}: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    io.err(`irw ${name}: internal error: ${(e as Error).stack ?? String(e)}\n`);
     return EXIT.internal;
   }
 }
 
 const VERSION = product().version;
+
+/** Serves `irw eval` calls on `socket` until idle (IRW_RESIDENT=1: see resident/server.ts). */
+export function serveResident(socket: string): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only in the resident process: node:net costs every other call's start
+  (require('./resident/server') as typeof import('./resident/server')).serveResident(socket, main);
+}
 
 /** Runs `irw` with these arguments and sets the process's exit code. */
 export function start(argv: string[]): void {

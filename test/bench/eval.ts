@@ -4,18 +4,22 @@
  * peak RSS and the load average printed with every table):
  * 1. start (issue 27 item 1): one SciFact-size run (30,000 lines; ../shared/runs/scifact) with -m ndcg_cut.10
  *    -m map -m recall.100, beside `node -e 0`, a Node process that only reads the two files (what any Node
- *    program must pay) and the least a JavaScript evaluator does (a bound). Goal: at most 1.5x `node -e 0`.
+ *    program must pay), the least a JavaScript evaluator does (a bound), and a call with IRW_RESIDENT=1 to the
+ *    resident evaluator (started before the rounds; its CPU a call printed after). Goal: at most 1.5x `node -e 0`.
  * 2. many (item 2): 100 SciFact-size runs in one `irw eval QRELS FOLDER`, against 100 trec_eval calls. Goal: at
  *    most 0.25x their time.
  * 3. large (issue 16; BENCH_LARGE=0 skips it): a synthetic 10,000-query x 1,000-document run (10 M lines),
  *    generated once into .bench/. Goal: at most 0.25x trec_eval -O2's time, and less memory.
  * BENCH_ROUNDS (default 15), BENCH_MANY_ROUNDS (5) and BENCH_REPEAT (3, the large part) set the rounds.
  */
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { uniform } from '../../src/core/random';
 import { GOLDEN, RUNS } from '../unit/support/paths';
 import { baselineBuild, paired, trecEvalPeer, type Command } from './paired';
+import { ask } from '../../src/cli/resident/client';
+import { residentSocket } from '../../src/cli/resident/socket';
 
 const REPO = resolve(__dirname, '..', '..');
 const DIR = join(REPO, '.bench');
@@ -93,7 +97,7 @@ function evaluations(measures: string[], qrels: string, run: string): Command[] 
   ];
 }
 
-function start(): void {
+async function start(): Promise<void> {
   if (!existsSync(SCIFACT_QRELS) || !SCIFACT_RUNS.every(existsSync)) {
     process.stdout.write(`start: skipped, needs ${SCIFACT_QRELS} and ${SCIFACT_RUNS[0]} (../shared)\n`);
     return;
@@ -108,6 +112,10 @@ function start(): void {
     for (const l of fs.readFileSync(r, 'latin1').split('\\n')) { const f = l.split(/\\s+/); if (f.length < 6) continue; let x = runs.get(f[0]); if (!x) runs.set(f[0], (x = [])); x.push({ d: f[2], s: Math.fround(Number(f[4])) }); }
     let hits = 0; for (const [qid, x] of runs) { x.sort((a, b) => b.s - a.s || (a.d < b.d ? 1 : -1)); for (let i = 0; i < 10 && i < x.length; i++) if (rel.has(qid + ' ' + x[i].d)) hits++; }
     process.stdout.write('P_10 all ' + (hits / 10 / runs.size).toFixed(4) + '\\n');`;
+  // IRW_RESIDENT=1: each call asks the resident evaluator, started (and warmed) before the rounds; its own CPU
+  // time is not the client's, so it is read from /proc and printed after the table.
+  const resident = [CLI, 'eval', ...measures, SCIFACT_QRELS, SCIFACT_RUNS[0]];
+  const before = await residentUp(resident);
   paired(
     `start: irw eval ${measures.join(' ')} on one SciFact run (${statSync(SCIFACT_RUNS[0]).size} bytes, 30,000 lines); goal: irw eval <= 1.5x node -e 0`,
     [
@@ -115,10 +123,39 @@ function start(): void {
       { name: 'node reading both files', cmd: process.execPath, args: ['-e', readOnly] },
       { name: 'node, a 6-line evaluator', cmd: process.execPath, args: ['-e', minimal, SCIFACT_QRELS, SCIFACT_RUNS[0]] },
       ...evaluations(measures, SCIFACT_QRELS, SCIFACT_RUNS[0]),
+      ...(before ? [{ name: 'irw eval, IRW_RESIDENT=1 (client)', cmd: '/usr/bin/env', args: ['IRW_RESIDENT=1', process.execPath, ...resident] }] : []),
     ],
     Number(process.env.BENCH_ROUNDS ?? 15),
     'node -e 0',
   );
+  const after = before && (await residentStatus());
+  if (before && after && after.pid === before.pid) {
+    const calls = after.served - before.served;
+    const cpu = (residentCpu(after.pid) - before.cpu) / calls;
+    process.stdout.write(`the resident evaluator (pid ${after.pid}) answered ${calls} calls, ${(cpu * 1000).toFixed(1)} ms of CPU a call: add it to the client's CPU above\n`);
+  } else process.stdout.write('the resident evaluator was not up through the rounds: its row is missing or ran in the caller\n');
+}
+
+const residentStatus = async () => {
+  const socket = residentSocket(join(REPO, 'dist', 'irw-eval.js'));
+  const a = socket ? await ask(socket, { argv: [], cwd: REPO, tty: false, status: true }) : undefined;
+  return a && a !== 'absent' && 'served' in a.head ? a.head : undefined;
+};
+
+/** CPU seconds a process has used (utime + stime from /proc). */
+function residentCpu(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** Starts the resident evaluator with one call and warms it with two more; its status and CPU, or undefined where it cannot run. */
+async function residentUp(args: string[]): Promise<{ pid: number; served: number; cpu: number } | undefined> {
+  const env = { ...process.env, IRW_RESIDENT: '1' };
+  spawnSync(process.execPath, args, { env });
+  for (let i = 0; i < 100 && !(await residentStatus()); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 2; i++) spawnSync(process.execPath, args, { env });
+  const s = await residentStatus();
+  return s && existsSync(`/proc/${s.pid}/stat`) ? { ...s, cpu: residentCpu(s.pid) } : undefined;
 }
 
 function many(): void {
@@ -163,12 +200,12 @@ function large(): void {
   );
 }
 
-function main(): void {
+async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
   mkdirSync(DIR, { recursive: true });
-  start();
+  await start();
   many();
   if (process.env.BENCH_LARGE !== '0') large();
 }
 
-main();
+void main();
