@@ -7,9 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import { readRun } from '../../../src/core/formats/run';
 import { runBm25 } from '../../../src/core/retrieval/bm25/run';
 import { smallDataset } from '../../helpers/neuralFixtures';
+import { requireBuiltCli } from '../support/paths';
 
 const ROOT = resolve(__dirname, '../../..');
-const irw = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'explain', ...args], { cwd: ROOT, encoding: 'utf8' });
+const irw = (...args: string[]) => spawnSync(process.execPath, [requireBuiltCli(), 'explain', ...args], { cwd: ROOT, encoding: 'utf8' });
 
 describe('irw explain', () => {
   let dir: string;

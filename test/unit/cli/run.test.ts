@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { writeSyntheticBeir } from '../../helpers/syntheticBeir';
+import { requireBuiltCli } from '../support/paths';
 
 const ROOT = resolve(__dirname, '../../..');
 const MAIN = join(ROOT, 'src/cli/main.ts');
@@ -13,7 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), 'irw-cli-faults-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function irw(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return spawnSync(process.execPath, [requireBuiltCli(), ...args], { cwd: ROOT, encoding: 'utf8' });
 }
 
 /** A folder holding two small datasets. */

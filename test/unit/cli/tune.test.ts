@@ -7,9 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import { parseList } from '../../../src/cli/tune';
 import { readSidecar } from '../../../src/core/provenance/record';
 import { smallDataset } from '../../helpers/neuralFixtures';
+import { requireBuiltCli } from '../support/paths';
 
 const ROOT = resolve(__dirname, '../../..');
-const irw = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'tune', ...args], { cwd: ROOT, encoding: 'utf8' });
+const irw = (...args: string[]) => spawnSync(process.execPath, [requireBuiltCli(), 'tune', ...args], { cwd: ROOT, encoding: 'utf8' });
 
 describe('irw tune', () => {
   let dir: string;
