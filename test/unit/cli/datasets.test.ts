@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { md5, startServer, zipFolder, type ServedFile } from '../../helpers/datasetServer';
 import { writeSyntheticBeir } from '../../helpers/syntheticBeir';
-import { DATASETS, REPO } from '../support/paths';
+import { DATASETS, REPO, requireBuiltCli } from '../support/paths';
 
-const CLI = ['--import', 'tsx', join(REPO, 'src/cli/main.ts')];
+const CLI = [requireBuiltCli()];
 
 function irw(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

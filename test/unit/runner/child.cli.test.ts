@@ -5,11 +5,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeSyntheticBeir } from '../../helpers/syntheticBeir';
-import { DATASETS, needsShared } from '../support/paths';
+import { DATASETS, needsShared, requireBuiltCli } from '../support/paths';
 
 const ROOT = resolve(__dirname, '../../..');
 const SCIFACT = join(DATASETS, 'scifact');
-const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
+const CLI = [requireBuiltCli()];
 
 describe('irw run (CLI)', () => {
   let dir: string;
