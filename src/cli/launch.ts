@@ -12,16 +12,15 @@ const command = process.argv[2] ?? 'help';
 // bundle is compiled, so its code cache is made and read under the same flags.
 if (command === 'compare') setFlagsFromString('--max-inlined-bytecode-size=100 --max-inlined-bytecode-size-cumulative=300');
 const bundle = join(__dirname, command === 'eval' ? 'irw-eval.js' : 'irw.js');
-const run = () => (requireWithCodeCache(bundle, command) as typeof Irw).start(process.argv.slice(2));
+const load = () => requireWithCodeCache(bundle, command) as typeof Irw;
 const serve = process.env.IRW_RESIDENT_SERVE;
-/* eslint-disable @typescript-eslint/no-require-imports -- required only where used: node:net and child processes cost every other call's start */
 if (serve) {
-  // The resident `irw eval`, started by a call with IRW_RESIDENT=1.
-  (requireWithCodeCache(join(__dirname, 'irw-eval.js'), 'eval') as typeof Irw).serveResident(serve);
+  // The resident `irw eval` (`cli.js eval`), started by a call with IRW_RESIDENT=1.
+  load().serveResident(serve);
 } else if (command === 'eval' && process.env.IRW_RESIDENT === '1') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- required only here: node:net and child processes cost every other call's start
   const { evalViaResident } = require('./resident/client') as typeof import('./resident/client');
-  void evalViaResident(bundle, __filename, process.argv.slice(2)).then((answered) => answered || run());
+  void evalViaResident(bundle, __filename, process.argv.slice(2)).then((answered) => answered || load().start(process.argv.slice(2)));
 } else {
-  run();
+  load().start(process.argv.slice(2));
 }
-/* eslint-enable @typescript-eslint/no-require-imports */

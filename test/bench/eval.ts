@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { uniform } from '../../src/core/random';
 import { GOLDEN, RUNS } from '../unit/support/paths';
 import { baselineBuild, paired, trecEvalPeer, type Command } from './paired';
-import { ask } from '../../src/cli/resident/client';
+import { residentStatus } from '../../src/cli/resident/client';
 import { residentSocket } from '../../src/cli/resident/socket';
 
 const REPO = resolve(__dirname, '..', '..');
@@ -128,7 +128,7 @@ async function start(): Promise<void> {
     Number(process.env.BENCH_ROUNDS ?? 15),
     'node -e 0',
   );
-  const after = before && (await residentStatus());
+  const after = before && (await residentOfBuild());
   if (before && after && after.pid === before.pid) {
     const calls = after.served - before.served;
     const cpu = (residentCpu(after.pid) - before.cpu) / calls;
@@ -136,10 +136,10 @@ async function start(): Promise<void> {
   } else process.stdout.write('the resident evaluator was not up through the rounds: its row is missing or ran in the caller\n');
 }
 
-const residentStatus = async () => {
+/** The status of the resident evaluator of this checkout's build, if one is up. */
+const residentOfBuild = () => {
   const socket = residentSocket(join(REPO, 'dist', 'irw-eval.js'));
-  const a = socket ? await ask(socket, { argv: [], cwd: REPO, tty: false, status: true }) : undefined;
-  return a && a !== 'absent' && 'served' in a.head ? a.head : undefined;
+  return socket ? residentStatus(socket) : Promise.resolve(undefined);
 };
 
 /** CPU seconds a process has used (utime + stime from /proc). */
@@ -152,9 +152,9 @@ function residentCpu(pid: number): number {
 async function residentUp(args: string[]): Promise<{ pid: number; served: number; cpu: number } | undefined> {
   const env = { ...process.env, IRW_RESIDENT: '1' };
   spawnSync(process.execPath, args, { env });
-  for (let i = 0; i < 100 && !(await residentStatus()); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && !(await residentOfBuild()); i++) await new Promise((r) => setTimeout(r, 50));
   for (let i = 0; i < 2; i++) spawnSync(process.execPath, args, { env });
-  const s = await residentStatus();
+  const s = await residentOfBuild();
   return s && existsSync(`/proc/${s.pid}/stat`) ? { ...s, cpu: residentCpu(s.pid) } : undefined;
 }
 

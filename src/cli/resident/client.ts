@@ -31,13 +31,14 @@ export async function evalViaResident(bundle: string, launcher: string, argv: st
   if (!socket) return false;
   const answer = await ask(socket, { argv, cwd: process.cwd(), tty: process.stdout.isTTY === true });
   if (answer === 'absent') {
-    spawn(process.execPath, [launcher], { detached: true, stdio: 'ignore', env: { ...process.env, IRW_RESIDENT_SERVE: socket } }).unref();
+    spawn(process.execPath, [launcher, 'eval'], { detached: true, stdio: 'ignore', env: { ...process.env, IRW_RESIDENT_SERVE: socket } }).unref();
     return false;
   }
   if (!answer || !('code' in answer.head)) return false;
   const { code, out, err } = answer.head;
   if (answer.bytes.length !== out + err) return false;
-  // A reader that closes the pipe early (`| head`) ends the call as it ends an evaluation in this process.
+  // A reader that closes the pipe early (`| head`) ends the call as it ends an evaluation in this process: 141,
+  // signals.ts's EXIT_CLOSED_PIPE (not loaded here: its handlers would hold SIGINT while this call waits).
   process.stdout.on('error', (e: NodeJS.ErrnoException) => e.code === 'EPIPE' && process.exit(141));
   if (err) process.stderr.write(answer.bytes.subarray(out));
   if (out) process.stdout.write(answer.bytes.subarray(0, out));
@@ -74,4 +75,10 @@ export function ask(socket: string, req: ResidentRequest): Promise<{ head: Resid
     });
     c.on('error', (e: NodeJS.ErrnoException) => done(e.code === 'ENOENT' || e.code === 'ECONNREFUSED' ? 'absent' : undefined));
   });
+}
+
+/** How many calls the resident process on `socket` served, and its pid; undefined when none answers (tests, benchmarks). */
+export async function residentStatus(socket: string): Promise<{ served: number; pid: number } | undefined> {
+  const a = await ask(socket, { argv: [], cwd: process.cwd(), tty: false, status: true });
+  return a && a !== 'absent' && 'served' in a.head ? a.head : undefined;
 }

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, GOLDEN, REPO, RUNS, needsShared } from '../support/paths';
-import { ask } from '../../../src/cli/resident/client';
+import { residentStatus } from '../../../src/cli/resident/client';
 import { residentSocket } from '../../../src/cli/resident/socket';
 
 const BUNDLE = join(REPO, 'dist', 'irw-eval.js');
@@ -27,10 +27,7 @@ describe('irw eval with IRW_RESIDENT=1 (a resident evaluator between calls)', { 
     }
   };
   /** How many calls the resident process served (undefined: none is up). */
-  const served = async () => {
-    const a = await ask(socket()!, { argv: [], cwd: dir, tty: false, status: true });
-    return a && a !== 'absent' && 'served' in a.head ? a.head : undefined;
-  };
+  const served = () => residentStatus(socket()!);
   const up = async () => {
     for (let i = 0; i < 200 && !(await served()); i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(await served(), 'the resident evaluator started');
