@@ -1,4 +1,3 @@
-import { watch as watchFs } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { EngineClient } from '../../core/engine/client';
@@ -9,6 +8,7 @@ import { baselineKey } from '../baseline';
 import { DatasetsTreeProvider, type DatasetsElement } from '../views/datasetsTree';
 import { exportJudgementsCommand, importRunCommand } from './commands';
 import { showProblems } from './diagnostics';
+import { DatasetFolderWatchers } from './folderWatchers';
 import { settled } from './settled';
 
 /** The split events' quiet time before the tree follows them, and the longest it lags behind a stream of them. */
@@ -132,38 +132,16 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
     return w;
   };
   let runWatcher = watch(`**/${runsFolder()}/**`);
-  // Each dataset folder also has watchers of its own: code-server's watcher gives no event inside a folder created
-  // after it started, and a VS Code watcher for that folder is served by the same one (tried). Node's watcher
-  // (inotify, one folder each) on the folder, its qrels/ and its runs folder sees them.
-  const datasetWatchers = new Map<string, vscode.Disposable>();
-  // Only names the index reads (isDatasetFile, isRunFileName): each judgement creates and removes a lock file
-  // and appends to its journal beside the annotations, and an event for those started a pass per judgement.
-  const watchFolder = (folder: string, reads: (name: string) => boolean): vscode.Disposable => {
-    try {
-      const w = watchFs(folder, (_event, name) => name && reads(name.toString()) && changed(vscode.Uri.file(join(folder, name.toString()))));
-      w.on('error', () => w.close());
-      return { dispose: () => w.close() };
-    } catch {
-      return { dispose: () => undefined }; // no such folder (yet): the workspace's watchers cover its creation
-    }
-  };
-  const watchDatasets = (dirs: string[]) => {
-    for (const [dir, w] of datasetWatchers) {
-      if (dirs.includes(dir)) continue;
-      w.dispose();
-      datasetWatchers.delete(dir);
-    }
-    for (const dir of dirs) {
-      if (datasetWatchers.has(dir)) continue;
-      const ws = [
-        watchFolder(dir, (name) => isDatasetFile(name) || name === 'qrels' || name === runsFolder()),
-        watchFolder(join(dir, 'qrels'), (name) => isDatasetFile(`qrels/${name}`)),
-        watchFolder(join(dir, runsFolder()), isRunFileName),
-      ];
-      datasetWatchers.set(dir, { dispose: () => ws.forEach((w) => w.dispose()) });
-    }
-  };
-  context.subscriptions.push({ dispose: () => datasetWatchers.forEach((w) => w.dispose()) });
+  // Each dataset folder, its qrels/ and its runs folder also have Node's watchers (folderWatchers.ts). Only names
+  // the index reads (isDatasetFile, isRunFileName): each judgement creates and removes a lock file and appends to
+  // its journal beside the annotations, and an event for those started a pass per judgement.
+  const datasetWatchers = new DatasetFolderWatchers(
+    { dataset: isDatasetFile, qrels: (name) => isDatasetFile(`qrels/${name}`), run: isRunFileName },
+    (folder, name) => changed(vscode.Uri.file(join(folder, name))),
+    soon,
+  );
+  const watchDatasets = (dirs: string[]) => datasetWatchers.update(dirs, runsFolder());
+  context.subscriptions.push(datasetWatchers);
   // A folder created with its files at once (an unzipped or copied dataset) can fill before the watcher watches
   // it, and then no file event comes: a new folder is worth a pass of its own.
   const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, true);
@@ -178,7 +156,6 @@ export function registerStore(context: vscode.ExtensionContext): EngineHandle {
       if (e.affectsConfiguration('irWorkbench.runs.folder')) {
         runWatcher.dispose();
         runWatcher = watch(`**/${runsFolder()}/**`);
-        watchDatasets([]); // the next refresh watches each dataset's new runs folder
       }
       if (e.affectsConfiguration('irWorkbench.runs.folder') || e.affectsConfiguration('irWorkbench.evaluation')) soon();
     }),
