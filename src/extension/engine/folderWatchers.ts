@@ -6,8 +6,8 @@ export type OnName = (folder: string, name: string) => void;
 
 /**
  * Node's own watchers (inotify, one folder each) on every dataset folder, its qrels/ and its runs folder:
- * code-server's watcher gives no event inside a folder created after it started, and a VS Code watcher for that
- * folder is served by the same one (tried). Two gaps are closed here:
+ * code-server's watcher has given no event inside a dataset folder created after it started, and a VS Code
+ * watcher for that folder is served by the same one (tried). Two gaps are closed here:
  * - a subfolder that does not exist yet when its dataset is first watched (runs/ made later), or that is removed
  *   and made again (a script that rebuilds runs/: the old watcher watches the removed folder), is watched again
  *   at the next update, so files written into it are seen;
