@@ -7,7 +7,8 @@
  *    program must pay), the least a JavaScript evaluator does (a bound), and a call with IRW_RESIDENT=1 to the
  *    resident evaluator (started before the rounds; its CPU a call printed after). Goal: at most 1.5x `node -e 0`.
  * 2. many (item 2): 100 SciFact-size runs in one `irw eval QRELS FOLDER`, against 100 trec_eval calls, beside
- *    bounds (Node reading the files; finding each line's fields in them; and reading each score, not exactly). Goal: at most 0.25x their time.
+ *    bounds (Node reading the files; finding each line's fields in them; and reading each score, not exactly).
+ *    Goal: at most 0.25x their time.
  * 3. large (issue 16; BENCH_LARGE=0 skips it): a synthetic 10,000-query x 1,000-document run (10 M lines),
  *    generated once into .bench/. Goal: at most 0.25x trec_eval -O2's time, and less memory.
  * BENCH_ROUNDS (default 15), BENCH_MANY_ROUNDS (5) and BENCH_REPEAT (3, the large part) set the rounds.

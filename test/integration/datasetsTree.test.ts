@@ -46,8 +46,9 @@ suite('Datasets view: MS MARCO/TREC-style folders', () => {
   });
 
   test('a judgement added to a TREC qrels file in qrels/ is indexed (its own watcher)', async () => {
-    // The folder is new, and code-server's watcher does not watch inside a folder created after it started: qrels/
-    // has a watcher of its own from the update after it exists (folderWatchers.ts), so one write is seen.
+    // The folder is new, and code-server's watcher has missed events inside dataset folders created after it
+    // started: qrels/ has a watcher of its own from the update after it exists (folderWatchers.ts), so one write
+    // is seen.
     const count = () => api.datasets().find((d) => d.dir === dir)?.splits.find((s) => s.split === 'extra')?.qrelsCount;
     writeFileSync(join(dir, 'qrels', 'extra.txt'), '300 0 3 1\n300 0 0 1\n');
     await waitFor('the new judgement in the tree', () => count() === 2, 30_000);

@@ -41,7 +41,8 @@ export class DatasetFolderWatchers {
         [
           dir,
           (name) => {
-            // qrels/ or the runs folder made or removed: its watcher (if any) watches what is gone; the next update starts another.
+            // qrels/ or the runs folder made or removed: its watcher (if any) watches what is gone; the next
+            // update starts another.
             if (name === 'qrels' || name === runsFolder) {
               own.get(join(dir, name))?.close();
               own.set(join(dir, name), undefined);

@@ -1,6 +1,6 @@
 // Node's watchers on dataset folders (real inotify watchers on a temporary folder): a runs folder made after its
-// dataset was first watched, or made again, is watched from the next update on, every watcher started asks for one more pass
-// (a file written before it subscribed gives no event), and an update that starts none asks for nothing.
+// dataset was first watched, or made again, is watched from the next update on, every watcher started asks for
+// one more pass (a file written before it subscribed gives no event), and an update that starts none asks for nothing.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
