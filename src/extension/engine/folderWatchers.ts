@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { watch as nodeWatch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 
 /** What one folder's watcher reports: a name in it that changed (a file the index reads, by the caller's filter). */
@@ -13,23 +13,31 @@ export type OnName = (folder: string, name: string) => void;
  *   at the next update, so files written into it are seen;
  * - a watcher starts after the pass that found its folder, so a file written in between gives no event: when any
  *   watcher starts, `started` is called (the caller runs one more pass). An update that starts none calls nothing,
- *   so that pass does not lead to another.
+ *   so that pass does not lead to another. Nor does a watcher started again after it failed (its `error` event):
+ *   a folder whose watcher fails each time would otherwise cost a pass, a scan of the workspace, at every update.
  */
 export class DatasetFolderWatchers {
   /** Per dataset folder: each of its three folders' watcher, undefined while that folder is not watched. */
   private readonly byDataset = new Map<string, Map<string, FSWatcher | undefined>>();
+  /** Folders whose watcher failed: started again at the next update, without asking for a pass. */
+  private readonly failed = new Set<string>();
 
   constructor(
     private readonly reads: { dataset(name: string): boolean; qrels(name: string): boolean; run(name: string): boolean },
     private readonly changed: OnName,
     private readonly started: () => void,
+    /** node:fs's watch (a test gives one whose watchers fail). */
+    private readonly watchFolder: (folder: string, listener: (event: string, name: string | Buffer | null) => void) => FSWatcher = nodeWatch,
   ) {}
 
   /** Watches exactly `dirs` (the indexed dataset folders), with `runsFolder` as each one's runs folder. */
   update(dirs: readonly string[], runsFolder: string): void {
     for (const [dir, watchers] of this.byDataset) {
       if (dirs.includes(dir) && watchers.has(join(dir, runsFolder))) continue;
-      for (const w of watchers.values()) w?.close();
+      for (const folder of watchers.keys()) {
+        drop(watchers, folder);
+        this.failed.delete(folder);
+      }
       this.byDataset.delete(dir);
     }
     let any = false;
@@ -42,10 +50,11 @@ export class DatasetFolderWatchers {
           dir,
           (name) => {
             // qrels/ or the runs folder made or removed: its watcher (if any) watches what is gone; the next
-            // update starts another.
+            // update starts another, for a new folder (whatever the old one's watcher did: on Windows a removed
+            // folder's watcher fails).
             if (name === 'qrels' || name === runsFolder) {
-              own.get(join(dir, name))?.close();
-              own.set(join(dir, name), undefined);
+              drop(own, join(dir, name));
+              this.failed.delete(join(dir, name));
               return true;
             }
             return this.reads.dataset(name);
@@ -58,7 +67,9 @@ export class DatasetFolderWatchers {
         if (own.get(folder)) continue;
         const w = this.watch(folder, reads, own);
         own.set(folder, w);
-        any ||= w !== undefined;
+        // A folder gone since its watcher failed (no watcher now) is a new folder when it comes back.
+        const restarted = this.failed.delete(folder);
+        if (w && !restarted) any = true;
       }
     }
     if (any) this.started();
@@ -70,17 +81,25 @@ export class DatasetFolderWatchers {
 
   private watch(folder: string, reads: (name: string) => boolean, own: Map<string, FSWatcher | undefined>): FSWatcher | undefined {
     try {
-      const w = watch(folder, (_event, name) => {
+      const w = this.watchFolder(folder, (_event, name) => {
         if (name && reads(name.toString())) this.changed(folder, name.toString());
       });
       // The folder went away (or the watcher failed): closed, and tried again at the next update.
       w.on('error', () => {
-        w.close();
-        if (own.get(folder) === w) own.set(folder, undefined);
+        if (own.get(folder) === w) {
+          drop(own, folder);
+          this.failed.add(folder);
+        } else w.close();
       });
       return w;
     } catch {
       return undefined; // no such folder (yet): the workspace's watchers see its creation, and the next update tries again
     }
   }
+}
+
+/** Closes a folder's watcher (if any) and marks the folder unwatched: the next update starts another. */
+function drop(watchers: Map<string, FSWatcher | undefined>, folder: string): void {
+  watchers.get(folder)?.close();
+  watchers.set(folder, undefined);
 }
