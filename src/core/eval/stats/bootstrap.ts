@@ -51,21 +51,54 @@ export function* bootstrapMeanCIsSteps(xs: readonly Float64Array[], options: Boo
   const next = mulberry32(options.seed ?? 1);
   const means = xs.map(() => new Float64Array(resamples));
   const drawn = new Int32Array(n);
-  for (let r = 0; r < resamples; r++) {
-    // next() / 2^32 * n is uniform over 0..n-1 up to a bias of n / 2^32, far below the resampling noise.
-    for (let i = 0; i < n; i++) drawn[i] = Math.floor((next() / 4294967296) * n);
-    for (let v = 0; v < xs.length; v++) {
-      const x = xs[v];
-      let s = 0;
-      for (let i = 0; i < n; i++) s += x[drawn[i]];
-      means[v][r] = s / n;
-    }
-    if ((r + 1) % every === 0 && r + 1 < resamples) yield;
+  const step = Math.max(1, every);
+  for (let r = 0; r < resamples; r += step) {
+    if (r > 0) yield;
+    resample(next, drawn, xs, means, r, Math.min(resamples, r + step));
   }
   return means.map((m) => {
     m.sort();
     return { lo: quantile(m, (1 - level) / 2), hi: quantile(m, (1 + level) / 2) };
   });
+}
+
+/**
+ * Resamples [from, to): each draws n queries and takes every vector's mean over them. Out of the generator above
+ * because V8 optimizes a loop in a generator less (these loops took twice as long there).
+ */
+function resample(next: () => number, drawn: Int32Array, xs: readonly Float64Array[], means: Float64Array[], from: number, to: number): void {
+  const n = drawn.length;
+  for (let r = from; r < to; r++) {
+    // next() / 2^32 * n is uniform over 0..n-1 up to a bias of n / 2^32, far below the resampling noise.
+    for (let i = 0; i < n; i++) drawn[i] = Math.floor((next() / 4294967296) * n);
+    // Four vectors' sums side by side, each in query order as alone: one sum's additions wait on each other,
+    // four sums' do not (the same figures; 15 vectors of 300 queries: ~0.75x the time).
+    let v = 0;
+    for (; v + 4 <= xs.length; v += 4) {
+      const [x0, x1, x2, x3] = [xs[v], xs[v + 1], xs[v + 2], xs[v + 3]];
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let i = 0; i < n; i++) {
+        const d = drawn[i];
+        s0 += x0[d];
+        s1 += x1[d];
+        s2 += x2[d];
+        s3 += x3[d];
+      }
+      means[v][r] = s0 / n;
+      means[v + 1][r] = s1 / n;
+      means[v + 2][r] = s2 / n;
+      means[v + 3][r] = s3 / n;
+    }
+    for (; v < xs.length; v++) {
+      const x = xs[v];
+      let s = 0;
+      for (let i = 0; i < n; i++) s += x[drawn[i]];
+      means[v][r] = s / n;
+    }
+  }
 }
 
 /** Paired bootstrap interval of the mean difference a - b (the same resampled queries for both runs). */
