@@ -118,6 +118,72 @@ export class SharedListScores {
 }
 
 /**
+ * mixture()'s sums for one query's cells when there is one positive grade (binary relevance, the usual case):
+ * each cell adds, to each draw k, r w0 to e0 (and r w1 to e1 for a pair) and r v - r^2 v to own, r the draw's
+ * rate of the cell (0: the cell adds nothing). Two cells a pass over the draws: each draw's sums take the same
+ * operations in the same order as one cell a pass (the same bits), with half the loads and stores of the sums
+ * (the mixtures of a judgement on SciFact: ~0.8x the time).
+ */
+function binaryCells(rates: Float64Array, K: number, L: number, cells: Int32Array, w: Float64Array, v: Float64Array, e0: Float64Array, e1: Float64Array, own: Float64Array): void {
+  let j = 0;
+  for (; j + 2 <= cells.length; j += 2) {
+    const [a, b, va, vb] = [cells[j] * K, cells[j + 1] * K, v[j], v[j + 1]];
+    if (L === 1) {
+      const [wa, wb] = [w[j], w[j + 1]];
+      for (let k = 0; k < K; k++) {
+        const ra = rates[a + k];
+        const rb = rates[b + k];
+        let x0 = e0[k];
+        let o = own[k];
+        if (ra !== 0) {
+          x0 += ra * wa;
+          o = o + ra * va - ra * ra * va;
+        }
+        if (rb !== 0) {
+          x0 += rb * wb;
+          o = o + rb * vb - rb * rb * vb;
+        }
+        e0[k] = x0;
+        own[k] = o;
+      }
+    } else {
+      const [wa0, wa1, wb0, wb1] = [w[2 * j], w[2 * j + 1], w[2 * j + 2], w[2 * j + 3]];
+      for (let k = 0; k < K; k++) {
+        const ra = rates[a + k];
+        const rb = rates[b + k];
+        let x0 = e0[k];
+        let x1 = e1[k];
+        let o = own[k];
+        if (ra !== 0) {
+          x0 += ra * wa0;
+          x1 += ra * wa1;
+          o = o + ra * va - ra * ra * va;
+        }
+        if (rb !== 0) {
+          x0 += rb * wb0;
+          x1 += rb * wb1;
+          o = o + rb * vb - rb * rb * vb;
+        }
+        e0[k] = x0;
+        e1[k] = x1;
+        own[k] = o;
+      }
+    }
+  }
+  // An odd last cell alone.
+  if (j < cells.length) {
+    const [a, w0, w1, vj] = [cells[j] * K, w[j * L], L > 1 ? w[j * L + 1] : 0, v[j]];
+    for (let k = 0; k < K; k++) {
+      const r = rates[a + k];
+      if (r === 0) continue;
+      e0[k] += r * w0;
+      if (L > 1) e1[k] += r * w1;
+      own[k] = own[k] + r * vj - r * r * vj;
+    }
+  }
+}
+
+/**
  * Mixture quantile: the x where the mixture's cdf is p. Newton's method from the normal with the mixture's
  * mean and variance, kept inside a bisection bracket; to 1e-9 of the mixture's spread.
  */
@@ -406,31 +472,16 @@ export class HoleEstimator {
       e1.fill(L > 1 ? listBases[qi * L + 1] : 0);
       own.fill(0);
       const { cells, w, v } = qc;
-      for (let j = 0; j < cells.length; j++) {
-        const cellAt = cells[j] * G;
-        for (let g = 0; g < G; g++) {
-          const at = (cellAt + g) * K;
-          const w0 = w[j * L * G + g];
-          const w1 = L > 1 ? w[(j * L + 1) * G + g] : 0;
-          const jg = (j * G + g) * G;
-          const vgg = v[jg + g];
-          if (G === 1 && L === 1) {
-            // The usual binary run (and pair) below, written out: the same operations as the general loop.
-            for (let k = 0; k < K; k++) {
-              const r = rates[at + k];
-              if (r === 0) continue;
-              e0[k] += r * w0;
-              own[k] = own[k] + r * vgg - r * r * vgg;
-            }
-          } else if (G === 1) {
-            for (let k = 0; k < K; k++) {
-              const r = rates[at + k];
-              if (r === 0) continue;
-              e0[k] += r * w0;
-              e1[k] += r * w1;
-              own[k] = own[k] + r * vgg - r * r * vgg;
-            }
-          } else {
+      if (G === 1) binaryCells(rates, K, L, cells, w, v, e0, e1, own);
+      else {
+        for (let j = 0; j < cells.length; j++) {
+          const cellAt = cells[j] * G;
+          for (let g = 0; g < G; g++) {
+            const at = (cellAt + g) * K;
+            const w0 = w[j * L * G + g];
+            const w1 = L > 1 ? w[(j * L + 1) * G + g] : 0;
+            const jg = (j * G + g) * G;
+            const vgg = v[jg + g];
             for (let k = 0; k < K; k++) {
               const r = rates[at + k];
               if (r === 0) continue;
