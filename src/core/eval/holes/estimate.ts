@@ -127,9 +127,13 @@ export class SharedListScores {
 function binaryCells(rates: Float64Array, K: number, L: number, cells: Int32Array, w: Float64Array, v: Float64Array, e0: Float64Array, e1: Float64Array, own: Float64Array): void {
   let j = 0;
   for (; j + 2 <= cells.length; j += 2) {
-    const [a, b, va, vb] = [cells[j] * K, cells[j + 1] * K, v[j], v[j + 1]];
+    const a = cells[j] * K;
+    const b = cells[j + 1] * K;
+    const va = v[j];
+    const vb = v[j + 1];
     if (L === 1) {
-      const [wa, wb] = [w[j], w[j + 1]];
+      const wa = w[j];
+      const wb = w[j + 1];
       for (let k = 0; k < K; k++) {
         const ra = rates[a + k];
         const rb = rates[b + k];
@@ -147,7 +151,10 @@ function binaryCells(rates: Float64Array, K: number, L: number, cells: Int32Arra
         own[k] = o;
       }
     } else {
-      const [wa0, wa1, wb0, wb1] = [w[2 * j], w[2 * j + 1], w[2 * j + 2], w[2 * j + 3]];
+      const wa0 = w[2 * j];
+      const wa1 = w[2 * j + 1];
+      const wb0 = w[2 * j + 2];
+      const wb1 = w[2 * j + 3];
       for (let k = 0; k < K; k++) {
         const ra = rates[a + k];
         const rb = rates[b + k];
@@ -172,7 +179,10 @@ function binaryCells(rates: Float64Array, K: number, L: number, cells: Int32Arra
   }
   // An odd last cell alone.
   if (j < cells.length) {
-    const [a, w0, w1, vj] = [cells[j] * K, w[j * L], L > 1 ? w[j * L + 1] : 0, v[j]];
+    const a = cells[j] * K;
+    const w0 = w[j * L];
+    const w1 = L > 1 ? w[j * L + 1] : 0;
+    const vj = v[j];
     for (let k = 0; k < K; k++) {
       const r = rates[a + k];
       if (r === 0) continue;
