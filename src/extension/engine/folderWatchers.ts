@@ -1,6 +1,10 @@
 import { watch as nodeWatch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 
+/** A folder's watcher, FAILED once it failed (its `error` event), undefined while the folder is not watched. */
+const FAILED = 'failed';
+type Slot = FSWatcher | typeof FAILED | undefined;
+
 /** What one folder's watcher reports: a name in it that changed (a file the index reads, by the caller's filter). */
 export type OnName = (folder: string, name: string) => void;
 
@@ -17,10 +21,11 @@ export type OnName = (folder: string, name: string) => void;
  *   a folder whose watcher fails each time would otherwise cost a pass, a scan of the workspace, at every update.
  */
 export class DatasetFolderWatchers {
-  /** Per dataset folder: each of its three folders' watcher, undefined while that folder is not watched. */
-  private readonly byDataset = new Map<string, Map<string, FSWatcher | undefined>>();
-  /** Folders whose watcher failed: started again at the next update, without asking for a pass. */
-  private readonly failed = new Set<string>();
+  /**
+   * Per dataset folder: each of its three folders' watcher; undefined while that folder is not watched, FAILED
+   * after its watcher failed (started again at the next update, without asking for a pass).
+   */
+  private readonly byDataset = new Map<string, Map<string, Slot>>();
 
   constructor(
     private readonly reads: { dataset(name: string): boolean; qrels(name: string): boolean; run(name: string): boolean },
@@ -34,10 +39,7 @@ export class DatasetFolderWatchers {
   update(dirs: readonly string[], runsFolder: string): void {
     for (const [dir, watchers] of this.byDataset) {
       if (dirs.includes(dir) && watchers.has(join(dir, runsFolder))) continue;
-      for (const folder of watchers.keys()) {
-        drop(watchers, folder);
-        this.failed.delete(folder);
-      }
+      for (const folder of watchers.keys()) drop(watchers, folder);
       this.byDataset.delete(dir);
     }
     let any = false;
@@ -54,7 +56,6 @@ export class DatasetFolderWatchers {
             // folder's watcher fails).
             if (name === 'qrels' || name === runsFolder) {
               drop(own, join(dir, name));
-              this.failed.delete(join(dir, name));
               return true;
             }
             return this.reads.dataset(name);
@@ -64,12 +65,12 @@ export class DatasetFolderWatchers {
         [join(dir, runsFolder), (name) => this.reads.run(name)],
       ];
       for (const [folder, reads] of folders) {
-        if (own.get(folder)) continue;
+        const slot = own.get(folder);
+        if (slot && slot !== FAILED) continue;
         const w = this.watch(folder, reads, own);
-        own.set(folder, w);
         // A folder gone since its watcher failed (no watcher now) is a new folder when it comes back.
-        const restarted = this.failed.delete(folder);
-        if (w && !restarted) any = true;
+        own.set(folder, w);
+        if (w && slot !== FAILED) any = true;
       }
     }
     if (any) this.started();
@@ -79,17 +80,15 @@ export class DatasetFolderWatchers {
     this.update([], '');
   }
 
-  private watch(folder: string, reads: (name: string) => boolean, own: Map<string, FSWatcher | undefined>): FSWatcher | undefined {
+  private watch(folder: string, reads: (name: string) => boolean, own: Map<string, Slot>): FSWatcher | undefined {
     try {
       const w = this.watchFolder(folder, (_event, name) => {
         if (name && reads(name.toString())) this.changed(folder, name.toString());
       });
       // The folder went away (or the watcher failed): closed, and tried again at the next update.
       w.on('error', () => {
-        if (own.get(folder) === w) {
-          drop(own, folder);
-          this.failed.add(folder);
-        } else w.close();
+        w.close();
+        if (own.get(folder) === w) own.set(folder, FAILED);
       });
       return w;
     } catch {
@@ -99,7 +98,8 @@ export class DatasetFolderWatchers {
 }
 
 /** Closes a folder's watcher (if any) and marks the folder unwatched: the next update starts another. */
-function drop(watchers: Map<string, FSWatcher | undefined>, folder: string): void {
-  watchers.get(folder)?.close();
+function drop(watchers: Map<string, Slot>, folder: string): void {
+  const w = watchers.get(folder);
+  if (w && w !== FAILED) w.close();
   watchers.set(folder, undefined);
 }
